@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Sourced by scripts/test.sh: make Debian's chromium and a throwaway PostgreSQL available.
+# Exports CALLBREAK_TEST_PG_URL and CALLBREAK_CHROMIUM for the tests that use them.
+apt_install() {
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1; } ||
+      echo "services: could not install $*" >&2
+  fi
+}
+[ -x /usr/bin/chromium ] || apt_install chromium
+[ -x /usr/bin/chromium ] && export CALLBREAK_CHROMIUM=/usr/bin/chromium
+
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -n "$PG_BIN" ] || { apt_install postgresql; PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1); }
+if [ -n "${CALLBREAK_TEST_PG_URL:-}" ]; then
+  :  # a server was given
+elif [ -n "$PG_BIN" ]; then
+  PG_PORT=${CALLBREAK_PG_PORT:-55432}
+  PG_DIR=${CALLBREAK_PG_DIR:-/tmp/callbreak-test-pg}
+  RUN_AS=()
+  if [ "$(id -u)" = 0 ]; then RUN_AS=(runuser -u postgres --); fi
+  if ! "$PG_BIN/pg_ctl" status -D "$PG_DIR" >/dev/null 2>&1; then
+    rm -rf "$PG_DIR"; mkdir -p "$PG_DIR"
+    [ "$(id -u)" = 0 ] && chown postgres "$PG_DIR"
+    "${RUN_AS[@]}" "$PG_BIN/initdb" -D "$PG_DIR" -U postgres --auth=trust >/dev/null
+    "${RUN_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/log" -w \
+      -o "-p $PG_PORT -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+  fi
+  export CALLBREAK_TEST_PG_URL="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
+fi

@@ -1,0 +1,84 @@
+"""The ``callbreak`` command. Each subcommand lives near the layer it drives; this file wires them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from callbreak import __version__
+from callbreak.core import PRESETS, CallbreakError, preset
+from callbreak.record import loads, narrate
+
+app = typer.Typer(help="Call Break: rules engine, bots, arena, terminal and web play.",
+                  no_args_is_help=True, add_completion=False)
+console = Console()
+
+
+def _version(value: bool) -> None:
+    if value:
+        console.print(f"callbreak {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Call Break: rules engine, bots, arena, terminal and web play."""
+
+
+def fail(message: str) -> None:
+    """Print a clear error and exit with status 2 (bad input)."""
+    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
+    raise typer.Exit(2)
+
+
+@app.command()
+def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in full.")] = None) -> None:
+    """List the rule presets, or print one preset's options."""
+    if name is None:
+        table = Table("preset", "description", box=None)
+        for p in PRESETS.values():
+            table.add_row(p.name, p.description)
+        console.print(table)
+        return
+    try:
+        p = preset(name)
+    except CallbreakError as e:
+        fail(str(e))
+        return
+    console.print(f"[bold]{p.name}[/bold]: {p.description}")
+    table = Table("option", "value", box=None)
+    for k, v in p.rules.describe():
+        table.add_row(k, v)
+    console.print(table)
+
+
+@app.command()
+def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")]) -> None:
+    """Print a readable deal-by-deal account of a game record."""
+    try:
+        text = path.read_bytes()
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+        return
+    try:
+        record = loads(text)
+    except CallbreakError as e:
+        fail(f"{path}: {e}")
+        return
+    for line in narrate(record):
+        console.print(line, highlight=False)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

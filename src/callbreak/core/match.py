@@ -1,0 +1,611 @@
+"""The whole Call Break match as a state machine.
+
+A :class:`Match` moves through phases: the first-dealer draw, then for each deal the deal
+itself, weak-hand redeal claims, the calls, and thirteen tricks, until the match is over. Chance
+steps (draw, deal) are actions supplied from outside (see :mod:`callbreak.core.dealing`), so the
+rules never touch randomness.
+
+Every action goes through :meth:`Match.verify` before anything changes: a refused action raises
+a specific :class:`~callbreak.core.errors.IllegalActionError` and leaves the match exactly as it
+was.
+
+>>> from callbreak.core.dealing import Dealer
+>>> from callbreak.core.rules import make_rules
+>>> m = Match(make_rules("callbreak"))
+>>> dealer = Dealer(seed=7)
+>>> while m.phase is not Phase.OVER:
+...     m.apply(dealer.chance(m) if m.to_act == CHANCE else m.legal_actions()[0])
+>>> len(m.results), len(m.history) > 5 * 56
+(5, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from callbreak.core.actions import (
+    CHANCE,
+    Action,
+    Call,
+    ChooseDealer,
+    Deal,
+    Draw,
+    Look,
+    Play,
+    Redeal,
+    Stop,
+)
+from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.errors import (
+    CallOutOfRangeError,
+    IllegalActionError,
+    IllegalPlayError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, VoidRule, WeakHand
+from callbreak.core.scoring import deal_points, leaders, settle_stakes
+from callbreak.core.tricks import NO_TRUMP, biggest_card, legal_mask
+from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
+
+PLAYERS = 4
+TRICKS = 13
+_FACES = sum(1 << (s * 13 + r) for s in range(4) for r in range(9, 13))  # J Q K A of each suit
+
+
+class Match:
+    """A Call Break match under some :class:`Rules`."""
+
+    __slots__ = (
+        "rules", "phase", "dealer", "turn", "hands", "dealt", "looked", "calls", "blind",
+        "claims", "won", "trump", "leader", "trick", "win_pos", "tricks", "caps", "results",
+        "totals", "tiebreak_seats", "winners", "chips", "history", "redeal", "_legal",
+        "_first_dealer",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.phase = Phase.DRAW
+        self.dealer: int | None = None
+        self.turn = CHANCE
+        self.hands = [0] * PLAYERS
+        self.dealt = [0] * PLAYERS
+        self.looked = [True] * PLAYERS
+        self.calls: list[int | None] = [None] * PLAYERS
+        self.blind = [False] * PLAYERS
+        self.claims: list[int] = []  # seats still to decide on a redeal claim, in order
+        self.won = [0] * PLAYERS
+        self.trump = NO_TRUMP
+        self.leader = 0
+        self.trick: list[int] = []
+        self.win_pos = 0
+        self.tricks: list[CompletedTrick] = []
+        self.caps = [[s * 13 + 12 for s in range(4)] for _ in range(PLAYERS)]
+        self.results: list[DealResult] = []
+        self.totals = [0] * PLAYERS
+        self.tiebreak_seats: tuple[int, ...] = ()
+        self.winners: tuple[int, ...] = ()
+        self.chips: tuple[float, ...] | None = None
+        self.history: list[Action] = []
+        self.redeal: RedealNotice | None = None
+        self._legal = -1  # cached legal play mask; -1 = not computed
+        self._first_dealer: int | None = None
+        if rules.first_dealer is FirstDealer.SEAT_0:
+            self._start_dealing(0)
+
+    # --- reading the state -------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, :data:`CHANCE` for a chance step, None when the match is over."""
+        return None if self.phase is Phase.OVER else self.turn
+
+    @property
+    def deal_number(self) -> int:
+        """1-based number of the current (or next) deal."""
+        return len(self.results) + 1
+
+    @property
+    def first_dealer(self) -> int | None:
+        return self._first_dealer
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def can_stop(self) -> bool:
+        """With unlimited deals the table may stop between deals."""
+        return (self.phase is Phase.DEAL and self.rules.deals is None and bool(self.results)
+                and not self.tiebreak_seats)
+
+    def legal_play_mask(self) -> int:
+        """Mask of the cards the seat to act may play (0 outside the play phase)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        if self._legal < 0:
+            self._legal = legal_mask(self.hands[self.turn], self.trick, self.trump, self.rules,
+                                     not self.tricks)
+        return self._legal
+
+    def legal_cards(self) -> tuple[Card, ...]:
+        return cards_of(self.legal_play_mask())
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action ``seat`` (default: the seat to act) may take now.
+
+        Chance steps are not listed (any well-formed deal is legal); ``Stop`` is listed for the
+        chance seat when the table may stop.
+        """
+        if seat is None:
+            seat = self.turn
+        phase = self.phase
+        if phase is Phase.OVER:
+            return []
+        if seat == CHANCE:
+            return [Stop()] if self.can_stop else []
+        if phase is Phase.PLAY:
+            if seat != self.turn:
+                return []
+            return [Play(seat, c) for c in cards_of(self.legal_play_mask())]
+        if phase is Phase.CALL:
+            if self.calls[seat] is not None:
+                return []
+            out: list[Action] = []
+            if not self.looked[seat]:
+                out.append(Look(seat))
+            if seat != self.turn:
+                return out
+            out.extend(Call(seat, n) for n in self.rules.call_range)
+            if self.rules.blind_call and not self.looked[seat]:
+                out.extend(Call(seat, n, blind=True) for n in self.rules.call_range)
+            return out
+        if phase is Phase.REDEAL_CLAIM and seat == self.turn:
+            return [Redeal(seat, True), Redeal(seat, False)]
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def default_action(self) -> Action:
+        """What the turn timer does for the seat to act (004): the biggest legal card, the
+        minimum call, or keeping the hand when a redeal could be claimed."""
+        if self.phase is Phase.PLAY:
+            return Play(self.turn, biggest_card(self.legal_play_mask(), self.trump))
+        if self.phase is Phase.CALL:
+            return Call(self.turn, self.rules.min_call)
+        if self.phase is Phase.REDEAL_CLAIM:
+            return Redeal(self.turn, False)
+        raise WrongPhaseError(f"no seat is to act in the {self.phase.value} phase")
+
+    # --- validating --------------------------------------------------------------------
+
+    def verify(self, action: Action) -> None:
+        """Raise a specific :class:`IllegalActionError` if ``action`` may not be applied now."""
+        phase = self.phase
+        if phase is Phase.OVER:
+            raise WrongPhaseError("the match is over")
+        kind = action.kind
+        if kind == "play":
+            assert isinstance(action, Play)
+            if phase is not Phase.PLAY:
+                raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
+            self._check_turn(action.seat)
+            card = action.card
+            if not isinstance(card, Card):
+                raise IllegalPlayError(f"not a card: {card!r}")
+            if not self.hands[action.seat] >> card & 1:
+                raise IllegalPlayError(f"seat {action.seat} does not hold {card}")
+            if not self.legal_play_mask() >> card & 1:
+                raise IllegalPlayError(self._why_illegal(card))
+        elif kind == "call":
+            assert isinstance(action, Call)
+            if phase is not Phase.CALL:
+                raise WrongPhaseError(f"cannot call in the {phase.value} phase")
+            self._check_turn(action.seat)
+            n = action.tricks
+            if isinstance(n, bool) or not isinstance(n, int) or n not in self.rules.call_range:
+                raise CallOutOfRangeError(
+                    f"call must be {self.rules.min_call}..{self.rules.max_call}, got {n!r}")
+            if action.blind:
+                if not self.rules.blind_call:
+                    raise IllegalActionError("blind calls are not allowed under these rules")
+                if self.looked[action.seat]:
+                    raise IllegalActionError(
+                        f"seat {action.seat} has looked at its cards and may not call blind")
+        elif kind == "look":
+            assert isinstance(action, Look)
+            if phase is not Phase.CALL:
+                raise WrongPhaseError(f"cannot look at cards in the {phase.value} phase")
+            self._check_seat(action.seat)
+            if self.looked[action.seat] or self.calls[action.seat] is not None:
+                raise IllegalActionError(f"seat {action.seat} has already seen its cards")
+        elif kind == "redeal":
+            assert isinstance(action, Redeal)
+            if phase is not Phase.REDEAL_CLAIM:
+                raise WrongPhaseError(f"no redeal claim can be made in the {phase.value} phase")
+            self._check_turn(action.seat)
+        elif kind == "deal":
+            assert isinstance(action, Deal)
+            if phase is not Phase.DEAL:
+                raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
+            _check_deal(action.hands)
+        elif kind == "draw":
+            assert isinstance(action, Draw)
+            if phase is not Phase.DRAW or self.rules.first_dealer not in (
+                    FirstDealer.DRAW_LOWEST, FirstDealer.DRAW_HIGHEST):
+                raise WrongPhaseError("no draw for the first dealer is due")
+            cards = action.cards
+            if len(cards) != PLAYERS or len(set(cards)) != PLAYERS or not all(
+                    isinstance(c, Card) for c in cards):
+                raise IllegalActionError(f"a draw needs {PLAYERS} different cards, got {cards!r}")
+        elif kind == "choose_dealer":
+            assert isinstance(action, ChooseDealer)
+            if phase is not Phase.DRAW or self.rules.first_dealer is not FirstDealer.RANDOM:
+                raise WrongPhaseError("no random choice of first dealer is due")
+            self._check_seat(action.seat)
+        elif kind == "stop":
+            if not self.can_stop:
+                raise WrongPhaseError("the match can only be stopped between deals when the "
+                                      "number of deals is unlimited")
+        else:
+            raise IllegalActionError(f"unknown action {action!r}")
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
+            raise IllegalActionError(f"no such seat: {seat!r}")
+
+    def _check_turn(self, seat: object) -> None:
+        self._check_seat(seat)
+        if seat != self.turn:
+            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def _why_illegal(self, card: Card) -> str:
+        legal = ", ".join(c.text for c in self.legal_cards())
+        if not self.trick:
+            return f"{card} may not lead the first trick (no spade lead); legal: {legal}"
+        lead = Card(self.trick[0]).suit
+        if card.suit is not lead and self.hands[self.turn] & SUIT_MASKS[lead]:
+            return f"{card} does not follow suit: {lead.name.lower()} were led; legal: {legal}"
+        if card.suit is lead:
+            return f"{card} does not beat the trick though a higher {lead.name.lower()[:-1]} is held; legal: {legal}"
+        return f"{card} breaks the rule for a player void in the led suit; legal: {legal}"
+
+    # --- applying ----------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Verify ``action`` and apply it. Refused actions change nothing."""
+        self.verify(action)
+        kind = action.kind
+        self.history.append(action)
+        if kind == "play":
+            self._play(action.seat, action.card)  # type: ignore[union-attr]
+        elif kind == "call":
+            self._call(action)  # type: ignore[arg-type]
+        elif kind == "deal":
+            self._deal(action)  # type: ignore[arg-type]
+        elif kind == "look":
+            self.looked[action.seat] = True  # type: ignore[union-attr]
+        elif kind == "redeal":
+            self._redeal_claim(action)  # type: ignore[arg-type]
+        elif kind == "draw":
+            self._draw(action)  # type: ignore[arg-type]
+        elif kind == "choose_dealer":
+            self._start_dealing(action.seat)  # type: ignore[union-attr]
+        elif kind == "stop":
+            self._finish()
+
+    def _start_dealing(self, dealer: int) -> None:
+        self.dealer = dealer
+        self._first_dealer = dealer
+        self.phase = Phase.DEAL
+        self.turn = CHANCE
+
+    def _draw(self, action: Draw) -> None:
+        ranks = [c % 13 for c in action.cards]
+        target = min(ranks) if self.rules.first_dealer is FirstDealer.DRAW_LOWEST else max(ranks)
+        if len(set(ranks)) == PLAYERS:
+            self._start_dealing(ranks.index(target))
+        # Ties draw again (000): the phase stays DRAW until four different ranks are drawn.
+
+    def _deal(self, action: Deal) -> None:
+        hands = [0] * PLAYERS
+        for s, h in enumerate(action.hands):
+            for c in h:
+                hands[s] |= 1 << c
+        self.hands = hands
+        self.dealt = list(hands)
+        self.calls = [None] * PLAYERS
+        self.blind = [False] * PLAYERS
+        self.looked = [not self.rules.blind_call] * PLAYERS
+        self.won = [0] * PLAYERS
+        self.trick = []
+        self.tricks = []
+        self.trump = NO_TRUMP if self.rules.trump is Trump.FIRST_LED else Suit.SPADES
+        self.caps = [[s * 13 + 12 for s in range(4)] for _ in range(PLAYERS)]
+        self.redeal = None
+        self._legal = -1
+        assert self.dealer is not None
+        first = (self.dealer + 1) % PLAYERS
+        order = [(first + i) % PLAYERS for i in range(PLAYERS)]
+        rules = self.rules
+        for s in order:
+            reason = _automatic_redeal(hands[s], rules)
+            if reason:
+                self._thrown_in(reason, s, ())
+                return
+        if rules.redeal_weak_hand is WeakHand.NO_SPADE_OR_NO_FACE:
+            self.claims = [s for s in order if not hands[s] & SUIT_MASKS[0] or not hands[s] & _FACES]
+            if self.claims:
+                self.phase = Phase.REDEAL_CLAIM
+                self.turn = self.claims[0]
+                return
+        self._begin_calls()
+
+    def _thrown_in(self, reason: str, seat: int | None, shown: tuple[Card, ...]) -> None:
+        """The same dealer deals again (000, 002, 003)."""
+        self.redeal = RedealNotice(reason, seat, shown)
+        self.hands = [0] * PLAYERS
+        self.phase = Phase.DEAL
+        self.turn = CHANCE
+
+    def _redeal_claim(self, action: Redeal) -> None:
+        if action.claim:
+            hand = self.hands[action.seat]
+            why = "no spades" if not hand & SUIT_MASKS[0] else "no ace, king, queen or jack"
+            self._thrown_in(f"seat {action.seat} shows a hand with {why}", action.seat,
+                            cards_of(hand))
+            return
+        self.claims.pop(0)
+        if self.claims:
+            self.turn = self.claims[0]
+        else:
+            self._begin_calls()
+
+    def _begin_calls(self) -> None:
+        self.phase = Phase.CALL
+        assert self.dealer is not None
+        self.turn = (self.dealer + 1) % PLAYERS
+
+    def _call(self, action: Call) -> None:
+        seat = action.seat
+        self.calls[seat] = action.tricks
+        self.blind[seat] = action.blind
+        self.looked[seat] = True
+        if seat != self.dealer:
+            self.turn = (seat + 1) % PLAYERS
+            return
+        total = sum(c for c in self.calls if c is not None)
+        need = self.rules.min_call_total
+        if need is not None and total < need:
+            self._thrown_in(f"calls total {total}, under the minimum of {need}", None, ())
+            return
+        if self.rules.side_off_declaration:
+            # Voids are declared before the first lead (003): public from now on.
+            for s in range(PLAYERS):
+                for suit in range(4):
+                    if not self.hands[s] & SUIT_MASKS[suit]:
+                        self.caps[s][suit] = suit * 13 - 1
+        self.phase = Phase.PLAY
+        self.turn = (seat + 1) % PLAYERS
+        self.leader = self.turn
+
+    def _play(self, seat: int, card: int) -> None:
+        trick = self.trick
+        self._infer(seat, card)
+        self.hands[seat] &= ~(1 << card)
+        self._legal = -1
+        if not trick:
+            if self.trump == NO_TRUMP:
+                self.trump = card // 13  # first_led: the first card of the deal sets trump
+            self.leader = seat
+            self.win_pos = 0
+        else:
+            best = trick[self.win_pos]
+            cs, bs = card // 13, best // 13
+            if (cs == bs and card > best) or (cs != bs and cs == self.trump):
+                self.win_pos = len(trick)
+        trick.append(card)
+        if len(trick) < PLAYERS:
+            self.turn = (seat + 1) % PLAYERS
+            return
+        winner = (self.leader + self.win_pos) % PLAYERS
+        self.tricks.append(CompletedTrick(self.leader, tuple(DECK[c] for c in trick), winner))
+        self.won[winner] += 1
+        self.trick = []
+        self.turn = winner
+        self.leader = winner
+        if len(self.tricks) == TRICKS:
+            self._score_deal()
+
+    def _infer(self, seat: int, card: int) -> None:
+        """Record what this play tells every seat about ``seat``'s remaining cards.
+
+        Only public facts are used (the trick so far, the rules, the card played), so the caps
+        are public knowledge; sampling hidden hands for search relies on them.
+        """
+        trick, caps, rules, trump = self.trick, self.caps[seat], self.rules, self.trump
+        cs = card // 13
+        if not trick:
+            if (not self.tricks and rules.spade_lead_first_trick is SpadeLead.FORBIDDEN
+                    and cs == 0):
+                for s in (1, 2, 3):  # led a spade to trick 1: holds nothing else
+                    caps[s] = s * 13 - 1
+            return
+        ls = trick[0] // 13
+        hi_lead, hi_trump = trick[0], -1
+        for c in trick:
+            if c // 13 == ls and c > hi_lead:
+                hi_lead = c
+            if c // 13 == trump and c > hi_trump:
+                hi_trump = c
+        trumped = ls != trump and hi_trump >= 0
+        if cs == ls:
+            if rules.follow_must_beat and not trumped and card < hi_lead:
+                caps[ls] = min(caps[ls], hi_lead)
+            return
+        caps[ls] = ls * 13 - 1  # shown void in the led suit
+        if trump < 0 or ls == trump:
+            return
+        rule = rules.void_rule
+        if cs == trump:
+            if trumped and card < hi_trump:  # a losing trump
+                if rule is not VoidRule.FREE:
+                    caps[trump] = min(caps[trump], hi_trump)
+                if rules.no_wasting_trumps:
+                    for s in range(4):
+                        if s != trump:
+                            caps[s] = s * 13 - 1
+            return
+        if rule is VoidRule.MUST_TRUMP or (rule is VoidRule.TRUMP_IF_WINNING and not trumped):
+            caps[trump] = trump * 13 - 1
+        elif rule is VoidRule.TRUMP_IF_WINNING:
+            caps[trump] = min(caps[trump], hi_trump)
+
+    def _score_deal(self) -> None:
+        rules = self.rules
+        calls = tuple(c if c is not None else 0 for c in self.calls)
+        won = tuple(self.won)
+        if rules.partnership:
+            team_points = [
+                deal_points(calls[t] + calls[t + 2], won[t] + won[t + 2], rules) for t in (0, 1)]
+            points = tuple(team_points[s % 2] for s in range(PLAYERS))
+        else:
+            points = tuple(deal_points(calls[s], won[s], rules, blind=self.blind[s])
+                           for s in range(PLAYERS))
+        assert self.dealer is not None
+        result = DealResult(self.deal_number, self.dealer, calls, tuple(self.blind), won, points,
+                            bool(self.tiebreak_seats))
+        self.results.append(result)
+        for s in range(PLAYERS):
+            self.totals[s] += points[s]
+        step = 1 if rules.dealer_rotation is Rotation.RIGHT else -1
+        self.dealer = (self.dealer + step) % PLAYERS
+        self.phase = Phase.DEAL
+        self.turn = CHANCE
+        if self.tiebreak_seats:
+            self._end(leaders(points, self.tiebreak_seats))
+        elif rules.deals is not None and len(self.results) >= rules.deals:
+            self._finish()
+
+    def _finish(self) -> None:
+        top = leaders(self.totals)
+        tied_players = len(top) > 1 and not (self.rules.partnership and len(top) == 2)
+        if tied_players and self.rules.tie_break is TieBreak.EXTRA_DEAL:
+            self.tiebreak_seats = top  # one extra deal among the tied players (002)
+            self.phase = Phase.DEAL
+            self.turn = CHANCE
+            return
+        self._end(top)
+
+    def _end(self, winners: tuple[int, ...]) -> None:
+        self.winners = winners
+        self.phase = Phase.OVER
+        self.turn = CHANCE
+        if self.rules.stakes is not None:
+            self.chips = settle_stakes(winners, PLAYERS, self.rules.stakes.stake,
+                                       self.rules.stakes.commission)
+
+    # --- views and copies --------------------------------------------------------------
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know (``None``: a spectator). Built by allow-list, shares nothing."""
+        if seat is not None:
+            self._check_seat(seat)
+        hidden_hand = seat is None or not self.looked[seat]
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            players=PLAYERS,
+            phase=self.phase,
+            deal_number=self.deal_number,
+            dealer=self.dealer,
+            to_act=self.to_act,
+            hand=None if hidden_hand else cards_of(self.hands[seat]),  # type: ignore[index]
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            looked=seat is not None and self.looked[seat],
+            calls=tuple(self.calls),
+            blind=tuple(self.blind),
+            won=tuple(self.won),
+            trump=Suit(self.trump) if self.trump >= 0 else None,
+            leader=self.leader if self.phase is Phase.PLAY else None,
+            trick=tuple(DECK[c] for c in self.trick),
+            tricks=tuple(self.tricks),
+            caps=tuple(tuple(c) for c in self.caps),
+            totals=tuple(self.totals),
+            results=tuple(self.results),
+            redeal=self.redeal,
+            tiebreak_seats=self.tiebreak_seats,
+            winners=self.winners,
+            chips=self.chips,
+            legal=tuple(self.legal_actions(seat)) if seat is not None else (),
+        )
+
+    def clone(self) -> Match:
+        """An independent copy (for search and for what-if checks)."""
+        m = Match.__new__(Match)
+        m.rules = self.rules
+        m.phase = self.phase
+        m.dealer = self.dealer
+        m.turn = self.turn
+        m.hands = list(self.hands)
+        m.dealt = list(self.dealt)
+        m.looked = list(self.looked)
+        m.calls = list(self.calls)
+        m.blind = list(self.blind)
+        m.claims = list(self.claims)
+        m.won = list(self.won)
+        m.trump = self.trump
+        m.leader = self.leader
+        m.trick = list(self.trick)
+        m.win_pos = self.win_pos
+        m.tricks = list(self.tricks)
+        m.caps = [list(c) for c in self.caps]
+        m.results = list(self.results)
+        m.totals = list(self.totals)
+        m.tiebreak_seats = self.tiebreak_seats
+        m.winners = self.winners
+        m.chips = self.chips
+        m.history = list(self.history)
+        m.redeal = self.redeal
+        m._legal = self._legal
+        m._first_dealer = self._first_dealer
+        return m
+
+    def snapshot(self) -> tuple[object, ...]:
+        """A comparable value of the whole state (used to check replays and refusals)."""
+        return (self.phase, self.dealer, self.turn, tuple(self.hands), tuple(self.dealt),
+                tuple(self.looked), tuple(self.calls), tuple(self.blind), tuple(self.claims),
+                tuple(self.won), self.trump, self.leader, tuple(self.trick), self.win_pos,
+                tuple(self.tricks), tuple(tuple(c) for c in self.caps), tuple(self.results),
+                tuple(self.totals), self.tiebreak_seats, self.winners, self.chips,
+                tuple(self.history), self.redeal)
+
+
+def _automatic_redeal(hand: int, rules: Rules) -> str | None:
+    if rules.redeal_weak_hand is WeakHand.NO_SPADE and not hand & SUIT_MASKS[0]:
+        return "a hand without spades"
+    if rules.redeal_one_suit_hand and any(hand == m for m in SUIT_MASKS):
+        return "a hand of thirteen cards of one suit"
+    return None
+
+
+def _check_deal(hands: Sequence[Sequence[Card]]) -> None:
+    if not isinstance(hands, (tuple, list)) or len(hands) != PLAYERS:
+        raise IllegalActionError(f"a deal needs {PLAYERS} hands")
+    seen = 0
+    for s, h in enumerate(hands):
+        if len(h) != TRICKS:
+            raise IllegalActionError(f"hand {s} has {len(h)} cards, not {TRICKS}")
+        for c in h:
+            if not isinstance(c, Card):
+                raise IllegalActionError(f"hand {s} holds something that is not a card: {c!r}")
+            if seen >> c & 1:
+                raise IllegalActionError(f"{c} is dealt twice")
+            seen |= 1 << c
+    if seen != FULL_DECK:  # pragma: no cover - 52 distinct cards are the whole pack
+        raise IllegalActionError("the deal does not use the whole pack")

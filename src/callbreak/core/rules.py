@@ -1,0 +1,377 @@
+"""Rule options and named presets (RULES.md sections 2 and 3).
+
+Variants are data: one frozen :class:`Rules` value holds every option; presets are named values;
+overrides are applied on top with :func:`make_rules`. Invalid values and combinations are refused
+when the value is built, so a :class:`Rules` that exists is always playable.
+
+>>> rules = make_rules("callbreak", max_call=8)
+>>> rules.max_call, rules.scoring
+(8, <Scoring.TENTHS: 'tenths'>)
+>>> make_rules("callbreak", min_call=9, max_call=8)
+Traceback (most recent call last):
+...
+callbreak.core.errors.RulesError: min_call (9) must not exceed max_call (8)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from callbreak.core.errors import RulesError
+
+
+class VoidRule(str, Enum):
+    """What a player who cannot follow suit must play."""
+
+    TRUMP_IF_WINNING = "trump_if_winning"  # 000, 001, 003, 004
+    MUST_TRUMP = "must_trump"  # 002
+    FREE = "free"  # 003 rare variant
+
+
+class SpadeLead(str, Enum):
+    ALLOWED = "allowed"
+    FORBIDDEN = "forbidden"  # no spade lead to the first trick (002, 003 variant)
+
+
+class Scoring(str, Enum):
+    TENTHS = "tenths"  # call + 0.1 per overtrick, else -call (000, 002, 004)
+    EXACT_OR_ONE_OVER = "exact_or_one_over"  # call or call+1 scores call (003)
+    AT_LEAST = "at_least"  # won >= call scores call (001)
+
+
+class WeakHand(str, Enum):
+    OFF = "off"
+    NO_SPADE_OR_NO_FACE = "no_spade_or_no_face"  # 000: the holder may claim a redeal
+    NO_SPADE = "no_spade"  # 003 variant, 002 misdeal: redealt automatically
+
+
+class TieBreak(str, Enum):
+    SHARED = "shared"
+    EXTRA_DEAL = "extra_deal"  # 002
+
+
+class FirstDealer(str, Enum):
+    RANDOM = "random"  # 004
+    DRAW_LOWEST = "draw_lowest"  # 000
+    DRAW_HIGHEST = "draw_highest"  # 002
+    SEAT_0 = "seat_0"  # the bot tournament: dealer of deal r is seat (r-1) mod 4
+
+
+class Rotation(str, Enum):
+    RIGHT = "right"  # same direction as play: next dealer is dealer + 1
+    LEFT = "left"  # against play: next dealer is dealer - 1
+
+
+class Trump(str, Enum):
+    SPADES = "spades"
+    FIRST_LED = "first_led"  # 002 "No-trump Call Break": first card led in the deal sets trump
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BonusCall:
+    """A made call of ``threshold`` or more scores a flat ``points`` (003: 8 -> 13)."""
+
+    threshold: int = 8
+    points: int = 13
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stakes:
+    """Chips each player puts in; winners share the losers' stakes less commission (004)."""
+
+    stake: int = 10
+    commission: float = 0.05
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """Every rule option of RULES.md section 2. Defaults are the ``callbreak`` preset."""
+
+    min_call: int = 1
+    max_call: int = 13
+    follow_must_beat: bool = True
+    void_rule: VoidRule = VoidRule.TRUMP_IF_WINNING
+    no_wasting_trumps: bool = False
+    spade_lead_first_trick: SpadeLead = SpadeLead.ALLOWED
+    scoring: Scoring = Scoring.TENTHS
+    bonus_call: BonusCall | None = None
+    blind_call: bool = False
+    redeal_weak_hand: WeakHand = WeakHand.OFF
+    redeal_one_suit_hand: bool = False
+    min_call_total: int | None = None
+    side_off_declaration: bool = False
+    deals: int | None = 5  # None: unlimited, until the table stops
+    tie_break: TieBreak = TieBreak.SHARED
+    first_dealer: FirstDealer = FirstDealer.RANDOM
+    dealer_rotation: Rotation = Rotation.RIGHT
+    turn_timer: float | None = None  # seconds; the engine supplies the default action
+    partnership: bool = False
+    trump: Trump = Trump.SPADES
+    stakes: Stakes | None = None
+
+    def __post_init__(self) -> None:
+        _check_types(self)
+        if not 1 <= self.min_call <= 13:
+            raise RulesError(f"min_call must be 1..13, got {self.min_call}")
+        if not 1 <= self.max_call <= 13:
+            raise RulesError(f"max_call must be 1..13, got {self.max_call}")
+        if self.min_call > self.max_call:
+            raise RulesError(f"min_call ({self.min_call}) must not exceed max_call ({self.max_call})")
+        if self.deals is not None and not 1 <= self.deals <= 100:
+            raise RulesError(f"deals must be 1..100 or unlimited, got {self.deals}")
+        if self.min_call_total is not None and not 4 * self.min_call < self.min_call_total <= 52:
+            raise RulesError(
+                f"min_call_total must be above 4 x min_call ({4 * self.min_call}) and at most 52, "
+                f"got {self.min_call_total}")
+        if self.min_call_total is not None and self.min_call_total > 4 * self.max_call:
+            raise RulesError(f"min_call_total {self.min_call_total} can never be reached with "
+                             f"max_call {self.max_call}")
+        if self.bonus_call is not None:
+            b = self.bonus_call
+            if not self.min_call <= b.threshold <= 13 or b.points < 1:
+                raise RulesError(f"bonus_call threshold must be {self.min_call}..13 and points "
+                                 f"positive, got {b.threshold} -> {b.points}")
+        if self.turn_timer is not None and not 1 <= self.turn_timer <= 600:
+            raise RulesError(f"turn_timer must be 1..600 seconds, got {self.turn_timer}")
+        if self.stakes is not None and (self.stakes.stake < 1 or not 0 <= self.stakes.commission < 1):
+            raise RulesError("stakes need a positive stake and a commission in [0, 1)")
+        # Combinations that contradict each other.
+        if self.no_wasting_trumps and self.void_rule is VoidRule.MUST_TRUMP:
+            raise RulesError("no_wasting_trumps contradicts void_rule=must_trump (must_trump obliges "
+                             "a lower spade that no_wasting_trumps forbids)")
+        if self.spade_lead_first_trick is SpadeLead.FORBIDDEN and self.trump is Trump.FIRST_LED:
+            raise RulesError("spade_lead_first_trick=forbidden needs trump=spades: with trump="
+                             "first_led spades are not trump")
+        if self.blind_call and self.redeal_weak_hand is WeakHand.NO_SPADE_OR_NO_FACE:
+            raise RulesError("blind_call cannot be combined with redeal_weak_hand="
+                             "no_spade_or_no_face: a redeal claim needs every hand looked at")
+        if self.blind_call and self.partnership:
+            raise RulesError("blind_call cannot be combined with partnership: blind doubling is "
+                             "per player and partnership scores the pair")
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (values may be text, as from a command line)."""
+        return make_rules(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready options, every one spelled out.
+
+        >>> Rules().to_dict()["void_rule"]
+        'trump_if_winning'
+        """
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, Enum):
+                v = v.value
+            elif isinstance(v, (BonusCall, Stakes)):
+                v = dataclasses.asdict(v)
+            out[f.name] = v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Inverse of :meth:`to_dict`; refuses unknown options."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be an object of options, got {type(data).__name__}")
+        return make_rules(Rules(), **data)
+
+    @property
+    def call_range(self) -> range:
+        return range(self.min_call, self.max_call + 1)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """(option, value) pairs for display."""
+        return [(k, _show(v)) for k, v in self.to_dict().items()]
+
+
+def _show(v: Any) -> str:
+    if v is None:
+        return "off" if not isinstance(v, int) else str(v)
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={x}" for k, x in v.items())
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return str(v)
+
+
+_HINTS = typing.get_type_hints(Rules)
+
+
+def _check_types(rules: Rules) -> None:
+    for f in dataclasses.fields(rules):
+        v = getattr(rules, f.name)
+        hint = _HINTS[f.name]
+        allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        ok = False
+        for t in allowed:
+            if t is type(None):
+                ok = ok or v is None
+            elif t is float:
+                ok = ok or (isinstance(v, (int, float)) and not isinstance(v, bool))
+            elif t is int:
+                ok = ok or (isinstance(v, int) and not isinstance(v, bool))
+            else:
+                ok = ok or isinstance(v, t)
+        if not ok:
+            raise RulesError(f"option {f.name} has a value of the wrong type: {v!r}")
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+_OFF = {"off", "none", "no", "false", "0", "unlimited", ""}
+_ON = {"on", "yes", "true", "1"}
+
+
+def parse_option(name: str, value: Any) -> Any:
+    """Turn a user-supplied value (often text) into the typed value of option ``name``.
+
+    >>> parse_option("void_rule", "must_trump")
+    <VoidRule.MUST_TRUMP: 'must_trump'>
+    >>> parse_option("bonus_call", "8:16")
+    BonusCall(threshold=8, points=16)
+    >>> parse_option("deals", "unlimited") is None
+    True
+    """
+    if name not in _FIELDS:
+        raise RulesError(f"unknown option {name!r}; options are: {', '.join(_FIELDS)}")
+    hint = _HINTS[name]
+    allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    nullable = type(None) in allowed
+    base = next(t for t in allowed if t is not type(None))
+    if value is None:
+        if nullable:
+            return None
+        raise RulesError(f"option {name} cannot be empty")
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if nullable and text in _OFF and base is not bool:
+            return None
+        if base is bool:
+            if text in _ON:
+                return True
+            if text in _OFF:
+                return False
+            raise RulesError(f"option {name} is on or off, got {value!r}")
+        if base in (int, float):
+            try:
+                return base(text)
+            except ValueError:
+                raise RulesError(f"option {name} needs a number, got {value!r}") from None
+        if isinstance(base, type) and issubclass(base, Enum):
+            try:
+                return base(text.replace("-", "_"))
+            except ValueError:
+                choices = ", ".join(e.value for e in base)
+                raise RulesError(f"option {name} must be one of: {choices}; got {value!r}") from None
+        if base is BonusCall:
+            return _pair(name, text, lambda a, b: BonusCall(threshold=int(a), points=int(b)))
+        if base is Stakes:
+            return _pair(name, text, lambda a, b: Stakes(stake=int(a), commission=float(b)))
+    if isinstance(value, dict) and base in (BonusCall, Stakes):
+        try:
+            return base(**value)
+        except TypeError as e:
+            raise RulesError(f"option {name}: {e}") from None
+    if isinstance(base, type) and issubclass(base, Enum) and not isinstance(value, base):
+        try:
+            return base(value)
+        except ValueError:
+            raise RulesError(f"option {name} has an unknown value {value!r}") from None
+    return value
+
+
+def _pair(name: str, text: str, build: Any) -> Any:
+    parts = text.replace("->", ":").split(":")
+    if len(parts) == 1:
+        parts.append("")
+    try:
+        a, b = parts
+        if not b:
+            return build(a, 13) if name == "bonus_call" else build(a, 0.05)
+        return build(a, b)
+    except (ValueError, TypeError):
+        raise RulesError(f"option {name} expects 'A:B', got {text!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    name: str
+    description: str
+    rules: Rules = field(repr=False)
+
+
+def make_rules(base: str | Rules = "callbreak", **overrides: Any) -> Rules:
+    """Rules from a preset name (or a Rules value) with options overridden.
+
+    Raises :class:`RulesError` naming the unknown preset, unknown option, bad value or bad combination.
+    """
+    if isinstance(base, str):
+        rules = preset(base).rules
+    else:
+        rules = base
+    if not overrides:
+        return rules
+    values = {k: parse_option(k, v) for k, v in overrides.items()}
+    try:
+        return dataclasses.replace(rules, **values)
+    except TypeError as e:  # pragma: no cover - parse_option already rejects unknown names
+        raise RulesError(str(e)) from None
+
+
+_CB = Rules()
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset("callbreak", "Modern Nepali Call Break (seeds 000/002/004): calls 1-13, must beat, "
+               "tenths, 5 deals", _CB),
+        Preset("nepal-traditional", "Seed 002 as written: calls 2-13, must trump when void, no "
+               "spade lead to trick 1, ties broken by an extra deal",
+               dataclasses.replace(_CB, min_call=2, void_rule=VoidRule.MUST_TRUMP,
+                                   spade_lead_first_trick=SpadeLead.FORBIDDEN,
+                                   tie_break=TieBreak.EXTRA_DEAL,
+                                   first_dealer=FirstDealer.DRAW_HIGHEST)),
+        Preset("catsatcards", "Seed 000 Call Break as written: weak-hand redeal claims, calls "
+               "totalling under 8 redealt, lowest draw deals",
+               dataclasses.replace(_CB, redeal_weak_hand=WeakHand.NO_SPADE_OR_NO_FACE,
+                                   min_call_total=8, first_dealer=FirstDealer.DRAW_LOWEST,
+                                   dealer_rotation=Rotation.LEFT)),
+        Preset("call-bridge", "Seed 003 (pagat, Bangladesh): calls 2-12, follow freely, call or "
+               "one over scores, 8+ scores 13, no fixed end",
+               dataclasses.replace(_CB, min_call=2, max_call=12, follow_must_beat=False,
+                                   scoring=Scoring.EXACT_OR_ONE_OVER, bonus_call=BonusCall(),
+                                   deals=None)),
+        Preset("call-bridge-simple", "Seed 003's common variant: calls 2-8, at least the call "
+               "scores, 8 scores 13, calls under 10 redealt, no spade lead to trick 1",
+               dataclasses.replace(_CB, min_call=2, max_call=8, follow_must_beat=False,
+                                   scoring=Scoring.AT_LEAST, bonus_call=BonusCall(),
+                                   min_call_total=10, spade_lead_first_trick=SpadeLead.FORBIDDEN,
+                                   deals=None)),
+        Preset("567", "Seed 004's platform rules: calls 1-8, blind calls doubled, turn timer "
+               "plays the biggest card, chip stakes with 5% commission",
+               dataclasses.replace(_CB, max_call=8, blind_call=True, turn_timer=15.0,
+                                   stakes=Stakes())),
+        Preset("bhoos-tournament", "The public bot-tournament protocol's rules: calls 1-8, "
+               "tenths, 5 deals, dealer of deal r is seat (r-1) mod 4",
+               dataclasses.replace(_CB, max_call=8, first_dealer=FirstDealer.SEAT_0)),
+        Preset("partnership", "Seed 002 variation: partners sit opposite and score their "
+               "summed calls against their summed tricks",
+               dataclasses.replace(_CB, partnership=True)),
+        Preset("no-trump", "Seed 002 variation: no permanent trump; the first card led in a "
+               "deal sets trump for that deal",
+               dataclasses.replace(_CB, trump=Trump.FIRST_LED)),
+    )
+}
+
+
+def preset(name: str) -> Preset:
+    """Look up a preset by name; the error lists the names that exist."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}") from None

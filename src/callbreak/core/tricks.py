@@ -1,0 +1,133 @@
+"""Trick mechanics shared by Call Break and the related games of seed 000.
+
+Everything here works on card masks and plain ints so that it is cheap enough for search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from callbreak.core.cards import SUIT_MASKS, Card
+from callbreak.core.rules import Rules, SpadeLead, VoidRule
+
+NO_TRUMP = -1
+
+
+def beats(card: int, best: int, trump: int, low_high: bool = False) -> bool:
+    """Whether ``card`` beats the trick's current winner ``best``.
+
+    A card of the winner's suit beats it by rank (reversed when ``low_high``); a trump beats any
+    non-trump; anything else loses.
+
+    >>> from callbreak.core.cards import Card
+    >>> beats(Card.parse("2S"), Card.parse("AH"), trump=0)
+    True
+    >>> beats(Card.parse("KH"), Card.parse("AH"), trump=0)
+    False
+    """
+    cs, bs = card // 13, best // 13
+    if cs == bs:
+        return card < best if low_high else card > best
+    return cs == trump
+
+
+def trick_winner(cards: Sequence[int], trump: int, low_high: bool = False) -> int:
+    """Index in ``cards`` (play order) of the winning card.
+
+    >>> from callbreak.core.cards import parse_cards
+    >>> trick_winner(parse_cards("2H AH 3S KH"), trump=0)
+    2
+    """
+    win = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[win], trump, low_high):
+            win = i
+    return win
+
+
+def follow_suit_mask(hand: int, lead: int) -> int:
+    """Cards that follow ``lead``'s suit, or the whole hand when void (the plain rule)."""
+    own = hand & SUIT_MASKS[lead // 13]
+    return own or hand
+
+
+def legal_mask(
+    hand: int,
+    trick: Sequence[int],
+    trump: int,
+    rules: Rules,
+    first_trick: bool,
+) -> int:
+    """The mask of cards a player holding ``hand`` may play to ``trick`` under ``rules``.
+
+    ``trump`` is the trump suit (or :data:`NO_TRUMP` before the first lead of a ``first_led``
+    deal). ``trick`` holds the cards already played, in order.
+
+    Leading: anything, except that with ``spade_lead_first_trick=forbidden`` a spade may not lead
+    the first trick unless the hand is all spades.
+
+    Following with cards of the led suit: any of them, or with ``follow_must_beat`` one that
+    beats the highest card of the led suit in the trick, if held (unless a non-trump lead was
+    already trumped).
+
+    Void in the led suit (trump led, or no trump held: any card). Otherwise by ``void_rule``:
+    ``trump_if_winning``: a trump that would win now, if held; else any card.
+    ``must_trump``: a winning trump if held, else any trump.
+    ``free``: any card.
+    ``no_wasting_trumps``: after the lead was trumped, a player who cannot overtrump may not play
+    a lower trump unless they hold nothing else.
+    """
+    if not trick:
+        if first_trick and rules.spade_lead_first_trick is SpadeLead.FORBIDDEN:
+            return (hand & ~SUIT_MASKS[0]) or hand
+        return hand
+    lead = trick[0]
+    ls = lead // 13
+    own = hand & SUIT_MASKS[ls]
+    # Highest card of the led suit, and highest trump, already in the trick.
+    hi_lead = lead
+    hi_trump = -1
+    for c in trick:
+        s = c // 13
+        if s == ls and c > hi_lead:
+            hi_lead = c
+        if s == trump and c > hi_trump:
+            hi_trump = c
+    trumped = ls != trump and hi_trump >= 0
+    if own:
+        if not rules.follow_must_beat or trumped:
+            return own
+        higher = own & ~((2 << hi_lead) - 1)
+        return higher or own
+    if trump < 0 or ls == trump:
+        return hand
+    own_trump = hand & SUIT_MASKS[trump]
+    if not own_trump:
+        return hand
+    winning = own_trump & ~((2 << hi_trump) - 1) if trumped else own_trump
+    rule = rules.void_rule
+    if rule is VoidRule.MUST_TRUMP:
+        return winning or own_trump
+    if rule is VoidRule.TRUMP_IF_WINNING and winning:
+        return winning
+    if rules.no_wasting_trumps and trumped and not winning:
+        return (hand & ~own_trump) or hand
+    return hand
+
+
+def biggest_card(mask: int, trump: int) -> Card:
+    """The "biggest" card of a mask: highest rank, a trump preferred among equals.
+
+    The 004 timer plays the biggest legal card for a player who runs out of time.
+    """
+    best = -1
+    best_key = (-1, -1, -1)
+    m = mask
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        key = (c % 13, 1 if c // 13 == trump else 0, -(c // 13))
+        if key > best_key:
+            best, best_key = c, key
+    return Card(best)

@@ -1,0 +1,122 @@
+"""What one seat may know: the per-seat view, built by allow-list.
+
+A :class:`SeatView` holds only tuples, ints and frozen values copied out of the match; it has no
+reference back to the state. It is the only thing bots, terminals, web clients and protocol
+responses ever receive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from callbreak.core.actions import Action
+from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.rules import Rules
+
+
+class Phase(str, Enum):
+    DRAW = "draw"  # chance decides the first dealer
+    DEAL = "deal"  # chance deals (or, with unlimited deals, the table may stop)
+    REDEAL_CLAIM = "redeal_claim"  # seats with a weak hand may claim a redeal
+    CALL = "call"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedTrick:
+    leader: int
+    cards: tuple[Card, ...]  # in play order, starting with the leader's card
+    winner: int
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) % len(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    number: int  # 1-based; the tie-break deal, if any, comes after the last regular deal
+    dealer: int
+    calls: tuple[int, ...]
+    blind: tuple[bool, ...]
+    won: tuple[int, ...]
+    points: tuple[int, ...]  # tenths of a point; partners share their pair's points
+    tiebreak: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RedealNotice:
+    """Why the last deal was thrown in; ``shown`` is a claimant's hand, shown to everyone."""
+
+    reason: str
+    seat: int | None
+    shown: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatView:
+    """Everything ``seat`` may know, and nothing more. ``seat`` is None for a spectator."""
+
+    seat: int | None
+    rules: Rules
+    players: int
+    phase: Phase
+    deal_number: int
+    dealer: int | None
+    to_act: int | None  # a seat, -1 for chance, None when the match is over
+    hand: tuple[Card, ...] | None  # None for spectators, and for a seat yet to look (blind calls)
+    hand_sizes: tuple[int, ...]
+    looked: bool
+    calls: tuple[int | None, ...]
+    blind: tuple[bool, ...]
+    won: tuple[int, ...]
+    trump: Suit | None
+    leader: int | None  # who led (or will lead) the current trick
+    trick: tuple[Card, ...]  # cards in the current trick, in play order from ``leader``
+    tricks: tuple[CompletedTrick, ...]  # completed tricks of this deal
+    caps: tuple[tuple[int, ...], ...]  # per seat, per suit: highest card index it may still hold
+    totals: tuple[int, ...]  # match totals in tenths
+    results: tuple[DealResult, ...]
+    redeal: RedealNotice | None
+    tiebreak_seats: tuple[int, ...]
+    winners: tuple[int, ...]
+    chips: tuple[float, ...] | None
+    legal: tuple[Action, ...]  # what this seat may do now (empty if nothing)
+
+    @property
+    def trick_seats(self) -> tuple[int, ...]:
+        """The seat that played each card of the current trick."""
+        if self.leader is None:
+            return ()
+        return tuple((self.leader + i) % self.players for i in range(len(self.trick)))
+
+    @property
+    def played(self) -> tuple[Card, ...]:
+        """Every card played this deal, completed tricks then the current one."""
+        out: list[Card] = []
+        for t in self.tricks:
+            out.extend(t.cards)
+        out.extend(self.trick)
+        return tuple(out)
+
+    def voids(self, seat: int) -> frozenset[Suit]:
+        """Suits that ``seat`` is publicly known not to hold."""
+        return frozenset(s for s in Suit if self.caps[seat][s] < s * 13)
+
+    @property
+    def legal_cards(self) -> tuple[Card, ...]:
+        return tuple(a.card for a in self.legal if a.kind == "play")  # type: ignore[union-attr]
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        """Cards neither in this seat's hand nor played this deal."""
+        mask = (1 << 52) - 1
+        for c in self.hand or ():
+            mask &= ~(1 << c)
+        for c in self.played:
+            mask &= ~(1 << c)
+        return cards_of(mask)
+
+    def suit_count(self, suit: Suit) -> int:
+        return sum(1 for c in self.hand or () if SUIT_MASKS[suit] >> c & 1)
