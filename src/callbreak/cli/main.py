@@ -76,6 +76,9 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")]) 
         console.print(line, highlight=False)
 
 
+# Subcommands that live in their own modules register here, one line each.
+
+
 def main() -> None:
     app()
 
