@@ -175,7 +175,7 @@ class Rules:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
+    def from_dict(cls, data: Any) -> Rules:
         """Inverse of :meth:`to_dict`; refuses unknown options."""
         if not isinstance(data, dict):
             raise RulesError(f"rules must be an object of options, got {type(data).__name__}")
