@@ -43,7 +43,8 @@ from callbreak.core.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, VoidRule, WeakHand
+from callbreak.core.inference import infer_play
+from callbreak.core.rules import FirstDealer, Rotation, Rules, TieBreak, Trump, WeakHand
 from callbreak.core.scoring import deal_points, leaders, settle_stakes
 from callbreak.core.tricks import NO_TRUMP, biggest_card, legal_mask
 from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
@@ -426,45 +427,10 @@ class Match:
         """Record what this play tells every seat about ``seat``'s remaining cards.
 
         Only public facts are used (the trick so far, the rules, the card played), so the caps
-        are public knowledge; sampling hidden hands for search relies on them.
+        are public knowledge; sampling hidden hands for search relies on them. The reasoning
+        lives in :mod:`callbreak.core.inference` so that the tournament protocol shares it.
         """
-        trick, caps, rules, trump = self.trick, self.caps[seat], self.rules, self.trump
-        cs = card // 13
-        if not trick:
-            if (not self.tricks and rules.spade_lead_first_trick is SpadeLead.FORBIDDEN
-                    and cs == 0):
-                for s in (1, 2, 3):  # led a spade to trick 1: holds nothing else
-                    caps[s] = s * 13 - 1
-            return
-        ls = trick[0] // 13
-        hi_lead, hi_trump = trick[0], -1
-        for c in trick:
-            if c // 13 == ls and c > hi_lead:
-                hi_lead = c
-            if c // 13 == trump and c > hi_trump:
-                hi_trump = c
-        trumped = ls != trump and hi_trump >= 0
-        if cs == ls:
-            if rules.follow_must_beat and not trumped and card < hi_lead:
-                caps[ls] = min(caps[ls], hi_lead)
-            return
-        caps[ls] = ls * 13 - 1  # shown void in the led suit
-        if trump < 0 or ls == trump:
-            return
-        rule = rules.void_rule
-        if cs == trump:
-            if trumped and card < hi_trump:  # a losing trump
-                if rule is not VoidRule.FREE:
-                    caps[trump] = min(caps[trump], hi_trump)
-                if rules.no_wasting_trumps:
-                    for s in range(4):
-                        if s != trump:
-                            caps[s] = s * 13 - 1
-            return
-        if rule is VoidRule.MUST_TRUMP or (rule is VoidRule.TRUMP_IF_WINNING and not trumped):
-            caps[trump] = trump * 13 - 1
-        elif rule is VoidRule.TRUMP_IF_WINNING:
-            caps[trump] = min(caps[trump], hi_trump)
+        infer_play(self.caps[seat], self.trick, card, self.trump, self.rules, not self.tricks)
 
     def _score_deal(self) -> None:
         rules = self.rules
