@@ -59,7 +59,9 @@ def infer_play(caps: list[int], trick: Sequence[int], card: int, trump: int, rul
         if trumped and card < hi_trump:  # a losing trump
             if rule is not VoidRule.FREE:
                 caps[trump] = min(caps[trump], hi_trump)
-            if rules.no_wasting_trumps:
+            # Under ``free`` a seat able to overtrump may still underplay a spade, so only
+            # ``trump_if_winning`` makes an underplayed spade mean "holds nothing else".
+            if rules.no_wasting_trumps and rule is VoidRule.TRUMP_IF_WINNING:
                 for s in range(4):
                     if s != trump:
                         caps[s] = s * 13 - 1

@@ -162,7 +162,9 @@ class Match:
                 out.extend(Call(seat, n, blind=True) for n in self.rules.call_range)
             return out
         if phase is Phase.REDEAL_CLAIM and seat == self.turn:
-            return [Redeal(seat, True), Redeal(seat, False)]
+            if _weak(self.hands[seat]):
+                return [Redeal(seat, True), Redeal(seat, False)]
+            return [Redeal(seat, False)]
         return []
 
     def is_legal(self, action: Action) -> bool:
@@ -190,7 +192,7 @@ class Match:
         phase = self.phase
         if phase is Phase.OVER:
             raise WrongPhaseError("the match is over")
-        kind = action.kind
+        kind = getattr(action, "kind", None)
         if kind == "play":
             assert isinstance(action, Play)
             if phase is not Phase.PLAY:
@@ -230,6 +232,11 @@ class Match:
             if phase is not Phase.REDEAL_CLAIM:
                 raise WrongPhaseError(f"no redeal claim can be made in the {phase.value} phase")
             self._check_turn(action.seat)
+            if action.claim is not True and action.claim is not False:
+                raise IllegalActionError(f"a redeal claim is true or false, got {action.claim!r}")
+            if action.claim and not _weak(self.hands[action.seat]):
+                raise IllegalActionError(f"seat {action.seat} holds spades and an ace, king, queen "
+                                         "or jack, so may not claim a redeal")
         elif kind == "deal":
             assert isinstance(action, Deal)
             if phase is not Phase.DEAL:
@@ -340,11 +347,13 @@ class Match:
                 self._thrown_in(reason, s, ())
                 return
         if rules.redeal_weak_hand is WeakHand.NO_SPADE_OR_NO_FACE:
-            self.claims = [s for s in order if not hands[s] & SUIT_MASKS[0] or not hands[s] & _FACES]
-            if self.claims:
-                self.phase = Phase.REDEAL_CLAIM
-                self.turn = self.claims[0]
-                return
+            # Every seat is asked after every deal, weak or not: asking only when (or only whom)
+            # a weak hand exists would tell the table so through the public ``to_act``. Only a
+            # weak hand may actually claim.
+            self.claims = order
+            self.phase = Phase.REDEAL_CLAIM
+            self.turn = order[0]
+            return
         self._begin_calls()
 
     def _thrown_in(self, reason: str, seat: int | None, shown: tuple[Card, ...]) -> None:
@@ -552,6 +561,11 @@ class Match:
                 tuple(self.history), self.redeal)
 
 
+def _weak(hand: int) -> bool:
+    """A hand that may claim a redeal under seed 000: no spade, or no ace, king, queen or jack."""
+    return not hand & SUIT_MASKS[0] or not hand & _FACES
+
+
 def _automatic_redeal(hand: int, rules: Rules) -> str | None:
     if rules.redeal_weak_hand is WeakHand.NO_SPADE and not hand & SUIT_MASKS[0]:
         return "a hand without spades"
@@ -565,6 +579,8 @@ def _check_deal(hands: Sequence[Sequence[Card]]) -> None:
         raise IllegalActionError(f"a deal needs {PLAYERS} hands")
     seen = 0
     for s, h in enumerate(hands):
+        if not isinstance(h, (tuple, list)):
+            raise IllegalActionError(f"hand {s} is not a list of cards: {h!r}")
         if len(h) != TRICKS:
             raise IllegalActionError(f"hand {s} has {len(h)} cards, not {TRICKS}")
         for c in h:
