@@ -131,3 +131,16 @@ def biggest_card(mask: int, trump: int) -> Card:
         if key > best_key:
             best, best_key = c, key
     return Card(best)
+
+
+def lead_mask_unbroken(hand: int, trump: int) -> int:
+    """Cards that may lead while trump is not yet broken (Batak): anything but a trump, unless
+    the hand holds only trumps.
+
+    >>> from callbreak.core.cards import mask_of, parse_cards, cards_of
+    >>> cards_of(lead_mask_unbroken(mask_of(parse_cards("AS 2H")), trump=0))
+    (Card('2H'),)
+    """
+    if trump < 0:
+        return hand
+    return (hand & ~SUIT_MASKS[trump]) or hand
