@@ -1,0 +1,744 @@
+"""The heuristic bot: sound calls from counted tricks, and classic card play.
+
+The bot reads nothing but its :class:`~callbreak.core.SeatView`. Calls come from an estimate of
+sure and likely tricks (aces, protected kings, spade length and top spades, short suits to ruff
+with spare spades), turned into the call with the best expected score under the rules' scoring,
+and tilted towards winning the match in the last deal. Play follows the habits a good club
+player has: cash side-suit winners before anyone is void, ruff cheaply, keep high spades, count
+cards and remember voids, win with the cheapest safe card, duck what cannot be won, leave a
+partner's winning trick alone, stop taking tricks when more would hurt, and take tricks from an
+opponent who still needs them.
+
+>>> from callbreak.core import Dealer, Match, make_rules, CHANCE
+>>> m = Match(make_rules("callbreak"))
+>>> d, bot = Dealer(2), HeuristicBot(seed=1)
+>>> while not m.is_over:
+...     seat = m.to_act
+...     m.apply(d.chance(m) if seat == CHANCE else bot.decide(m.view(seat), 1.0).action)
+>>> len(m.results)
+5
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from callbreak.bots.base import Decision, register
+from callbreak.core import Action, Call, Look, Play, Redeal, SeatView
+from callbreak.core.cards import SUIT_MASKS, Card, above, mask_of
+from callbreak.core.rules import Rules, Scoring, Trump
+from callbreak.core.scoring import deal_points
+from callbreak.core.tricks import beats
+
+_SUIT_WORDS = ("spades", "hearts", "clubs", "diamonds")
+_SUIT_SINGULAR = ("spade", "heart", "club", "diamond")
+_RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack"}
+
+# How many tricks an unseen hand is worth on average, and how unsure that is (blind calls).
+_BLIND_MEAN, _BLIND_SPREAD = 3.25, 1.5
+# Tenths of a point that a certain match win is worth beside the deal's own score (last deal).
+_MATCH_WEIGHT = 60.0
+
+
+def card_name(card: int) -> str:
+    """Spoken name of a card, for reasons: ``the ace of hearts``, ``the 7 of clubs``.
+
+    >>> card_name(Card.parse("AH")), card_name(Card.parse("7C"))
+    ('the ace of hearts', 'the 7 of clubs')
+    """
+    rank = card % 13 + 2
+    return f"the {_RANK_WORDS.get(rank, str(rank))} of {_SUIT_WORDS[card // 13]}"
+
+
+def _popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+def _top(mask: int) -> int:
+    """Highest card index in a non-empty mask."""
+    return mask.bit_length() - 1
+
+
+def _bottom(mask: int) -> int:
+    """Lowest card index in a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# --- estimating the tricks a hand will take ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """Expected tricks of a hand and the features that made it (for the reason phrase)."""
+
+    tricks: float
+    features: tuple[str, ...]
+
+
+def estimate_tricks(hand: int, trump: int) -> Estimate:
+    """Expected tricks of ``hand`` (a card mask) with ``trump`` as trump (-1: none).
+
+    >>> round(estimate_tricks(mask_of([Card.parse(t) for t in "AS KS QS JS 10S AH AC AD KD 2H 3H 4C 5C".split()]), 0).tricks)
+    8
+    """
+    total = 0.0
+    aces = kings = 0
+    lengths = [_popcount(hand & SUIT_MASKS[s]) for s in range(4)]
+    for suit in range(4):
+        if suit == trump:
+            continue
+        part, ace, king = _side_suit_tricks(hand & SUIT_MASKS[suit], suit, lengths[suit], trump < 0)
+        total += part
+        aces += ace
+        kings += king
+    features: list[str] = []
+    if aces:
+        features.append(f"{_count_word(aces)} ace{'s' if aces > 1 else ''}")
+    if kings:
+        features.append(f"{_count_word(kings)} guarded king{'s' if kings > 1 else ''}")
+    if trump >= 0:
+        length = lengths[trump]
+        high, spare = _trump_tricks(hand & SUIT_MASKS[trump], trump, length)
+        total += high
+        ruffs = _ruff_tricks(lengths, trump, spare)
+        total += ruffs
+        word = _SUIT_SINGULAR[trump]
+        top = hand & SUIT_MASKS[trump] & ~((1 << (trump * 13 + 10)) - 1)  # Q, K, A of trump
+        if length >= 5:
+            features.insert(0, f"a long {word} suit")
+        elif _popcount(top) >= 2:
+            features.append(f"top {_SUIT_WORDS[trump]}")
+        if ruffs >= 0.5:
+            features.append("a short suit to ruff")
+    if not features:
+        features.append("no sure winners")
+    return Estimate(min(total, 13.0), tuple(features))
+
+
+def _count_word(n: int) -> str:
+    return ("no", "one", "two", "three", "four")[n] if n < 5 else str(n)
+
+
+def _side_suit_tricks(cards: int, suit: int, length: int, no_trump: bool) -> tuple[float, int, int]:
+    """Likely tricks from one non-trump suit; also whether it holds an ace, a guarded king."""
+    if not length:
+        return 0.0, 0, 0
+    base = suit * 13
+    has = [bool(cards >> (base + r) & 1) for r in range(13)]  # has[12] = ace
+    ace, king, queen = has[12], has[11], has[10]
+    tricks = 0.0
+    guarded_king = 0
+    if ace:
+        tricks += 0.95 if length <= 6 else 0.75
+    if king:
+        if ace:
+            tricks += 0.85 if length <= 4 else 0.6
+        elif length >= 2:
+            tricks += 0.55 if length <= 4 else 0.35
+            guarded_king = 1
+        else:
+            tricks += 0.15
+    if queen:
+        if ace and king:
+            tricks += 0.55 if length <= 3 else 0.35
+        elif (ace or king) and length >= 3:
+            tricks += 0.35
+        elif length >= 3:
+            tricks += 0.2
+    if no_trump and length > 4:
+        tricks += 0.5 * (length - 4)  # with no trump a long suit runs
+    return tricks, int(ace), guarded_king
+
+
+def _trump_tricks(cards: int, trump: int, length: int) -> tuple[float, int]:
+    """Tricks from the trump suit: top trumps, then length; and the spare low trumps."""
+    if not length:
+        return 0.0, 0
+    base = trump * 13
+    has = [bool(cards >> (base + r) & 1) for r in range(13)]
+    tricks = 0.0
+    honours = 0
+    if has[12]:
+        tricks += 1.0
+        honours += 1
+    if has[11]:
+        tricks += 1.0 if (has[12] or length >= 2) else 0.5
+        honours += 1
+    if has[10]:
+        tricks += 0.9 if (length >= 3 or (has[12] and has[11])) else 0.4
+        honours += 1
+    if has[9] and length >= 4:
+        tricks += 0.5
+        honours += 1
+    low = length - honours
+    long_tricks = min(low, max(0, length - 3))
+    tricks += 0.8 * long_tricks
+    return tricks, max(0, low - long_tricks)
+
+
+def _ruff_tricks(lengths: Sequence[int], trump: int, spare: int) -> float:
+    """Tricks from ruffing short side suits with spare trumps."""
+    if spare <= 0:
+        return 0.0
+    out = 0.0
+    for suit in sorted((s for s in range(4) if s != trump), key=lambda s: lengths[s]):
+        if spare <= 0:
+            break
+        n = lengths[suit]
+        if n == 0:
+            use = min(spare, 2)
+            out += 0.75 * use
+        elif n == 1:
+            use = 1
+            out += 0.55
+        elif n == 2:
+            use = 1
+            out += 0.25
+        else:
+            break
+        spare -= use
+    return out
+
+
+# --- choosing a call ---------------------------------------------------------------------------
+
+
+def trick_distribution(mean: float, spread: float) -> list[float]:
+    """A discrete distribution over 0..13 tricks around ``mean`` (a rounded normal).
+
+    >>> d = trick_distribution(3.0, 1.0)
+    >>> round(sum(d), 6), max(range(14), key=lambda k: d[k])
+    (1.0, 3)
+    """
+    weights = [math.exp(-((k - mean) ** 2) / (2 * spread * spread)) for k in range(14)]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def call_value(call: int, dist: Sequence[float], rules: Rules, *, blind: bool = False,
+               offset: int = 0, target: float | None = None) -> float:
+    """Expected points (tenths) of calling ``call`` when tricks follow ``dist``.
+
+    ``offset`` adds to both the call and the tricks (a partner's call, counted as made).
+    With a ``target`` (tenths), the value adds :data:`_MATCH_WEIGHT` for each unit of probability
+    that the deal scores more than the target: in the last deal, winning the match counts too.
+    """
+    ev = 0.0
+    reach = 0.0
+    for won, p in enumerate(dist):
+        if p < 1e-6:
+            continue
+        pts = deal_points(call + offset, won + offset, rules, blind=blind)
+        ev += p * pts
+        if target is not None and pts > target:
+            reach += p
+    return ev + (_MATCH_WEIGHT * reach if target is not None else 0.0)
+
+
+# --- the bot -----------------------------------------------------------------------------------
+
+
+class HeuristicBot:
+    """Counts tricks to call, and plays the classic way. Deterministic for a given view."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "heuristic"
+        self.rng = random.Random(seed)  # breaks exact ties only, so play stays reproducible
+
+    def decide(self, view: SeatView, budget: float) -> Decision:
+        """Choose one of ``view.legal`` (the budget is not needed: a decision takes well under 5 ms)."""
+        legal = view.legal
+        if not legal or view.seat is None:
+            raise ValueError("the bot was asked to act with no legal action")
+        kinds = {a.kind for a in legal}
+        if "play" in kinds:
+            return _Play(view).choose()
+        if "redeal" in kinds:
+            return self._redeal(view)
+        if "call" in kinds or "look" in kinds:
+            return self._call(view)
+        return Decision(legal[0], "the only move")
+
+    # -- redeal claims --
+
+    def _redeal(self, view: SeatView) -> Decision:
+        claim = next((a for a in view.legal if isinstance(a, Redeal) and a.claim), None)
+        keep = next((a for a in view.legal if isinstance(a, Redeal) and not a.claim), None)
+        hand = mask_of(view.hand or ())
+        est = _mean_estimate(view, hand)
+        if keep is None or (claim is not None and est.tricks < 2.0):
+            assert claim is not None
+            return Decision(claim, f"claim a redeal: this hand is worth about {est.tricks:.1f} tricks")
+        if claim is None:
+            return Decision(keep, "keep the hand: it may not be thrown in")
+        return Decision(keep, f"keep the hand: {', '.join(est.features[:2])}")
+
+    # -- calls --
+
+    def _call(self, view: SeatView) -> Decision:
+        legal = view.legal
+        rules = view.rules
+        seat = view.seat
+        assert seat is not None
+        calls = [a for a in legal if isinstance(a, Call)]
+        if view.hand is None:
+            blind = [a for a in calls if a.blind]
+            look = next((a for a in legal if isinstance(a, Look)), None)
+            if blind:
+                target = _match_target(view)
+                if target is not None and target > 60:  # far behind in the last deal
+                    dist = trick_distribution(_BLIND_MEAN, _BLIND_SPREAD)
+                    best = max(blind, key=lambda a: (call_value(a.tricks, dist, rules, blind=True,
+                                                                target=target), -a.tricks))
+                    return Decision(best, f"call {best.tricks} blind: far behind in the last "
+                                          "deal, the doubled score is the only way to catch up")
+            if look is not None:
+                return Decision(look, "look at the cards before calling")
+            if not calls:
+                return Decision(legal[0], "the only move")
+        open_calls = [a for a in calls if not a.blind] or calls
+        hand = mask_of(view.hand or ())
+        est = _mean_estimate(view, hand)
+        mean = _table_adjusted(view, est.tricks)
+        spread = 0.9 + 0.12 * mean
+        partner = (seat + 2) % 4 if rules.partnership else None
+        partner_call = view.calls[partner] if partner is not None else None
+        target = _match_target(view)
+        if partner_call is not None:
+            # The pair is judged on its summed calls and tricks: centre on the partner's call.
+            dist = trick_distribution(mean, math.hypot(spread, 1.0))
+            best = max(open_calls, key=lambda a: (call_value(a.tricks, dist, rules, offset=partner_call,
+                                                             target=target), -a.tricks))
+        else:
+            dist = trick_distribution(mean, spread)
+            best = max(open_calls, key=lambda a: (call_value(a.tricks, dist, rules, target=target),
+                                                  -a.tricks))
+        why = " and ".join(est.features[:2])
+        extra = ""
+        if partner_call is not None:
+            extra = f", with my partner's {partner_call}"
+        elif target is not None and target > 0:
+            extra = ", pushing to catch up in the last deal"
+        return Decision(best, f"call {best.tricks}: {why}{extra}")
+
+
+def _trump_for_estimate(view: SeatView) -> int | None:
+    """The trump suit to count with; None when the deal's trump is not known yet."""
+    if view.trump is not None:
+        return int(view.trump)
+    if view.rules.trump is Trump.SPADES:
+        return 0
+    return None
+
+
+def _mean_estimate(view: SeatView, hand: int) -> Estimate:
+    """The estimate under the known trump, or under first-led trump not yet chosen."""
+    trump = _trump_for_estimate(view)
+    if trump is not None:
+        return estimate_tricks(hand, trump)
+    options = [estimate_tricks(hand, s) for s in range(4)]
+    first_leader = (view.dealer + 1) % 4 if view.dealer is not None else None
+    if view.seat == first_leader:
+        # The first leader chooses trump by leading its best suit.
+        return max(options, key=lambda e: e.tricks)
+    mean = sum(e.tricks for e in options) / 4
+    best = max(options, key=lambda e: e.tricks)
+    return Estimate(mean, best.features)
+
+
+def _table_adjusted(view: SeatView, mean: float) -> float:
+    """Shade the estimate down when the calls before ours leave little for us."""
+    known = [c for s, c in enumerate(view.calls) if c is not None and s != view.seat]
+    still = 3 - len(known)
+    others = sum(known) + 3.0 * still
+    room = 13.0 - others
+    if mean > room + 1.0:
+        mean = (mean + room + 1.0) / 2
+    return max(0.0, mean)
+
+
+def _match_target(view: SeatView) -> float | None:
+    """In the last deal of a match, how many tenths we must score to finish ahead; else None.
+
+    Negative when we lead by more than the rivals are likely to score: then the call that
+    risks least is the one that wins the match.
+    """
+    rules = view.rules
+    seat = view.seat
+    assert seat is not None
+    last = bool(view.tiebreak_seats) or (rules.deals is not None and view.deal_number >= rules.deals)
+    if not last:
+        return None
+    if view.tiebreak_seats and seat not in view.tiebreak_seats:
+        return None
+    mine = view.totals[seat]
+    rivals = [s for s in range(4) if s != seat and (not rules.partnership or s != (seat + 2) % 4)]
+    if view.tiebreak_seats:
+        rivals = [s for s in rivals if s in view.tiebreak_seats]
+        mine = 0
+    if not rivals:
+        return None
+    best = -10**9
+    for s in rivals:
+        call = view.calls[s]
+        expect = 8.0 * call if call is not None else 25.0  # a rival's likely score this deal
+        base = view.totals[s] if not view.tiebreak_seats else 0
+        best = max(best, base + expect)
+    return best - mine
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+class _Play:
+    """Everything one card decision needs, computed once from the view."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        rules = view.rules
+        seat = view.seat
+        assert seat is not None
+        self.seat = seat
+        self.rules = rules
+        self.partner = (seat + 2) % 4 if rules.partnership else None
+        self.trump = int(view.trump) if view.trump is not None else -1
+        self.hand = mask_of(view.hand or ())
+        self.legal = mask_of(view.legal_cards)
+        self.unseen = mask_of(view.unseen)
+        self.caps = view.caps
+        self.trick = view.trick
+        self.left = len(view.hand or ())
+        calls = [c if c is not None else 0 for c in view.calls]
+        won = view.won
+        if self.partner is not None:
+            self.need = calls[seat] + calls[self.partner] - won[seat] - won[self.partner]
+        else:
+            self.need = calls[seat] - won[seat]
+        self.opponents = [s for s in range(4) if s != seat and s != self.partner]
+        # Opponents who still need tricks and can still make it: taking their tricks hurts them.
+        self.targets: set[int] = set()
+        for s in self.opponents:
+            if self.partner is not None:
+                need = calls[s] + calls[(s + 2) % 4] - won[s] - won[(s + 2) % 4]
+            else:
+                need = calls[s] - won[s]
+            if 0 < need <= self.left:
+                self.targets.add(s)
+        self.mode = self._mode()
+        # Seats known void in each suit.
+        self.void = [[view.caps[s][x] < x * 13 for x in range(4)] for s in range(4)]
+
+    def _mode(self) -> str:
+        """``win`` (take tricks), ``avoid`` (more tricks would hurt) or ``spoil`` (hurt others)."""
+        scoring = self.rules.scoring
+        if self.need > self.left:
+            return "spoil"  # the call is lost whatever happens: deny the others
+        if self.need > 0:
+            return "win"
+        if scoring is Scoring.EXACT_OR_ONE_OVER:
+            return "avoid"
+        bonus = self.rules.bonus_call
+        call = self.view.calls[self.seat] or 0
+        if scoring is Scoring.AT_LEAST or (bonus is not None and call >= bonus.threshold):
+            return "spoil"  # overtricks are worth nothing
+        return "win"  # tenths: every overtrick is a tenth
+
+    # -- reading the cards --
+
+    def holders(self, suit: int) -> int:
+        """How many other seats may still hold cards of ``suit``."""
+        return sum(1 for s in range(4) if s != self.seat and not self.void[s][suit]) or 1
+
+    def p_holds_above(self, seat: int, card: int) -> float:
+        """Chance that ``seat`` holds a card of ``card``'s suit ranked above it."""
+        suit = card // 13
+        if self.void[seat][suit]:
+            return 0.0
+        cap = self.caps[seat][suit]
+        higher = self.unseen & above(card) & ((2 << cap) - 1)
+        h = _popcount(higher)
+        if not h:
+            return 0.0
+        k = self.holders(suit)
+        return 1.0 - ((k - 1) / k) ** h
+
+    def p_void(self, seat: int, suit: int) -> float:
+        """Chance that ``seat`` has no card of ``suit``."""
+        if self.void[seat][suit]:
+            return 1.0
+        u = _popcount(self.unseen & SUIT_MASKS[suit])
+        if not u:
+            return 1.0
+        k = self.holders(suit)
+        return ((k - 1) / k) ** u
+
+    def p_beats(self, seat: int, card: int, lead_suit: int) -> float:
+        """Chance that ``seat``, playing after us, beats ``card`` in a trick led in ``lead_suit``."""
+        suit, trump = card // 13, self.trump
+        if suit == lead_suit:
+            higher = self.p_holds_above(seat, card)
+            if trump < 0 or lead_suit == trump:
+                return higher
+            void = self.p_void(seat, lead_suit)
+            ruff = void * self.p_has(seat, trump)
+            return 1.0 - (1.0 - higher * (1.0 - void)) * (1.0 - ruff)
+        if suit == trump:
+            return self.p_void(seat, lead_suit) * self.p_holds_above(seat, card)
+        return 0.0
+
+    def p_has(self, seat: int, suit: int) -> float:
+        return 1.0 - self.p_void(seat, suit)
+
+    def risk(self, card: int, lead_suit: int, later: Sequence[int]) -> float:
+        """Chance that an opponent still to play beats ``card`` (a partner beating it is fine)."""
+        safe = 1.0
+        for s in later:
+            if s != self.partner:
+                safe *= 1.0 - self.p_beats(s, card, lead_suit)
+        return 1.0 - safe
+
+    def is_master(self, card: int) -> bool:
+        """No card that others may hold ranks above ``card`` in its suit."""
+        return not self.unseen & above(card)
+
+    def later_seats(self) -> list[int]:
+        return [(self.seat + k) % 4 for k in range(1, 4 - len(self.trick))]
+
+    # -- choosing --
+
+    def choose(self) -> Decision:
+        if _popcount(self.legal) == 1:
+            card = _top(self.legal)
+            return self.decision(card, f"{card_name(card)} is the only legal card")
+        if not self.trick:
+            return self.lead()
+        return self.follow()
+
+    def decision(self, card: int, reason: str) -> Decision:
+        action: Action = Play(self.seat, Card(card))
+        return Decision(action, reason)
+
+    # leading
+
+    def lead(self) -> Decision:
+        if self.trump < 0:
+            return self.lead_choosing_trump()
+        if self.mode == "avoid":
+            return self.lead_low_to_lose()
+        legal, trump = self.legal, self.trump
+        others = [s for s in range(4) if s != self.seat]
+        trump_mask = SUIT_MASKS[trump]
+        unseen_trumps = self.unseen & trump_mask
+        # 1. Cash side-suit masters while nobody can ruff them.
+        best: tuple[float, int] | None = None
+        for suit in range(4):
+            if suit == trump:
+                continue
+            mine = legal & SUIT_MASKS[suit]
+            if not mine:
+                continue
+            card = _top(mine)
+            if not self.is_master(card):
+                continue
+            r = self.risk(card, suit, others)
+            if r < 0.3 and (best is None or r < best[0]):
+                best = (r, card)
+        if best is not None:
+            card = best[1]
+            if not self.unseen & SUIT_MASKS[card // 13]:
+                why = f"cash {card_name(card)}: nobody else holds a {_SUIT_SINGULAR[card // 13]}"
+            elif card % 13 == 12:
+                why = f"cash {card_name(card)} before anyone is void"
+            else:
+                why = f"cash {card_name(card)}, now the best {_SUIT_SINGULAR[card // 13]} left"
+            return self.decision(card, why)
+        # 2. Draw trumps with the top trump when we hold more of them than the others do.
+        my_trumps = legal & trump_mask
+        if my_trumps and self.is_master(_top(my_trumps)):
+            card = _top(my_trumps)
+            if not unseen_trumps:
+                return self.decision(card, f"{card_name(card)} is a sure trick: no one else has trumps")
+            if _popcount(self.hand & trump_mask) >= _popcount(unseen_trumps):
+                return self.decision(card, f"draw trumps with {card_name(card)}")
+        # 3. Lead a singleton to ruff that suit later, with trumps to spare.
+        if _popcount(self.hand & trump_mask) >= 2 and self.mode != "spoil":
+            for suit in range(4):
+                mine = legal & SUIT_MASKS[suit]
+                if suit != trump and _popcount(self.hand & SUIT_MASKS[suit]) == 1 and mine \
+                        and not self.is_master(_top(mine)) and self.unseen & SUIT_MASKS[suit]:
+                    card = _top(mine)
+                    return self.decision(card, f"lead the singleton {card_name(card)[4:]} to ruff "
+                                               f"{_SUIT_WORDS[suit]} later")
+        # 4. Lead a suit the partner can ruff.
+        if self.partner is not None and not self.void[self.partner][trump]:
+            for suit in range(4):
+                mine = legal & SUIT_MASKS[suit]
+                if suit != trump and mine and self.void[self.partner][suit]:
+                    card = _bottom(mine)
+                    return self.decision(card, f"lead {_SUIT_WORDS[suit]} for my partner to ruff")
+        # 5. Lead low from the longest side suit that gives nothing away.
+        return self.lead_low_safely()
+
+    def lead_low_safely(self) -> Decision:
+        legal, trump = self.legal, self.trump
+        candidates: list[tuple[float, int]] = []
+        for suit in range(4):
+            mine = legal & SUIT_MASKS[suit]
+            if not mine:
+                continue
+            card = _bottom(mine)
+            length = _popcount(self.hand & SUIT_MASKS[suit])
+            score = float(length)
+            if suit == trump:
+                score -= 6  # keep trumps for ruffing
+            # Leading away from an unguarded honour gives it to the player behind.
+            king = self.hand >> (suit * 13 + 11) & 1
+            ace = self.hand >> (suit * 13 + 12) & 1
+            if king and not ace and length <= 3:
+                score -= 3
+            ruff_risk = max(self.p_void(s, suit) * (self.p_has(s, trump) if suit != trump else 0.0)
+                            for s in self.opponents)
+            score -= 4 * ruff_risk
+            candidates.append((score, -card))
+        score, neg = max(candidates)
+        card = -neg
+        suit = card // 13
+        if suit == trump and _popcount(self.legal & ~SUIT_MASKS[trump]) == 0:
+            return self.decision(card, f"only {_SUIT_WORDS[suit]} left: lead the lowest")
+        return self.decision(card, f"lead low from {_SUIT_WORDS[suit]}, giving nothing away")
+
+    def lead_low_to_lose(self) -> Decision:
+        """The call is made and more tricks would hurt: lead what someone else will win."""
+        best: tuple[float, int] | None = None
+        for card in _cards(self.legal):
+            suit = card // 13
+            higher = _popcount(self.unseen & above(card))
+            score = higher - (8 if suit == self.trump else 0)
+            if best is None or score > best[0] or (score == best[0] and card < best[1]):
+                best = (float(score), card)
+        assert best is not None
+        card = best[1]
+        return self.decision(card, f"lead {card_name(card)}: my call is made and it should lose")
+
+    def lead_choosing_trump(self) -> Decision:
+        """First lead of a first-led-trump deal: the suit led becomes trump, so lead our best."""
+        best_suit = max((s for s in range(4) if self.legal & SUIT_MASKS[s]),
+                        key=lambda s: (estimate_tricks(self.hand, s).tricks, s))
+        mine = self.legal & SUIT_MASKS[best_suit]
+        top = _top(mine)
+        card = top if top % 13 == 12 else _bottom(mine)
+        return self.decision(card, f"lead {card_name(card)} to make {_SUIT_WORDS[best_suit]} trump, "
+                                   "my strongest suit")
+
+    # following
+
+    def follow(self) -> Decision:
+        trick, trump = self.trick, self.trump
+        lead_suit = trick[0] // 13
+        win_i = 0
+        for i in range(1, len(trick)):
+            if beats(trick[i], trick[win_i], trump):
+                win_i = i
+        best = trick[win_i]
+        winner_seat = self.view.trick_seats[win_i]
+        later = self.later_seats()
+        legal = _cards(self.legal)
+        winners = [c for c in legal if beats(c, best, trump)]
+        losers = [c for c in legal if not beats(c, best, trump)]
+
+        if self.partner is not None and winner_seat == self.partner:
+            partner_risk = self.risk(best, lead_suit, later)
+            if partner_risk < 0.35 and losers and self.mode != "avoid":
+                return self.duck(losers, lead_suit, f"my partner's {card_name(best)[4:]} is winning: "
+                                                    "play low")
+        want = self.mode == "win" or (self.mode == "spoil" and (
+            winner_seat in self.targets or any(s in self.targets for s in later)))
+        if self.partner is not None and winner_seat == self.partner and self.mode == "spoil":
+            want = any(s in self.targets for s in later)
+
+        if self.mode == "avoid":
+            return self.avoid(winners, losers, lead_suit, later)
+        if want and winners:
+            scored = [(self.risk(c, lead_suit, later), c) for c in winners]
+            safe = [c for r, c in scored if r < 0.35]
+            if safe:
+                card = self._cheapest(safe)
+                return self.decision(card, self._win_reason(card, lead_suit, later, safe=True))
+            r, card = min(scored, key=lambda rc: (round(rc[0], 2), self._cost(rc[1])))
+            if r < 0.6 or not losers or not later:
+                return self.decision(card, self._win_reason(card, lead_suit, later, safe=False))
+        if not losers:
+            card = self._cheapest(winners)
+            return self.decision(card, f"{card_name(card)}: the cheapest card I may play")
+        reason = "I cannot win this trick: play low" if not winners else "not worth winning: play low"
+        return self.duck(losers, lead_suit, reason)
+
+    def _cost(self, card: int) -> int:
+        """How much a card is worth keeping: trumps above every side card."""
+        return card % 13 + (20 if card // 13 == self.trump else 0)
+
+    def _cheapest(self, cards: Sequence[int]) -> int:
+        return min(cards, key=self._cost)
+
+    def _win_reason(self, card: int, lead_suit: int, later: Sequence[int], *, safe: bool) -> str:
+        name = card_name(card)
+        if card // 13 == self.trump and lead_suit != self.trump:
+            verb = "ruff with"
+        else:
+            verb = "win with" if safe else "try to win with"
+        if self.mode == "spoil":
+            return f"{verb} {name} to stop an opponent making their call"
+        if not later:
+            return f"{verb} {name}, the cheapest card that wins"
+        if safe:
+            return f"{verb} {name}, the cheapest card that should hold"
+        return f"{verb} {name}"
+
+    def duck(self, losers: Sequence[int], lead_suit: int, reason: str) -> Decision:
+        """Lose the trick as cheaply as possible, keeping masters, trumps and useful length."""
+        follow = [c for c in losers if c // 13 == lead_suit]
+        if follow:
+            card = min(follow)
+            return self.decision(card, f"{reason} ({card_name(card)[4:]})")
+        trump = self.trump
+
+        def discard_key(c: int) -> tuple[int, int, int, int]:
+            suit = c // 13
+            length = _popcount(self.hand & SUIT_MASKS[suit])
+            return (1 if suit == trump else 0, 1 if self.is_master(c) else 0, length, c % 13)
+
+        card = min(losers, key=discard_key)
+        if card // 13 == trump:
+            return self.decision(card, f"{reason}: only trumps to spare ({card_name(card)[4:]})")
+        return self.decision(card, f"{reason}: discard {card_name(card)[4:]}")
+
+    def avoid(self, winners: Sequence[int], losers: Sequence[int], lead_suit: int,
+              later: Sequence[int]) -> Decision:
+        """More tricks would break the call: lose, and shed the cards that could win later."""
+        if losers:
+            # Shed the highest loser: it is the card most likely to win a trick later on.
+            card = max(losers, key=lambda c: (c // 13 == self.trump, c % 13))
+            return self.decision(card, f"my call is made: shed {card_name(card)[4:]} under the trick")
+        if later:
+            card = self._cheapest(winners)  # someone still to play may overtake it
+            return self.decision(card, f"forced to head the trick: {card_name(card)[4:]}, "
+                                       "hoping someone overtakes")
+        card = max(winners, key=self._cost)
+        return self.decision(card, f"the trick is mine anyway: get rid of {card_name(card)[4:]}")
+
+
+@register("heuristic")
+def _heuristic(seed: str | None = None) -> HeuristicBot:
+    return HeuristicBot(int(seed) if seed is not None else None)
