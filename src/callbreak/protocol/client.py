@@ -1,0 +1,154 @@
+"""Play any bot that speaks the bot-tournament protocol: :class:`RemoteBot`.
+
+A :class:`RemoteBot` is a :class:`~callbreak.bots.Bot`: given a seat view it writes the ``/bid``
+or ``/play`` body from that view alone, posts it, and reads the answer. Whatever goes wrong (no
+answer in time, an HTTP or network error, an answer that is not a legal action) raises a
+:class:`RemoteBotError` subclass naming what happened; the caller records a fault and plays the
+rules' default, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from callbreak.bots import Decision
+from callbreak.core import CallbreakError, SeatView
+from callbreak.protocol.wire import (
+    ProtocolError,
+    action_from_answer,
+    check_rules,
+    kind_for,
+    request_from_view,
+)
+
+GRACE = 1.0
+"""Seconds a remote bot gets beyond its thinking budget for the round trip, unless told."""
+
+
+class RemoteBotError(CallbreakError):
+    """A remote bot failed to give a legal answer; the message says how."""
+
+
+class RemoteTimeoutError(RemoteBotError):
+    """The remote bot did not answer in time."""
+
+
+class RemoteUnreachableError(RemoteBotError):
+    """The remote bot could not be reached, or answered with an HTTP error."""
+
+
+class RemoteBadAnswerError(RemoteBotError):
+    """The remote bot answered, but not with a legal action."""
+
+
+class RulesNotSupportedError(RemoteBotError):
+    """The protocol cannot express the rules the table plays."""
+
+
+def _base(url: str) -> str:
+    if not url.startswith(("http://", "https://")):
+        raise RemoteBotError(f"a remote bot is named by an http:// or https:// URL, got {url!r}")
+    return url.rstrip("/")
+
+
+class RemoteBot:
+    """A bot behind the protocol at ``url``, e.g. ``http://127.0.0.1:7000``.
+
+    Args:
+        url: the bot's base URL.
+        timeout: seconds to wait for each answer; by default the decision's budget plus
+            :data:`GRACE`.
+        name: how the bot is shown; the URL by default.
+    """
+
+    def __init__(self, url: str, *, timeout: float | None = None, name: str | None = None) -> None:
+        self.url = _base(url)
+        if timeout is not None and not timeout > 0:
+            raise RemoteBotError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        self.timeout = timeout
+        self.name = name or self.url
+        self._http = httpx.Client(timeout=timeout or 10.0)
+
+    def decide(self, view: SeatView, budget: float) -> Decision:
+        """Ask the remote bot for this seat's action, giving it ``budget`` seconds.
+
+        Raises :class:`RulesNotSupportedError` for rules other than ``bhoos-tournament``, and
+        another :class:`RemoteBotError` when the bot does not answer a legal action in time.
+        """
+        try:
+            check_rules(view.rules)
+        except ProtocolError as e:
+            raise RulesNotSupportedError(f"{self.name}: {e}") from None
+        kind = kind_for(view)
+        hand = len(view.hand or ())
+        left = hand + 1 if kind == "bid" else hand
+        # The protocol speaks of the time left for the deal: a decision's budget times the
+        # decisions left gives the bot back this budget when it divides evenly.
+        body = request_from_view(view, time_budget_ms=max(budget, 0.0) * 1000 * left)
+        data = self._post(kind, body, self.timeout or max(budget, 0.0) + GRACE)
+        try:
+            action = action_from_answer(view, data)
+        except ProtocolError as e:
+            raise RemoteBadAnswerError(f"{self.name} /{kind}: {e}") from None
+        return Decision(action, f"chosen by the remote bot {self.name}")
+
+    def _post(self, kind: str, body: dict[str, Any], timeout: float) -> Any:
+        where = f"{self.url}/{kind}"
+        try:
+            response = self._http.post(where, json=body, timeout=timeout)
+        except httpx.TimeoutException:
+            raise RemoteTimeoutError(f"{self.name} did not answer /{kind} within {timeout:.2f} s") \
+                from None
+        except httpx.HTTPError as e:
+            raise RemoteUnreachableError(f"cannot reach {where}: {e}") from None
+        if response.status_code != 200:
+            raise RemoteUnreachableError(
+                f"{where} answered HTTP {response.status_code}: {response.text[:300]}")
+        try:
+            return response.json()
+        except ValueError:
+            raise RemoteBadAnswerError(
+                f"{where} answered something that is not JSON: {response.text[:100]!r}") from None
+
+    def hello(self, timeout: float = 1.0) -> bool:
+        """Whether the bot answers ``GET /hi`` with ``{"value": "hello"}`` right now."""
+        try:
+            r = self._http.get(f"{self.url}/hi", timeout=timeout)
+            return r.status_code == 200 and r.json() == {"value": "hello"}
+        except (httpx.HTTPError, ValueError):
+            return False
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> RemoteBot:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"RemoteBot({self.url!r})"
+
+
+def wait_until_ready(url: str, *, timeout: float = 10.0, interval: float = 0.05) -> None:
+    """Poll ``GET /hi`` until the bot at ``url`` answers; raise :class:`RemoteBotError` if it
+    has not within ``timeout`` seconds (the tournament polls every bot like this)."""
+    base = _base(url)
+    end = time.monotonic() + timeout
+    with httpx.Client(timeout=max(interval, 0.5)) as http:
+        while True:
+            try:
+                r = http.get(f"{base}/hi")
+                if r.status_code == 200 and r.json() == {"value": "hello"}:
+                    return
+            except (httpx.HTTPError, ValueError):
+                pass
+            if time.monotonic() >= end:
+                raise RemoteUnreachableError(f"no bot answered GET {base}/hi within {timeout:g} s")
+            time.sleep(interval)

@@ -1,0 +1,166 @@
+"""Serve one of our bots over the bot-tournament protocol: ``GET /hi``, ``POST /bid``, ``POST /play``.
+
+The server is stateless: each request is checked and turned into the requesting seat's view on its
+own (see :mod:`callbreak.protocol.wire`), and a fresh bot, seeded from the request, decides. So one
+server can serve many games and seats at once, and the same request always gets the same answer
+from a deterministic bot.
+
+Time: ``timeBudget`` is what the seat has left for the deal. The bot gets a share of it
+(:func:`think_budget`); if it has not answered by a somewhat larger deadline, or fails, or answers
+something illegal, the server answers the rules' default (the biggest legal card, the lowest
+call), so a legal answer always goes back in time.
+
+>>> app = create_app("random")
+>>> think_budget(2800, decisions_left=14)
+0.07
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request as HttpRequest
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from callbreak.bots import Bot, make_bot
+from callbreak.core import Action, Call, Play, SeatView
+from callbreak.core.tricks import biggest_card
+from callbreak.protocol.wire import (
+    RULES,
+    SPADES,
+    Kind,
+    ProtocolError,
+    Request,
+    answer_json,
+    parse_request,
+)
+
+log = logging.getLogger("callbreak.protocol")
+
+THINK_SHARE = 0.5
+"""The part of a decision's even share of ``timeBudget`` the bot may think for."""
+DEADLINE_SHARE = 0.8
+"""The part of that share after which the server stops waiting and answers the default."""
+HTTP_MARGIN = 0.03
+"""Seconds kept back from every deadline for the request and answer to cross the network."""
+
+
+def think_budget(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
+    """Seconds the bot may think: half of this decision's even share, less the network margin."""
+    share = time_budget_ms / 1000 / max(decisions_left, 1)
+    return round(max(0.0, min(max_think, share * THINK_SHARE - HTTP_MARGIN)), 4)
+
+
+def deadline(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
+    """Seconds after which the server answers the default instead of the bot's choice."""
+    share = time_budget_ms / 1000 / max(decisions_left, 1)
+    return max(0.005, min(2 * max_think, share * DEADLINE_SHARE - HTTP_MARGIN))
+
+
+def default_action(view: SeatView) -> Action:
+    """The rules' default for a seat out of time: the biggest legal card, or the lowest call."""
+    assert view.seat is not None
+    if view.legal_cards:
+        mask = sum(1 << c for c in view.legal_cards)
+        return Play(view.seat, biggest_card(mask, SPADES))
+    return Call(view.seat, RULES.min_call)
+
+
+def request_seed(body: Any, seed: int) -> int:
+    """A seed drawn from the request itself, so answers do not depend on earlier requests."""
+    text = json.dumps(body, sort_keys=True, separators=(",", ":")) + f"#{seed}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+class BotService:
+    """Answers checked requests with a bot's decision, always legal and always in time."""
+
+    def __init__(self, spec: str, *, seed: int = 0, max_think: float = 5.0, workers: int = 8) -> None:
+        make_bot(spec, seed=seed)  # refuse an unknown bot or bad options now, not per request
+        self.spec = spec
+        self.seed = seed
+        self.max_think = max_think
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+
+    def _decide(self, request: Request, body: Any, budget: float) -> Action:
+        bot: Bot = make_bot(self.spec, seed=request_seed(body, self.seed))
+        action = bot.decide(request.view, budget).action
+        if action not in request.view.legal:
+            log.warning("bot %s chose %r, which is not legal; answering the default",
+                        self.spec, action)
+            return default_action(request.view)
+        return action
+
+    async def answer(self, request: Request, body: Any) -> Action:
+        """The bot's action, or the default when it fails or runs past the deadline."""
+        left = request.decisions_left
+        budget = think_budget(request.time_budget_ms, left, self.max_think)
+        limit = deadline(request.time_budget_ms, left, self.max_think)
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(self.pool, self._decide, request, body, budget)
+        try:
+            return await asyncio.wait_for(work, timeout=limit)
+        except TimeoutError:
+            log.warning("bot %s did not answer within %.3f s; answering the default", self.spec, limit)
+        except Exception:  # a failing bot must not cost the seat its turn
+            log.exception("bot %s failed; answering the default", self.spec)
+        return default_action(request.view)
+
+
+def _error(message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=400)
+
+
+def create_app(spec: str, *, seed: int = 0, max_think: float = 5.0, workers: int = 8) -> Starlette:
+    """The HTTP app serving bot ``spec`` (e.g. ``"heuristic"``, ``"expert:samples=20"``).
+
+    Raises :class:`~callbreak.bots.BotError` for an unknown bot or bad options.
+    """
+    service = BotService(spec, seed=seed, max_think=max_think, workers=workers)
+
+    async def hi(_: HttpRequest) -> JSONResponse:
+        return JSONResponse({"value": "hello"})
+
+    async def decide(http: HttpRequest, kind: Kind) -> JSONResponse:
+        raw = await http.body()
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as e:
+            return _error(f"the request body is not valid JSON: {e}")
+        try:
+            request = parse_request(kind, body)
+        except ProtocolError as e:
+            return _error(str(e))
+        except Exception as e:  # an unforeseen malformation must still get a 400, not a crash
+            log.exception("unexpected error reading a /%s request", kind)
+            return _error(f"malformed request: {e!r}")
+        action = await service.answer(request, body)
+        return JSONResponse(answer_json(action))
+
+    async def bid(http: HttpRequest) -> JSONResponse:
+        return await decide(http, "bid")
+
+    async def play(http: HttpRequest) -> JSONResponse:
+        return await decide(http, "play")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        yield
+        service.pool.shutdown(wait=False, cancel_futures=True)
+
+    app = Starlette(routes=[
+        Route("/hi", hi, methods=["GET"]),
+        Route("/bid", bid, methods=["POST"]),
+        Route("/play", play, methods=["POST"]),
+    ], lifespan=lifespan)
+    app.state.service = service
+    return app
