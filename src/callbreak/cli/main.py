@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from callbreak import __version__
+from callbreak.cli.bot_server import bot_server
 from callbreak.core import PRESETS, CallbreakError, preset
 from callbreak.record import loads, narrate
 
@@ -77,6 +78,7 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")]) 
 
 
 # Subcommands that live in their own modules register here, one line each.
+app.command("bot-server")(bot_server)
 
 
 def main() -> None:
