@@ -1,0 +1,30 @@
+"""Matches between players: the refereed match runner, duplicate deals, statistics, ratings."""
+
+from callbreak.arena.duplicate import ArenaPlan, SetResult, TableResult, lineups, run_set, seating
+from callbreak.arena.players import build_player, check_player, is_url
+from callbreak.arena.runner import (
+    DEFAULT_BUDGET,
+    DEFAULT_TOLERANCE,
+    ArenaError,
+    DealStream,
+    Fault,
+    MatchOutcome,
+    SeatStats,
+    play_match,
+)
+from callbreak.arena.tournament import (
+    ArenaReport,
+    PlayerSummary,
+    default_workers,
+    run_arena,
+    run_sets,
+    sets_for,
+    summarise,
+)
+
+__all__ = [
+    "DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "ArenaError", "ArenaPlan", "ArenaReport", "DealStream",
+    "Fault", "MatchOutcome", "PlayerSummary", "SeatStats", "SetResult", "TableResult", "build_player",
+    "check_player", "default_workers", "is_url", "lineups", "play_match", "run_arena", "run_set",
+    "run_sets", "seating", "sets_for", "summarise",
+]

@@ -61,8 +61,13 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
 
 
 @app.command()
-def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")]) -> None:
-    """Print a readable deal-by-deal account of a game record."""
+def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
+           step: Annotated[bool, typer.Option("--step", help="Step through it in the terminal interface.")] = False,
+           seat: Annotated[int, typer.Option("--seat", help="With --step: the seat to watch from.")] = 0) -> None:
+    """Print a readable deal-by-deal account of a game record (or step through it with --step)."""
+    if step:
+        from callbreak.cli.play import replay_step
+        return replay_step(path, seat)
     try:
         text = path.read_bytes()
     except OSError as e:
@@ -79,6 +84,9 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")]) 
 
 # Subcommands that live in their own modules register here, one line each.
 app.command("bot-server")(bot_server)
+import callbreak.cli.arena  # noqa: E402,F401  (callbreak arena)
+import callbreak.cli.serve  # noqa: E402,F401  (callbreak serve)
+import callbreak.cli.play  # noqa: E402,F401  (callbreak play, callbreak games)
 
 
 def main() -> None:

@@ -1,0 +1,120 @@
+"""Writing an arena's results: a table, JSON, CSV, game records and a plot."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from rich.table import Table
+
+from callbreak.arena.tournament import ArenaReport, PlayerSummary
+
+CSV_FIELDS = (
+    "name", "deals", "matches", "mean_score_per_deal", "ci95_low", "ci95_high",
+    "mean_score_per_match", "match_ci95_low", "match_ci95_high", "margin_per_deal",
+    "margin_ci95_low", "margin_ci95_high", "match_win_rate", "call_made_rate", "mean_move_ms",
+    "p99_move_ms", "moves", "faults", "rating_mu", "rating_sigma", "rating_ordinal",
+)
+
+
+def _interval(mean: float, ci: tuple[float | None, float | None]) -> str:
+    low, high = ci
+    if low is None or high is None:
+        return f"{mean:+.2f}"
+    return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+
+def results_table(report: ArenaReport) -> Table:
+    """The per-player results as a rich table."""
+    table = Table(title=f"{report.preset}: {report.deals} deals at {len(report.tables)} tables, "
+                        f"{len(report.sets)} duplicate sets, seed {report.plan.seed}")
+    for column in ("player", "deals", "score/deal (95% CI)", "score/match (95% CI)",
+                   "vs table/deal (95% CI)", "wins", "calls made", "mean ms", "p99 ms", "faults",
+                   "rating"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for p in report.players:
+        table.add_row(
+            p.name, str(p.seat_deals), _interval(p.mean_score_per_deal, p.ci95),
+            _interval(p.mean_score_per_match, p.match_ci95), _interval(p.margin_per_deal, p.margin_ci95),
+            f"{p.match_win_rate:.1%}", f"{p.call_made_rate:.1%}", f"{p.mean_move_ms:.3f}",
+            f"{p.p99_move_ms:.3f}", _faults_text(p),
+            f"{p.rating_mu:.1f} ± {p.rating_sigma:.1f}",
+        )
+    return table
+
+
+def _faults_text(p: PlayerSummary) -> str:
+    if not p.faults:
+        return "0"
+    return f"{p.faults} (" + ", ".join(f"{k} {v}" for k, v in sorted(p.fault_kinds.items())) + ")"
+
+
+def write_json(report: ArenaReport, path: Path) -> None:
+    path.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+
+
+def write_csv(report: ArenaReport, path: Path) -> None:
+    """One row per player, the JSON's numbers with intervals split into low and high columns."""
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        for p in report.players:
+            writer.writerow({
+                "name": p.name, "deals": p.seat_deals, "matches": p.seat_matches,
+                "mean_score_per_deal": p.mean_score_per_deal, "ci95_low": p.ci95[0],
+                "ci95_high": p.ci95[1], "mean_score_per_match": p.mean_score_per_match,
+                "match_ci95_low": p.match_ci95[0], "match_ci95_high": p.match_ci95[1],
+                "margin_per_deal": p.margin_per_deal, "margin_ci95_low": p.margin_ci95[0],
+                "margin_ci95_high": p.margin_ci95[1], "match_win_rate": p.match_win_rate,
+                "call_made_rate": p.call_made_rate, "mean_move_ms": p.mean_move_ms,
+                "p99_move_ms": p.p99_move_ms, "moves": p.moves, "faults": p.faults,
+                "rating_mu": p.rating_mu, "rating_sigma": p.rating_sigma,
+                "rating_ordinal": p.rating_ordinal,
+            })
+
+
+def write_records(report: ArenaReport, directory: Path) -> list[Path]:
+    """Every table's game record, named by set, lineup and rotation; returns the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for t in report.tables:
+        if t.record is None:
+            continue
+        path = directory / f"set{t.set_index:05d}-lineup{t.lineup}-rotation{t.rotation}.json"
+        path.write_text(t.record, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def write_plot(report: ArenaReport, path: Path) -> None:
+    """Score distributions per player: points per deal, and match totals."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only; never a window
+    import matplotlib.pyplot as plt
+
+    names = [p.name for p in report.players]
+    per_deal: list[list[float]] = [[] for _ in names]
+    per_match: list[list[float]] = [[] for _ in names]
+    for t in report.tables:
+        for seat, p in enumerate(t.seat_players):
+            per_deal[p].extend(d[seat] / 10 for d in t.points)
+            per_match[p].append(t.totals[seat] / 10)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5))
+    low = min((min(v) for v in per_deal if v), default=-1)
+    high = max((max(v) for v in per_deal if v), default=1)
+    bins = [low + (high - low) * i / 40 for i in range(41)] if high > low else 10
+    for name, values in zip(names, per_deal, strict=True):
+        left.hist(values, bins=bins, histtype="step", density=True, linewidth=1.5, label=name)
+    left.set_title("points per deal")
+    left.set_xlabel("points")
+    left.set_ylabel("density")
+    left.legend()
+    right.boxplot(per_match)
+    right.set_xticks(range(1, len(names) + 1), names, rotation=15)
+    right.set_title("points per match")
+    fig.suptitle(f"{report.preset}: {report.deals} deals, seed {report.plan.seed}")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

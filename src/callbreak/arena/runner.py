@@ -1,0 +1,226 @@
+"""Play one match between four players, feeding each only its own seat view.
+
+The runner is the referee: it asks the seat to act for a decision with a time budget, and when a
+player raises, runs over its budget, or answers with something illegal, it records a
+:class:`Fault` and plays :meth:`Match.default_action` (what the turn timer would do) instead, so a
+misbehaving player never stops a match. In-process bots cannot be pre-empted, so an overrun is
+noticed once the bot returns; remote players are cut off by their own HTTP timeout, which shows
+up here as an exception.
+
+>>> from callbreak.bots import make_bot
+>>> from callbreak.core import make_rules
+>>> bots = [make_bot("random", seed=s) for s in range(4)]
+>>> out = play_match(make_rules("callbreak"), bots, seed=1)
+>>> out.match.is_over, len(out.match.results), sum(len(s.faults) for s in out.seats)
+(True, 5, 0)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from callbreak.bots import Bot, Decision
+from callbreak.core import CHANCE, Action, CallbreakError, ChooseDealer, Deal, Draw, Match, Rules, Stop
+from callbreak.core.cards import DECK
+from callbreak.core.dealing import shuffled_hands
+from callbreak.core.rules import FirstDealer
+from callbreak.core.view import Phase
+from callbreak.record import Record, record_of
+
+PLAYERS = 4
+DEFAULT_BUDGET = 1.0  # seconds a move
+DEFAULT_TOLERANCE = 0.05  # seconds past the budget before a slow answer counts as a fault
+UNLIMITED_MATCH_DEALS = 5  # where the rules never end a match, the arena stops the table here
+
+
+class ArenaError(CallbreakError):
+    """A run that cannot go on (bad players, bad settings, a match that never ends)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A move the referee had to make for a player, and why."""
+
+    seat: int
+    player: str
+    deal: int  # 1-based deal number of the match
+    kind: str  # "error", "timeout" or "illegal"
+    detail: str
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "player": self.player, "deal": self.deal, "kind": self.kind,
+                "detail": self.detail, "seconds": round(self.seconds, 6)}
+
+
+@dataclass(slots=True)
+class SeatStats:
+    """What one seat's player did in a match: decision times (seconds) and faults."""
+
+    player: str
+    times: list[float] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+
+    @property
+    def moves(self) -> int:
+        return len(self.times)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """A finished match: the engine state, its record, and per-seat stats."""
+
+    match: Match
+    record: Record
+    seats: tuple[SeatStats, ...]
+
+    @property
+    def faults(self) -> list[Fault]:
+        return [f for s in self.seats for f in s.faults]
+
+
+class DealStream:
+    """Chance for an arena match: the first dealer and then a seeded stream of deals.
+
+    Deals come from ``deals`` first, then from a generator seeded with ``seed``. The n-th deal
+    handed out is the same whatever happened before it, so a thrown-in deal (a weak-hand claim,
+    calls under ``min_call_total``) simply moves on to the next deal of the stream: replaying the
+    same stream with players rotated gives every rotation the same cards, as duplicate play needs.
+    The first dealer uses a generator of its own, for the same reason.
+
+    ``stop_after`` ends a match with unlimited deals after that many scored deals; with a fixed
+    list of deals and unlimited rules the table stops when the list runs out.
+    """
+
+    def __init__(self, seed: int | str | None = None, *, deals: Sequence[Deal] = (),
+                 stop_after: int | None = None) -> None:
+        # String seeds hash the same way on every run and machine (random.Random uses SHA-512).
+        self._deal_rng = random.Random(f"deals/{seed}" if seed is not None else None)
+        self._dealer_rng = random.Random(f"dealer/{seed}" if seed is not None else None)
+        self._fixed = list(deals)
+        self._only_fixed = bool(deals) and stop_after is None
+        self.stop_after = stop_after
+        self.dealt = 0  # deals handed out, thrown-in ones included
+
+    def chance(self, match: Match) -> Action:
+        """The chance action ``match`` is waiting for."""
+        if match.phase is Phase.DRAW:
+            if match.rules.first_dealer is FirstDealer.RANDOM:
+                return ChooseDealer(self._dealer_rng.randrange(PLAYERS))
+            return Draw(cards=tuple(self._dealer_rng.sample(DECK, PLAYERS)))
+        if match.phase is not Phase.DEAL:
+            raise ArenaError(f"no chance step is due in the {match.phase.value} phase")
+        if match.can_stop:
+            if self.stop_after is not None and len(match.results) >= self.stop_after:
+                return Stop()
+            if self._only_fixed and self.dealt >= len(self._fixed):
+                return Stop()
+        return self.next_deal()
+
+    def next_deal(self) -> Deal:
+        if self.dealt < len(self._fixed):
+            deal = self._fixed[self.dealt]
+        else:
+            deal = Deal(hands=shuffled_hands(self._deal_rng))
+        self.dealt += 1
+        return deal
+
+
+MoveHook = Callable[[Match, int, Action, float], None]
+
+
+def play_match(
+    rules: Rules,
+    players: Sequence[Bot],
+    *,
+    seed: int | str | None = None,
+    deals: Sequence[Deal] = (),
+    chance: DealStream | None = None,
+    budget: float = DEFAULT_BUDGET,
+    tolerance: float = DEFAULT_TOLERANCE,
+    names: Sequence[str] | None = None,
+    meta: dict[str, Any] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    on_move: MoveHook | None = None,
+) -> MatchOutcome:
+    """Play a whole match: ``players[s]`` sits in seat ``s`` and sees only ``match.view(s)``.
+
+    Args:
+        rules: the rules of the table.
+        players: four bots (anything with ``name`` and ``decide(view, budget)``).
+        seed: seeds the deals when ``chance`` is not given.
+        deals: fixed deals to play first (then the seeded stream continues).
+        chance: a ready :class:`DealStream` (overrides ``seed`` and ``deals``).
+        budget: seconds each decision may take.
+        tolerance: seconds past the budget still accepted (scheduling noise on a busy machine).
+        names: seat names for the record (default: the players' names).
+        meta: extra keys for the record's ``meta``.
+        clock: the timer (a test can pass a fake one).
+        on_move: called after every seat move with (match, seat, action applied, seconds).
+
+    Returns:
+        the finished match, its record (faults listed in ``meta["faults"]``) and per-seat stats.
+    """
+    if len(players) != PLAYERS:
+        raise ArenaError(f"a match needs {PLAYERS} players, got {len(players)}")
+    if budget <= 0:
+        raise ArenaError(f"the budget must be positive, got {budget}")
+    seat_names = list(names) if names is not None else [str(getattr(p, "name", "?")) for p in players]
+    if chance is None:
+        stop_after = UNLIMITED_MATCH_DEALS if rules.deals is None and not deals else None
+        chance = DealStream(seed, deals=deals, stop_after=stop_after)
+    match = Match(rules)
+    stats = tuple(SeatStats(seat_names[s]) for s in range(PLAYERS))
+    # A match whose deals keep being thrown in (calls always under min_call_total) never ends.
+    deal_limit = 20 * (rules.deals or chance.stop_after or UNLIMITED_MATCH_DEALS) + 100
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        if seat == CHANCE:
+            if chance.dealt > deal_limit:
+                raise ArenaError(f"the match did not finish after {chance.dealt} deals were dealt "
+                                 "(every deal thrown in?)")
+            match.apply(chance.chance(match))
+            continue
+        action, seconds = _ask(match, seat, players[seat], stats[seat], budget, tolerance, clock)
+        match.apply(action)
+        if on_move is not None:
+            on_move(match, seat, action, seconds)
+    record_meta = dict(meta or {})
+    record_meta["faults"] = [f.to_json() for s in stats for f in s.faults]
+    return MatchOutcome(match, record_of(match, seat_names, record_meta), stats)
+
+
+def _ask(match: Match, seat: int, player: Bot, stats: SeatStats, budget: float, tolerance: float,
+         clock: Callable[[], float]) -> tuple[Action, float]:
+    """One decision, refereed: the player's action, or the default with a fault recorded."""
+    view = match.view(seat)
+    start = clock()
+    try:
+        answer: Any = player.decide(view, budget)
+        error: str | None = None
+    except Exception as e:  # any failure of a player is its fault, never the arena's
+        answer, error = None, f"{type(e).__name__}: {e}"
+    seconds = clock() - start
+    stats.times.append(seconds)
+    kind, detail = "", ""
+    if error is not None:
+        kind, detail = "error", error
+    elif seconds > budget + tolerance:
+        kind, detail = "timeout", f"took {seconds:.3f} s of a {budget:g} s budget"
+    else:
+        action = answer.action if isinstance(answer, Decision) else answer
+        try:
+            legal = action in view.legal
+        except Exception:  # an answer whose comparison itself fails is no action at all
+            legal = False
+        if not legal:
+            kind, detail = "illegal", f"answered {action!r}, which is not legal now"
+        else:
+            return action, seconds
+    stats.faults.append(Fault(seat, stats.player, match.deal_number, kind, detail, seconds))
+    return match.default_action(), seconds

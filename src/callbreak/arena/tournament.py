@@ -1,0 +1,250 @@
+"""Running a whole arena: duplicate sets on local processes or on Ray, then the summary.
+
+Each task is one duplicate set (:func:`callbreak.arena.duplicate.run_set`). Results are put back
+in set order before anything is summed, so the report is the same with one worker, many workers
+or a Ray cluster.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from callbreak.arena.duplicate import ArenaPlan, SetResult, TableResult, run_set, tables_per_set
+from callbreak.arena.runner import PLAYERS, ArenaError, Fault
+from callbreak.arena.stats import mean_ci, percentile, plackett_luce_ratings
+
+Progress = Callable[[int, int], None]  # (sets done, sets in all)
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def sets_for(players: int, deals_per_match: int, *, matches: int | None = None,
+             deals: int | None = None) -> int:
+    """How many duplicate sets give ``matches`` seeded matches or ``deals`` table deals.
+
+    ``deals`` counts every deal played at every table (each seating of a set plays the set's
+    deals), rounded up to whole sets; ``matches`` counts seeded matches, each one a set.
+    """
+    if (matches is None) == (deals is None):
+        raise ArenaError("give either a number of matches or a number of deals")
+    if matches is not None:
+        if matches < 1:
+            raise ArenaError(f"--matches must be at least 1, got {matches}")
+        return matches
+    assert deals is not None
+    if deals < 1:
+        raise ArenaError(f"--deals must be at least 1, got {deals}")
+    return math.ceil(deals / (deals_per_match * tables_per_set(players)))
+
+
+def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = None,
+             progress: Progress | None = None) -> list[SetResult]:
+    """Play every set of ``plan``; results in set order whatever order they finished in."""
+    if workers < 1:
+        raise ArenaError(f"workers must be at least 1, got {workers}")
+    done: dict[int, SetResult] = {}
+
+    def finished(result: SetResult) -> None:
+        done[result.set_index] = result
+        if progress is not None:
+            progress(len(done), plan.sets)
+
+    if ray_address is not None:
+        _run_on_ray(plan, ray_address, workers, finished)
+    elif workers == 1 or plan.sets == 1:
+        for i in range(plan.sets):
+            finished(run_set(plan, i))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, plan.sets)) as pool:
+            futures = [pool.submit(run_set, plan, i) for i in range(plan.sets)]
+            for future in as_completed(futures):
+                finished(future.result())
+    return [done[i] for i in range(plan.sets)]
+
+
+def _run_on_ray(plan: ArenaPlan, address: str, workers: int, finished: Callable[[SetResult], None]) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("--ray needs the optional extra: pip install 'callbreak[ray]'") from None
+    local = address == "local"
+    started = False
+    if not ray.is_initialized():
+        if local:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+        started = True
+    try:
+        remote_set = ray.remote(run_set)
+        pending = [remote_set.remote(plan, i) for i in range(plan.sets)]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                finished(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player's results over the whole run (points in whole points, times in ms)."""
+
+    index: int
+    name: str
+    seat_deals: int  # deals played, one per seat the player filled
+    seat_matches: int
+    mean_score_per_deal: float
+    ci95: tuple[float | None, float | None]
+    mean_score_per_match: float
+    match_ci95: tuple[float | None, float | None]
+    margin_per_deal: float  # own score minus the mean of the other three seats, per deal
+    margin_ci95: tuple[float | None, float | None]
+    match_win_rate: float
+    call_made_rate: float
+    mean_move_ms: float
+    p99_move_ms: float
+    moves: int
+    faults: int
+    fault_kinds: dict[str, int]
+    rating_mu: float
+    rating_sigma: float
+
+    @property
+    def rating_ordinal(self) -> float:
+        """A conservative skill estimate (mu - 3 sigma), the usual openskill leaderboard value."""
+        return self.rating_mu - 3 * self.rating_sigma
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mean_score_per_deal": self.mean_score_per_deal,
+            "ci95": list(self.ci95),
+            "match_win_rate": self.match_win_rate,
+            "call_made_rate": self.call_made_rate,
+            "mean_move_ms": self.mean_move_ms,
+            "p99_move_ms": self.p99_move_ms,
+            "faults": self.faults,
+            "mean_score_per_match": self.mean_score_per_match,
+            "match_ci95": list(self.match_ci95),
+            "margin_per_deal": self.margin_per_deal,
+            "margin_ci95": list(self.margin_ci95),
+            "deals": self.seat_deals,
+            "matches": self.seat_matches,
+            "moves": self.moves,
+            "fault_kinds": dict(self.fault_kinds),
+            "rating": {"mu": self.rating_mu, "sigma": self.rating_sigma, "ordinal": self.rating_ordinal},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaReport:
+    plan: ArenaPlan
+    preset: str
+    sets: tuple[SetResult, ...]
+    players: tuple[PlayerSummary, ...]
+    faults: tuple[Fault, ...] = field(default=())
+
+    @property
+    def tables(self) -> list[TableResult]:
+        return [t for s in self.sets for t in s.tables]
+
+    @property
+    def deals(self) -> int:
+        """Deals played at all tables together."""
+        return sum(len(t.points) for t in self.tables)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "seed": self.plan.seed,
+            "deals": self.deals,
+            "players": [p.to_json() for p in self.players],
+            "options": self.plan.rules.to_dict(),
+            "duplicate_sets": len(self.sets),
+            "matches": len(self.tables),
+            "budget": self.plan.budget,
+            "seating": "4 players rotated; 2 players: the first against three copies of the "
+                       "second; 3 players: each takes the spare seat in turn",
+        }
+
+
+def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
+              names: Sequence[str] | None = None) -> ArenaReport:
+    """Per-player results. Intervals are over duplicate sets: one value per set and player."""
+    n = len(plan.players)
+    names = list(names) if names is not None else list(plan.players)
+    per_set_deal: list[list[float]] = [[] for _ in range(n)]
+    per_set_match: list[list[float]] = [[] for _ in range(n)]
+    per_set_margin: list[list[float]] = [[] for _ in range(n)]
+    seat_deals, seat_matches, wins, made_count = [0] * n, [0] * n, [0.0] * n, [0] * n
+    times: list[list[float]] = [[] for _ in range(n)]
+    faults: list[list[Fault]] = [[] for _ in range(n)]
+    for s in sets:
+        points, margins, deals, totals, matches = [0.0] * n, [0.0] * n, [0] * n, [0.0] * n, [0] * n
+        for t in s.tables:
+            for seat, p in enumerate(t.seat_players):
+                for deal_points, deal_made in zip(t.points, t.made, strict=True):
+                    points[p] += deal_points[seat] / 10
+                    others = sum(deal_points) - deal_points[seat]
+                    margins[p] += (deal_points[seat] - others / (PLAYERS - 1)) / 10
+                    made_count[p] += deal_made[seat]
+                deals[p] += len(t.points)
+                totals[p] += t.totals[seat] / 10
+                matches[p] += 1
+                if seat in t.winners:
+                    wins[p] += 1 / len(t.winners)  # a shared win is shared
+                times[p].extend(t.times[seat])
+            for f in t.faults:
+                faults[t.seat_players[f.seat]].append(f)
+        for p in range(n):
+            if deals[p]:
+                per_set_deal[p].append(points[p] / deals[p])
+                per_set_margin[p].append(margins[p] / deals[p])
+            per_set_match[p].append(totals[p] / matches[p])
+            seat_deals[p] += deals[p]
+            seat_matches[p] += matches[p]
+    tables = [(t.seat_players, t.totals) for s in sets for t in s.tables]
+    ratings = plackett_luce_ratings(tables, n)
+    out = []
+    for p in range(n):
+        deal_mean, deal_lo, deal_hi = mean_ci(per_set_deal[p]) if per_set_deal[p] else (0.0, None, None)
+        match_mean, match_lo, match_hi = mean_ci(per_set_match[p])
+        margin_mean, margin_lo, margin_hi = (mean_ci(per_set_margin[p]) if per_set_margin[p]
+                                             else (0.0, None, None))
+        kinds: dict[str, int] = {}
+        for f in faults[p]:
+            kinds[f.kind] = kinds.get(f.kind, 0) + 1
+        out.append(PlayerSummary(
+            index=p, name=names[p], seat_deals=seat_deals[p], seat_matches=seat_matches[p],
+            mean_score_per_deal=deal_mean, ci95=(deal_lo, deal_hi),
+            mean_score_per_match=match_mean, match_ci95=(match_lo, match_hi),
+            margin_per_deal=margin_mean, margin_ci95=(margin_lo, margin_hi),
+            match_win_rate=wins[p] / seat_matches[p] if seat_matches[p] else 0.0,
+            call_made_rate=made_count[p] / seat_deals[p] if seat_deals[p] else 0.0,
+            mean_move_ms=1000 * sum(times[p]) / len(times[p]) if times[p] else 0.0,
+            p99_move_ms=1000 * percentile(times[p], 99) if times[p] else 0.0,
+            moves=len(times[p]), faults=len(faults[p]), fault_kinds=kinds,
+            rating_mu=ratings[p][0], rating_sigma=ratings[p][1],
+        ))
+    all_faults = tuple(f for s in sets for t in s.tables for f in t.faults)
+    return ArenaReport(plan, preset, tuple(sets), tuple(out), all_faults)
+
+
+def run_arena(plan: ArenaPlan, *, preset: str = "custom", workers: int = 1, ray_address: str | None = None,
+              progress: Progress | None = None, names: Sequence[str] | None = None) -> ArenaReport:
+    """Play ``plan`` and summarise it."""
+    sets = run_sets(plan, workers=workers, ray_address=ray_address, progress=progress)
+    return summarise(plan, preset, sets, names)

@@ -1,0 +1,168 @@
+"""``callbreak arena``: duplicate matches between bots, with error bars and ratings.
+
+Everything the user typed is checked before the first card is dealt (exit status 2 with a clear
+message); a player that fails during the run is a fault in the report, not a crash.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers, run_arena, sets_for
+from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
+from callbreak.arena.runner import UNLIMITED_MATCH_DEALS
+from callbreak.cli.main import app, fail
+from callbreak.core import CallbreakError, Rules, make_rules
+
+DEFAULT_MATCHES = 10
+
+
+def parse_rules(preset_name: str, options: list[str]) -> Rules:
+    """The preset with ``key=value`` options on top; a :class:`CallbreakError` names a bad one."""
+    overrides: dict[str, str] = {}
+    for text in options:
+        key, eq, value = text.partition("=")
+        if not eq or not key.strip():
+            raise CallbreakError(f"bad --option {text!r}: expected key=value")
+        overrides[key.strip()] = value.strip()
+    return make_rules(preset_name, **overrides)
+
+
+def display_names(specs: list[str]) -> list[str]:
+    """Player names for the report; a spec given twice gets #1, #2 so the rows stay apart."""
+    out = []
+    for i, spec in enumerate(specs):
+        if specs.count(spec) > 1:
+            out.append(f"{spec}#{specs[:i].count(spec) + 1}")
+        else:
+            out.append(spec)
+    return out
+
+
+def _check_output(path: Path | None, what: str) -> None:
+    if path is None:
+        return
+    if path.is_dir():
+        fail(f"{what} {path} is a directory, not a file")
+    if not path.parent.is_dir():
+        fail(f"{what} {path}: the directory {path.parent} does not exist")
+
+
+@app.command()
+def arena(
+    players: Annotated[list[str], typer.Argument(
+        help="2 to 4 players: bot specs such as 'heuristic' or 'expert:budget=0.1', or bot URLs "
+             "(http://host:port). With 2 players the first plays three copies of the second; with "
+             "3 each takes the spare seat in turn.", show_default=False)],
+    preset_name: Annotated[str, typer.Option("--preset", help="Rule preset.")] = "callbreak",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Rule option key=value on top of the preset (repeatable).")] = None,
+    matches: Annotated[int | None, typer.Option(
+        help="Seeded matches (duplicate sets), each played at every seating. "
+             f"Default {DEFAULT_MATCHES} when --deals is not given.")] = None,
+    deals: Annotated[int | None, typer.Option(
+        help="Deals to play at all tables together, rounded up to whole duplicate sets.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the deals (default: a random one, printed).")] = None,
+    budget: Annotated[float, typer.Option(help="Seconds each player may take a move.")] = 1.0,
+    tolerance: Annotated[float, typer.Option(
+        help="Seconds past the budget still accepted before a move counts as a fault.")] = 0.05,
+    workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", help="Run on Ray: a cluster address, or 'local' for a local instance.")] = None,
+    json_path: Annotated[Path | None, typer.Option("--json", help="Write the results as JSON.")] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help="Write the results as CSV.")] = None,
+    records: Annotated[Path | None, typer.Option(help="Directory to keep every game's record in.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write score distributions to this image (PNG).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play duplicate matches between players and report who is better, with 95% intervals."""
+    # --- everything is checked before anything runs ---------------------------------------
+    if not 2 <= len(players) <= 4:
+        fail(f"the arena takes 2 to 4 players, got {len(players)}")
+    try:
+        rules = parse_rules(preset_name, option or [])
+    except CallbreakError as e:
+        fail(str(e))
+        return
+    names = display_names(players)
+    for spec in players:
+        try:
+            check_player(spec)
+        except CallbreakError as e:
+            fail(f"player {spec!r}: {e}")
+    if matches is None and deals is None:
+        matches = DEFAULT_MATCHES
+    if budget <= 0:
+        fail(f"--budget must be positive, got {budget}")
+    if tolerance < 0:
+        fail(f"--tolerance must not be negative, got {tolerance}")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    if ray is not None:
+        try:
+            import ray as _ray  # noqa: F401
+        except ImportError:
+            fail("--ray needs the optional extra: pip install 'callbreak[ray]'")
+    try:
+        sets = sets_for(len(players), rules.deals or UNLIMITED_MATCH_DEALS, matches=matches, deals=deals)
+    except ArenaError as e:
+        fail(str(e))
+        return
+    for path, what in ((json_path, "--json"), (csv_path, "--csv"), (plot, "--plot")):
+        _check_output(path, what)
+    if records is not None:
+        if records.exists() and not records.is_dir():
+            fail(f"--records {records} exists and is not a directory")
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            fail(f"--records {records}: {e.strerror}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    plan = ArenaPlan(tuple(players), rules, seed, sets, budget=budget, tolerance=tolerance,
+                     keep_records=records is not None)
+
+    # --- the run ----------------------------------------------------------------------------
+    err = Console(stderr=True)
+    out = Console() if Console().is_terminal else Console(width=200)  # files get whole rows
+    err.print(f"arena: {', '.join(names)}; preset {preset_name}; {sets} duplicate sets; seed {seed}; "
+              f"{'ray ' + ray if ray else f'{workers} worker(s)'}", highlight=False)
+    progress = Progress(TextColumn("duplicate sets"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                        console=err, transient=True, disable=quiet)
+    try:
+        with progress:
+            task = progress.add_task("sets", total=sets)
+            report = run_arena(plan, preset=preset_name, workers=workers, ray_address=ray, names=names,
+                               progress=lambda done, total: progress.update(task, completed=done))
+    except CallbreakError as e:
+        Console(stderr=True).print(f"[red]error:[/red] the run stopped: {e}", highlight=False)
+        raise typer.Exit(1) from None
+    out.print(results_table(report))
+    for f in report.faults[:10]:
+        out.print(f"fault: {f.player} (seat {f.seat}, deal {f.deal}): {f.kind}: {f.detail}", highlight=False)
+    if len(report.faults) > 10:
+        out.print(f"... and {len(report.faults) - 10} more faults", highlight=False)
+    if json_path is not None:
+        write_json(report, json_path)
+    if csv_path is not None:
+        write_csv(report, csv_path)
+    if records is not None:
+        written = write_records(report, records)
+        out.print(f"{len(written)} records written to {records}", highlight=False)
+    if plot is not None:
+        write_plot(report, plot)
