@@ -1,0 +1,1 @@
+"""The web app: lobby, authoritative tables over websockets, history, stats and scorekeeper."""

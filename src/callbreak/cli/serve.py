@@ -1,0 +1,54 @@
+"""``callbreak serve``: the web app on uvicorn, SQLite by default or PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+
+from callbreak.cli.main import app
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL: sqlite:///path.db or postgresql://user@host/db "
+             "(default: SQLite in the user's data directory).")] = None,
+) -> None:
+    """Start the web app and print its URL."""
+    import uvicorn
+
+    from callbreak.core import CallbreakError
+    from callbreak.server.app import create_app
+    from callbreak.store import Store
+
+    try:
+        store = Store(db)
+    except CallbreakError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    except Exception as e:  # the database refused the connection, or the file is unusable
+        typer.echo(f"error: cannot open the database {db or store_hint()}: {e}", err=True)
+        raise typer.Exit(2) from None
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
+    typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")
+    uvicorn.run(create_app(store), host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                ws_ping_interval=20, ws_ping_timeout=20)
+
+
+def store_hint() -> str:
+    return "(default SQLite)"
+
+
+def _safe(url: str) -> str:
+    """The URL without a password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':')[0]}@{host}"
+    return url

@@ -1,0 +1,344 @@
+"""The web app: lobby and table HTTP API, the table websocket, history, stats and scorekeeper.
+
+``create_app(store)`` builds the ASGI app. Every error a client can cause comes back as JSON
+``{"error": code, "message": text}`` (HTTP) or ``{"type": "error", ...}`` (websocket), and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from callbreak.core import Match, format_points
+from callbreak.core.actions import action_from_json
+from callbreak.core.rules import PRESETS
+from callbreak.record import Record, redact
+from callbreak.server import players, scorekeeper
+from callbreak.server.tables import Connection, TableService, hint_decision, new_code, token_hash
+from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError, error_json, parse_message, view_json
+from callbreak.store import Store
+
+log = logging.getLogger("callbreak.server")
+STATIC = Path(__file__).parent / "static"
+OUTBOX_LIMIT = 512  # messages queued for a client that does not read; beyond this it is dropped
+HELLO_TIMEOUT = 15.0
+
+STATUS = {"no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
+          "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
+          "full": 409, "not_playing": 409, "not_over": 409}
+
+
+def create_app(store: Store) -> FastAPI:
+    """The ASGI app over ``store``; unfinished tables resume when it starts."""
+    service = TableService(store)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        resumed = service.resume_all()
+        if resumed:
+            log.info("resumed %d unfinished tables", resumed)
+        yield
+        for table in service.tables.values():
+            service._cancel_clock(table)
+
+    app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.service = service
+    app.state.store = store
+
+    @app.exception_handler(MessageError)
+    async def _refused(_request: Request, e: MessageError) -> JSONResponse:
+        return JSONResponse({"error": e.code, "message": e.message}, status_code=STATUS.get(e.code, 400))
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > 64 * 1024:
+            raise MessageError("too_large", "request body too large")
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError as e:
+            raise MessageError("malformed", f"request body is not valid JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise MessageError("malformed", "request body must be a JSON object")
+        return data
+
+    # --- pages -----------------------------------------------------------------------------
+
+    index = STATIC / "index.html"
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/t/{code}", include_in_schema=False)
+    @app.get("/s/{code}", include_in_schema=False)
+    @app.get("/history", include_in_schema=False)
+    @app.get("/history/{code}", include_in_schema=False)
+    @app.get("/stats", include_in_schema=False)
+    @app.get("/scorekeeper", include_in_schema=False)
+    async def page(code: str | None = None) -> Response:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    # --- lobby -----------------------------------------------------------------------------
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {"presets": [{"name": p.name, "description": p.description, "rules": p.rules.to_dict()}
+                            for p in PRESETS.values()],
+                "bots": players.bot_levels(), "strongest_bot": players.strongest_bot(),
+                "max_message_bytes": MAX_MESSAGE_BYTES}
+
+    @app.post("/api/tables")
+    async def create(request: Request) -> dict[str, Any]:
+        data = await body(request)
+        table, token, seat = service.create(data.get("settings", {}), data.get("name"), data.get("seed"))
+        return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
+                "table": table.lobby_json()}
+
+    @app.get("/api/tables/{code}")
+    async def lobby(code: str) -> dict[str, Any]:
+        return service.get(code).lobby_json()
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        table, token, seat = service.join(code, data.get("name"), data.get("seat"))
+        return {"code": table.code, "token": token, "seat": seat, "table": table.lobby_json()}
+
+    @app.post("/api/tables/{code}/seat")
+    async def move(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        return service.move(code, data.get("token"), data.get("seat")).lobby_json()
+
+    @app.post("/api/tables/{code}/start")
+    async def start(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        return service.start(code, data.get("token")).lobby_json()
+
+    @app.post("/api/tables/{code}/action")
+    async def act(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        table = service.act(code, data.get("token"), data.get("version"), data.get("action"))
+        return service.state_message(table, table.seat_of(data.get("token")))
+
+    @app.post("/api/tables/{code}/state")
+    async def state(code: str, request: Request) -> dict[str, Any]:
+        """The caller's own view (by token), or public information without a token."""
+        data = await body(request)
+        table = service.get(code)
+        token = data.get("token")
+        seat = table.seat_of(token)
+        if token is not None and seat is None:
+            raise MessageError("bad_token", "that token does not hold a seat at this table")
+        return service.state_message(table, seat)
+
+    @app.post("/api/tables/{code}/hint")
+    async def hint(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        table, seat, spec = service.hint(code, data.get("token"))
+        return await hint_decision(table, seat, spec)
+
+    @app.post("/api/tables/{code}/rematch")
+    async def rematch(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        return service.rematch(code, data.get("token")).lobby_json()
+
+    # --- the table websocket ---------------------------------------------------------------
+
+    @app.websocket("/ws/{code}")
+    async def table_socket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        try:
+            table = service.get(code)
+        except MessageError as e:
+            await ws.send_json(error_json(e.code, e.message))
+            await ws.close(code=4404)
+            return
+        outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        conn = Connection(seat=None, send=lambda m: None)
+
+        def send(message: dict[str, Any]) -> None:
+            if not conn.alive:
+                return
+            if outbox.qsize() >= OUTBOX_LIMIT:  # a client that stopped reading
+                conn.alive = False
+                outbox.put_nowait(None)
+                return
+            outbox.put_nowait(message)
+
+        conn.send = send
+
+        async def writer() -> None:
+            while (message := await outbox.get()) is not None:
+                await ws.send_text(json.dumps(message, separators=(",", ":")))
+            with contextlib.suppress(Exception):
+                await ws.close(code=1008)
+
+        writing = asyncio.create_task(writer())
+        attached = False
+        try:
+            while conn.alive:
+                received = await ws.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
+                if text is None:
+                    text = received.get("bytes") or b""
+                try:
+                    message = parse_message(text)
+                    kind = message["type"]
+                    if not attached:
+                        if kind != "hello":
+                            raise MessageError("hello_first", "say hello first: {\"type\": \"hello\", "
+                                                              "\"token\": ...} (no token to watch)")
+                        token = message.get("token")
+                        conn.seat = table.seat_of(token)
+                        if token is not None and conn.seat is None:
+                            send(error_json("bad_token", "that token does not hold a seat at this table; "
+                                                         "you are watching"))
+                        send({"type": "welcome", "seat": conn.seat, "code": table.code})
+                        service.attach(table, conn)
+                        attached = True
+                        continue
+                    await handle(table, conn, message)
+                except MessageError as e:
+                    send(error_json(e.code, e.message))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if attached:
+                service.detach(table, conn)
+            conn.alive = False
+            outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writing, 1.0)
+            writing.cancel()
+
+    async def handle(table: Any, conn: Connection, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        token = message.get("token")
+        if kind == "action":
+            service.act(table.code, token, message.get("version"), message.get("action"))
+        elif kind == "hint":
+            t, seat, spec = service.hint(table.code, token)
+            conn.send(await hint_decision(t, seat, spec))
+        elif kind == "start":
+            service.start(table.code, token)
+        elif kind == "rematch":
+            service.rematch(table.code, token)
+        elif kind == "ping":
+            conn.send({"type": "pong"})
+        else:
+            raise MessageError("unknown_type", f"unknown message type {kind!r}; expected action, "
+                                               "hint, start, rematch or ping")
+
+    # --- history and statistics --------------------------------------------------------------
+
+    @app.get("/api/history")
+    async def history(limit: int = 50, offset: int = 0) -> dict[str, Any]:
+        limit = max(1, min(limit, 200))
+        return {"games": store.finished_games(limit=limit, offset=max(0, offset))}
+
+    @app.get("/api/history/{code}")
+    async def replay_of(code: str) -> dict[str, Any]:
+        stored = store.load_game(code.upper().replace("-", ""))
+        if stored is None or stored.status != "over":
+            raise MessageError("no_table", "no finished game has that code")
+        return replay_json(stored)
+
+    @app.get("/api/stats")
+    async def stats() -> dict[str, Any]:
+        rows = []
+        for r in store.player_stats():
+            deal_seats = r["deals"]
+            rows.append({**r,
+                         "win_rate": round(r["wins"] / r["games"], 3) if r["games"] else 0.0,
+                         "avg_per_deal": format_points(round(r["points"] / deal_seats)) if deal_seats else "0",
+                         "avg_per_deal_tenths": round(r["points"] / deal_seats, 2) if deal_seats else 0.0,
+                         "call_accuracy": round(r["calls_made"] / deal_seats, 3) if deal_seats else 0.0})
+        leaderboard = sorted(rows, key=lambda r: (-r["wins"], -r["avg_per_deal_tenths"], r["name"]))
+        return {"players": sorted(rows, key=lambda r: r["name"].lower()), "leaderboard": leaderboard}
+
+    # --- scorekeeper -------------------------------------------------------------------------
+
+    @app.post("/api/sheets")
+    async def new_sheet(request: Request) -> dict[str, Any]:
+        sheet = scorekeeper.check_sheet(await body(request))
+        code, key = new_code(), secrets.token_urlsafe(18)
+        store.create_sheet(code, token_hash(key), sheet)
+        return {"code": code, "key": key, "link": f"/s/{code}", "sheet": scorekeeper.score_sheet(sheet)}
+
+    @app.post("/api/sheets/check")
+    async def check_sheet(request: Request) -> dict[str, Any]:
+        return scorekeeper.score_sheet(scorekeeper.check_sheet(await body(request)))
+
+    @app.get("/api/sheets/{code}")
+    async def get_sheet(code: str) -> dict[str, Any]:
+        found = store.load_sheet(code.upper().replace("-", ""))
+        if found is None:
+            raise MessageError("no_sheet", "no score sheet has that code")
+        return {"code": code.upper(), "sheet": scorekeeper.score_sheet(found[1])}
+
+    @app.put("/api/sheets/{code}")
+    async def save_sheet(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        code = code.upper().replace("-", "")
+        found = store.load_sheet(code)
+        if found is None:
+            raise MessageError("no_sheet", "no score sheet has that code")
+        key = data.get("key")
+        if not isinstance(key, str) or not secrets.compare_digest(token_hash(key), found[0]):
+            raise MessageError("bad_key", "that edit key does not match this sheet (the link alone "
+                                          "only shows it)")
+        sheet = scorekeeper.check_sheet(data.get("sheet"))
+        store.update_sheet(code, sheet)
+        return {"code": code, "sheet": scorekeeper.score_sheet(sheet)}
+
+    return app
+
+
+def stored_record(stored: Any) -> Record:
+    """The full record of a stored game (for the server's own use: it holds every card)."""
+    from callbreak.server.tables import rules_of
+
+    config = {k: v for k, v in stored.config.items() if k not in ("seed", "host_hash")}
+    actions = tuple(action_from_json(a) for a in stored.actions)
+    return Record(rules=rules_of(config), seats=tuple(s["name"] for s in stored.seats), actions=actions,
+                  meta={"code": stored.code})
+
+
+def replay_json(stored: Any) -> dict[str, Any]:
+    """A finished game for the replay viewer: public frames, and each hand as far as it was seen.
+
+    Hands come from the record redacted for nobody: a card shows only once it was played or
+    shown, so a thrown-in deal's unseen cards stay hidden.
+    """
+    record = stored_record(stored)
+    public = redact(record, -1)
+    match = Match(record.rules)
+    frames: list[dict[str, Any]] = []
+    hands: list[list[str]] = [[], [], [], []]
+    for action, shown in zip(record.actions, public["actions"], strict=True):
+        match.apply(action)
+        if shown["type"] == "deal":
+            hands = [list(h) for h in shown["hands"]]
+            continue
+        if shown["type"] == "play":
+            hand = hands[shown["seat"]]
+            if shown["card"] in hand:
+                hand.remove(shown["card"])
+        if shown["type"] in ("play", "call", "redeal"):
+            view = view_json(match.view(None))
+            frames.append({"action": shown, "hands": [list(h) for h in hands], "view": view})
+    return {"code": stored.code, "seats": [s["name"] for s in stored.seats],
+            "preset": stored.config.get("preset"), "frames": frames,
+            "totals": list(match.totals), "winners": list(match.winners),
+            "finished_at": stored.finished_at.isoformat() + "Z" if stored.finished_at else None}

@@ -1,0 +1,77 @@
+"""Bots for empty seats, stand-ins for absent players, and hints.
+
+A seat's bot is rebuilt for every decision with a seed derived from the table seed, the state
+version and the seat. That makes a table's play a pure function of its seed and its stored
+actions, so a table resumed after a crash plays on exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from callbreak.bots import Decision, available, make_bot
+from callbreak.core import CallbreakError, SeatView
+
+HINT_PREFERENCE = ("expert", "heuristic", "beginner", "random")
+"""Strongest first: the hint and the stand-in use the first of these that is installed."""
+
+
+class PlayerError(CallbreakError):
+    """A bot spec we cannot seat."""
+
+
+def bot_levels() -> list[str]:
+    """Bot names people may pick for empty seats."""
+    return available()
+
+
+def strongest_bot() -> str:
+    names = set(available())
+    for name in HINT_PREFERENCE:
+        if name in names:
+            return name
+    return sorted(names)[0]
+
+
+def is_url(spec: str) -> bool:
+    return spec.startswith(("http://", "https://"))
+
+
+def check_spec(spec: Any) -> str:
+    """Refuse a bot spec that names nothing we can build."""
+    if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
+        raise PlayerError(f"a bot must be a level name or a bot URL, got {spec!r}")
+    text = str(spec).strip()
+    if is_url(text):
+        if _protocol_factory() is None:
+            raise PlayerError("seating a bot by URL needs the tournament protocol module, "
+                              "which is not installed")
+        return text
+    make_bot(text, seed=0)  # raises BotError naming the bots that exist
+    return text
+
+
+def build(spec: str, seed: int) -> Any:
+    """A fresh player for ``spec``: a registered bot, or a tournament-protocol bot by URL."""
+    if is_url(spec):
+        factory = _protocol_factory()
+        if factory is None:
+            raise PlayerError("tournament-protocol bots are not available")
+        return factory(spec, seed)
+    return make_bot(spec, seed=seed)
+
+
+def decide(spec: str, seed: int, view: SeatView, budget: float) -> Decision:
+    """One decision by a freshly built player (run in a worker thread by the server)."""
+    player = build(spec, seed)
+    return player.decide(view, budget)  # type: ignore[no-any-return]
+
+
+def _protocol_factory() -> Any:
+    # The protocol layer is written alongside this one; use it when it is there.
+    try:
+        module = importlib.import_module("callbreak.protocol.players")
+    except ImportError:
+        return None
+    return getattr(module, "make_player", None)

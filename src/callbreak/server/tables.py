@@ -1,0 +1,564 @@
+"""The authoritative table service: lobby, seats and tokens, the game loop, timers and bots.
+
+All of it runs on the server's event loop, one step at a time, so a table never needs a lock:
+an action is checked (token, seat, version, then the engine's own verify), written to the store,
+applied, and only then broadcast. Bots think in a worker thread and their answer is applied only
+if the table has not moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from callbreak.core import (
+    CHANCE,
+    Action,
+    CallbreakError,
+    Dealer,
+    IllegalActionError,
+    Match,
+    Rules,
+    make_rules,
+)
+from callbreak.core.actions import action_from_json
+from callbreak.core.rules import PRESETS
+from callbreak.core.scoring import made
+from callbreak.server import players
+from callbreak.server.wire import MessageError, parse_action, view_json
+from callbreak.store import Store, StoredGame
+
+log = logging.getLogger("callbreak.server")
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read aloud
+CODE_LENGTH = 12  # 31**12 ~ 7.9e17 codes: guessing a live one is hopeless
+ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn timer) before a bot plays
+BOT_BUDGET = 1.0
+MAX_NAME = 24
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    """Codes are shown grouped (``ABCD-EFGH-JKMN``) and typed in any case."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise MessageError("bad_name", "a display name is needed")
+    text = " ".join(str(name).split())
+    if len(text) > MAX_NAME:
+        raise MessageError("bad_name", f"a display name has at most {MAX_NAME} characters")
+    return text
+
+
+def parse_config(data: Any) -> dict[str, Any]:
+    """Check a create-table request and return the stored configuration (seed excluded)."""
+    if not isinstance(data, dict):
+        raise MessageError("bad_config", "the table settings must be a JSON object")
+    preset = data.get("preset", "callbreak")
+    if preset not in PRESETS:
+        raise MessageError("bad_config", f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise MessageError("bad_config", "options must be an object of option: value")
+    deals = data.get("deals", PRESETS[preset].rules.deals or 5)
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 100:
+        raise MessageError("bad_config", f"deals must be a whole number 1..100, got {deals!r}")
+    timer = data.get("timer", PRESETS[preset].rules.turn_timer)
+    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float)
+                              or not 1 <= timer <= 600):
+        raise MessageError("bad_config", f"timer must be 1..600 seconds or null, got {timer!r}")
+    bot_delay = data.get("bot_delay", 0.7)
+    if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or not 0 <= bot_delay <= 10:
+        raise MessageError("bad_config", f"bot_delay must be 0..10 seconds, got {bot_delay!r}")
+    bots = data.get("bots", [players.strongest_bot()] * 4)
+    if isinstance(bots, str):
+        bots = [bots] * 4
+    if not isinstance(bots, list) or len(bots) != 4:
+        raise MessageError("bad_config", "bots must be one level for every seat (a list of 4)")
+    try:
+        bots = [players.check_spec(b) for b in bots]
+        rules_options = {**options, "deals": deals, "turn_timer": timer}
+        make_rules(preset, **rules_options)
+    except CallbreakError as e:
+        raise MessageError("bad_config", str(e)) from None
+    return {"preset": preset, "options": options, "deals": deals, "timer": timer,
+            "bots": bots, "bot_delay": float(bot_delay)}
+
+
+def rules_of(config: dict[str, Any]) -> Rules:
+    return make_rules(config["preset"], **{**config["options"], "deals": config["deals"],
+                                           "turn_timer": config["timer"]})
+
+
+@dataclass
+class Connection:
+    """One websocket (or test) client: its seat (None for a spectator) and its outbox."""
+
+    seat: int | None
+    send: Callable[[dict[str, Any]], None]
+    alive: bool = True
+
+
+@dataclass
+class Seat:
+    kind: str = "open"  # open, human, bot
+    name: str = ""
+    bot: str | None = None
+    token_hash: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Seat:
+        return cls(kind=d["kind"], name=d["name"], bot=d.get("bot"), token_hash=d.get("token_hash"))
+
+
+@dataclass
+class Table:
+    """One live table: settings, seats, the match once started, connections and the turn clock."""
+
+    id: int
+    code: str
+    config: dict[str, Any]
+    seed: int
+    host_hash: str
+    seats: list[Seat]
+    rules: Rules
+    status: str = "lobby"
+    match: Match | None = None
+    connections: list[Connection] = field(default_factory=list)
+    deadline: float | None = None  # monotonic time the seat to act runs out
+    deadline_kind: str = ""  # "timer" (default action), "absent" (a bot stands in), "bot"
+    turn_started: float = 0.0
+    clock: asyncio.TimerHandle | None = None
+    thinking: bool = False
+    rematch_code: str | None = None
+
+    @property
+    def version(self) -> int:
+        return 0 if self.match is None else len(self.match.history)
+
+    def seat_of(self, token: Any) -> int | None:
+        if not isinstance(token, str) or not token:
+            return None
+        h = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and c.alive for c in self.connections)
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot,
+                 "connected": s.kind == "bot" or self.connected(i)} for i, s in enumerate(self.seats)]
+
+    def lobby_json(self) -> dict[str, Any]:
+        c = self.config
+        return {"code": self.code, "status": self.status, "preset": c["preset"], "options": c["options"],
+                "deals": c["deals"], "timer": c["timer"], "bots": c["bots"], "seats": self.public_seats(),
+                "host_seat": next((i for i, s in enumerate(self.seats) if s.token_hash == self.host_hash), None),
+                "rematch": self.rematch_code}
+
+
+class TableService:
+    """Every live table, the store behind them, and the loop their clocks run on."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # --- startup ---------------------------------------------------------------------------
+
+    def resume_all(self) -> int:
+        """Load every unfinished table and replay its stored actions; returns how many."""
+        self.loop = asyncio.get_running_loop()
+        count = 0
+        for stored in self.store.load_games("lobby", "playing"):
+            try:
+                table = self._restore(stored)
+            except CallbreakError as e:  # a damaged game must not stop the others resuming
+                log.error("cannot resume table %s: %s", stored.code, e)
+                continue
+            self.tables[table.code] = table
+            if table.match is not None:
+                self._advance(table)
+            count += 1
+        return count
+
+    def _restore(self, stored: StoredGame) -> Table:
+        config = dict(stored.config)
+        seed = config.pop("seed")
+        host_hash = config.pop("host_hash")
+        table = Table(id=stored.id, code=stored.code, config=config, seed=seed, host_hash=host_hash,
+                      seats=[Seat.from_json(s) for s in stored.seats], rules=rules_of(config),
+                      status=stored.status)
+        if stored.status == "playing":
+            match = Match(table.rules)
+            for i, data in enumerate(stored.actions):
+                try:
+                    match.apply(action_from_json(data))
+                except CallbreakError as e:
+                    raise CallbreakError(f"stored action {i} does not replay: {e}") from None
+            table.match = match
+        return table
+
+    # --- lobby -----------------------------------------------------------------------------
+
+    def get(self, code: str) -> Table:
+        table = self.tables.get(normalize_code(code))
+        if table is None:
+            raise MessageError("no_table", "no open table has that code (finished games are in the history)")
+        return table
+
+    def create(self, settings: Any, host_name: Any, seed: Any = None) -> tuple[Table, str, int]:
+        config = parse_config(settings)
+        name = clean_name(host_name)
+        if seed is None:
+            seed = secrets.randbits(48)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
+            raise MessageError("bad_config", "seed must be a whole number 0..2**62")
+        token = secrets.token_urlsafe(24)
+        seats = [Seat() for _ in range(4)]
+        seats[0] = Seat(kind="human", name=name, token_hash=token_hash(token))
+        code = new_code()
+        while code in self.tables or self.store.load_game(code) is not None:
+            code = new_code()
+        stored = {**config, "seed": seed, "host_hash": token_hash(token)}
+        game_id = self.store.create_game(code, stored, [s.to_json() for s in seats])
+        table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
+                      seats=seats, rules=rules_of(config))
+        self.tables[code] = table
+        return table, token, 0
+
+    def join(self, code: str, name: Any, seat: Any = None) -> tuple[Table, str, int]:
+        table = self.get(code)
+        if table.status != "lobby":
+            raise MessageError("started", "this table has already started; you can watch it")
+        name = clean_name(name)
+        free = [i for i, s in enumerate(table.seats) if s.kind == "open"]
+        if seat is None:
+            if not free:
+                raise MessageError("full", "every seat at this table is taken")
+            seat = free[0]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+            raise MessageError("bad_seat", f"seat must be 0..3, got {seat!r}")
+        if seat not in free:
+            raise MessageError("seat_taken", f"seat {seat} is taken")
+        token = secrets.token_urlsafe(24)
+        table.seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token))
+        self._save_seats(table)
+        self.broadcast(table)
+        return table, token, seat
+
+    def move(self, code: str, token: Any, seat: Any) -> Table:
+        """Before the start, a seated player may move to another open seat."""
+        table = self.get(code)
+        if table.status != "lobby":
+            raise MessageError("started", "seats are fixed once the table has started")
+        current = self._require_seat(table, token)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+            raise MessageError("bad_seat", f"seat must be 0..3, got {seat!r}")
+        if seat != current:
+            if table.seats[seat].kind != "open":
+                raise MessageError("seat_taken", f"seat {seat} is taken")
+            table.seats[seat], table.seats[current] = table.seats[current], Seat()
+            for c in table.connections:
+                if c.seat == current:
+                    c.seat = seat
+            self._save_seats(table)
+            self.broadcast(table)
+        return table
+
+    def start(self, code: str, token: Any) -> Table:
+        """The host starts: open seats get bots at the chosen levels, and the first deal is dealt."""
+        table = self.get(code)
+        self._require_host(table, token)
+        if table.status != "lobby":
+            raise MessageError("started", "this table has already started")
+        for i, s in enumerate(table.seats):
+            if s.kind == "open":
+                level = table.config["bots"][i]
+                table.seats[i] = Seat(kind="bot", name=_bot_name(level, i), bot=level)
+        table.status = "playing"
+        table.match = Match(table.rules)
+        self.store.update_game(table.id, seats=[s.to_json() for s in table.seats], status="playing")
+        self._advance(table)
+        return table
+
+    def rematch(self, code: str, token: Any) -> Table:
+        """A new table with the same settings and the same people, in the lobby."""
+        table = self.get(code)
+        self._require_host(table, token)
+        if table.status != "over":
+            raise MessageError("not_over", "a rematch can start once this game is over")
+        if table.rematch_code is not None:
+            return self.get(table.rematch_code)
+        new_tokens: dict[int, str] = {}
+        seats: list[Seat] = []
+        for i, s in enumerate(table.seats):
+            if s.kind == "human":
+                new_tokens[i] = secrets.token_urlsafe(24)
+                seats.append(Seat(kind="human", name=s.name, token_hash=token_hash(new_tokens[i])))
+            else:
+                seats.append(Seat())
+        host_seat = next(i for i, s in enumerate(table.seats) if s.token_hash == table.host_hash)
+        host_hash = seats[host_seat].token_hash
+        assert host_hash is not None
+        seed = secrets.randbits(48)
+        code2 = new_code()
+        game_id = self.store.create_game(code2, {**table.config, "seed": seed, "host_hash": host_hash},
+                                         [s.to_json() for s in seats])
+        new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=host_hash,
+                    seats=seats, rules=table.rules)
+        self.tables[code2] = new
+        table.rematch_code = code2
+        for c in table.connections:
+            if c.seat in new_tokens:
+                c.send({"type": "rematch", "code": code2, "token": new_tokens[c.seat], "seat": c.seat})
+            else:
+                c.send({"type": "rematch", "code": code2})
+        return new
+
+    def _save_seats(self, table: Table) -> None:
+        self.store.update_game(table.id, seats=[s.to_json() for s in table.seats])
+
+    def _require_seat(self, table: Table, token: Any) -> int:
+        seat = table.seat_of(token)
+        if seat is None:
+            raise MessageError("bad_token", "that token does not hold a seat at this table")
+        return seat
+
+    def _require_host(self, table: Table, token: Any) -> None:
+        if not isinstance(token, str) or not secrets.compare_digest(token_hash(token), table.host_hash):
+            raise MessageError("not_host", "only the host (who created the table) can do that")
+
+    # --- playing ---------------------------------------------------------------------------
+
+    def act(self, code: str, token: Any, version: Any, action_data: Any) -> Table:
+        """A player's action: right token and seat, not stale, then the engine's checks."""
+        table = self.get(code)
+        seat = self._require_seat(table, token)
+        if table.match is None or table.status != "playing":
+            raise MessageError("not_playing", "the game is over" if table.status == "over"
+                               else "the game has not started yet")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise MessageError("malformed", "an action needs the state 'version' it was made against")
+        action = parse_action(action_data, seat)
+        if version != table.version:
+            raise MessageError("stale", f"stale action: made against version {version}, the table "
+                                        f"is at version {table.version}")
+        try:
+            self._apply(table, action)
+        except IllegalActionError as e:
+            code_name = "not_your_turn" if type(e).__name__ == "NotYourTurnError" else "illegal"
+            raise MessageError(code_name, str(e)) from None
+        self._advance(table)
+        return table
+
+    def _apply(self, table: Table, action: Action) -> None:
+        """Verify, store, apply: a refused or unstorable action changes nothing."""
+        match = table.match
+        assert match is not None
+        match.verify(action)
+        self.store.append_action(table.id, len(match.history), action.to_json())
+        match.apply(action)
+
+    def _advance(self, table: Table) -> None:
+        """Run chance steps, finish a game that is over, then broadcast and start the clock."""
+        match = table.match
+        assert match is not None
+        while match.to_act == CHANCE:
+            # The deal depends only on the table seed and the version: a resumed table deals
+            # the same cards it would have dealt without the interruption.
+            dealer = Dealer(seed=_mix(table.seed, len(match.history), 99))
+            self._apply(table, dealer.chance(match))
+        if match.is_over and table.status != "over":
+            self._finish(table)
+        self.broadcast(table)
+        self._arm(table, new_turn=True)
+
+    def _finish(self, table: Table) -> None:
+        match = table.match
+        assert match is not None
+        rules = match.rules
+        results = []
+        for s, seat in enumerate(table.seats):
+            results.append({
+                # Bots are counted by level, whichever seat they sat in.
+                "seat": s, "name": seat.name if seat.kind != "bot" else _bot_name(seat.bot or "", None),
+                "kind": seat.kind, "total": match.totals[s],
+                "winner": s in match.winners, "deals": len(match.results),
+                "calls_made": sum(1 for r in match.results if made(r.calls[s], r.won[s], rules)),
+                "points": sum(r.points[s] for r in match.results)})
+        self.store.finish_game(table.id, results)
+        table.status = "over"
+        self._cancel_clock(table)
+
+    # --- the clock: timers, absent players and bots ------------------------------------------
+
+    def _cancel_clock(self, table: Table) -> None:
+        if table.clock is not None:
+            table.clock.cancel()
+            table.clock = None
+        table.deadline = None
+        table.deadline_kind = ""
+
+    def _arm(self, table: Table, new_turn: bool = False) -> None:
+        """Decide when and how the seat to act will be moved if nobody else moves it."""
+        match = table.match
+        now = time.monotonic()
+        if new_turn:
+            table.turn_started = now
+        self._cancel_clock(table)
+        if match is None or table.status != "playing" or match.to_act is None or match.to_act < 0:
+            return
+        seat = match.to_act
+        timer = table.config["timer"]
+        if table.seats[seat].kind == "bot":
+            delay, kind = table.config["bot_delay"], "bot"
+        elif timer is not None:
+            delay = max(0.0, table.turn_started + timer - now)
+            kind = "timer"
+        elif not table.connected(seat):
+            delay, kind = ABSENT_GRACE, "absent"
+        else:
+            return
+        table.deadline = now + delay
+        table.deadline_kind = kind
+        loop = self.loop or asyncio.get_running_loop()
+        version = table.version
+        table.clock = loop.call_later(delay, self._clock_fired, table, version)
+
+    def _clock_fired(self, table: Table, version: int) -> None:
+        table.clock = None
+        match = table.match
+        if match is None or table.version != version or table.status != "playing" or table.thinking:
+            return
+        seat = match.to_act
+        assert seat is not None and seat >= 0
+        if table.deadline_kind == "timer" and table.connected(seat):
+            self._play_for(table, match.default_action(), "the turn timer ran out")
+            return
+        spec = table.seats[seat].bot or players.strongest_bot()
+        view = match.view(seat)
+        seed = _mix(table.seed, version, seat)
+        table.thinking = True
+        loop = self.loop or asyncio.get_running_loop()
+        task = loop.create_task(asyncio.to_thread(players.decide, spec, seed, view, BOT_BUDGET))
+        task.add_done_callback(lambda t: self._bot_decided(table, version, t))
+
+    def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
+        table.thinking = False
+        match = table.match
+        if match is None or table.version != version or table.status != "playing":
+            return
+        try:
+            action = task.result().action
+            match.verify(action)
+        except Exception as e:  # a broken or remote bot must not stall the table
+            log.warning("table %s: bot failed (%s); playing the default action", table.code, e)
+            action = match.default_action()
+        self._play_for(table, action, "bot")
+
+    def _play_for(self, table: Table, action: Action, why: str) -> None:
+        try:
+            self._apply(table, action)
+        except CallbreakError as e:
+            log.error("table %s: could not apply %s (%s): %s", table.code, action, why, e)
+            return
+        except Exception as e:  # the store failed: try again shortly rather than stall
+            log.error("table %s: could not store %s: %s", table.code, action, e)
+            self._arm(table)
+            return
+        self._advance(table)
+
+    # --- connections and broadcasting --------------------------------------------------------
+
+    def attach(self, table: Table, conn: Connection) -> None:
+        table.connections.append(conn)
+        if conn.seat is not None:
+            self.broadcast(table)  # everyone sees the player is back
+            self._arm(table)
+        else:
+            conn.send(self.state_message(table, None))
+
+    def detach(self, table: Table, conn: Connection) -> None:
+        conn.alive = False
+        if conn in table.connections:
+            table.connections.remove(conn)
+        if conn.seat is not None and table.status != "over":
+            self.broadcast(table)
+            self._arm(table)
+
+    def state_message(self, table: Table, seat: int | None) -> dict[str, Any]:
+        left = None
+        if table.deadline is not None:
+            left = round(max(0.0, table.deadline - time.monotonic()), 2)
+        return {"type": "state", "version": table.version, "you": seat, "table": table.lobby_json(),
+                "clock": {"left": left, "kind": table.deadline_kind or None},
+                "view": None if table.match is None else view_json(table.match.view(seat))}
+
+    def broadcast(self, table: Table) -> None:
+        """Each connection gets the view of its own seat (spectators: public information)."""
+        cache: dict[int | None, dict[str, Any]] = {}
+        for conn in list(table.connections):
+            if conn.seat not in cache:
+                cache[conn.seat] = self.state_message(table, conn.seat)
+            conn.send(cache[conn.seat])
+
+    def hint(self, code: str, token: Any) -> tuple[Table, int, str]:
+        table = self.get(code)
+        seat = self._require_seat(table, token)
+        if table.match is None or table.status != "playing":
+            raise MessageError("not_playing", "there is nothing to hint outside a game")
+        if not table.match.legal_actions(seat):
+            raise MessageError("not_your_turn", "it is not your turn")
+        return table, seat, players.strongest_bot()
+
+
+def _mix(seed: int, version: int, salt: int) -> int:
+    digest = hashlib.sha256(f"{seed}:{version}:{salt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _bot_name(level: str, seat: int | None) -> str:
+    number = "" if seat is None else f" {seat + 1}"
+    if players.is_url(level):
+        return f"Remote bot{number}" if seat is not None else f"Remote bot {level[:40]}"
+    return f"{level.split(':')[0].capitalize()} bot{number}"
+
+
+async def hint_decision(table: Table, seat: int, spec: str) -> dict[str, Any]:
+    """The strongest bot's choice for this seat's view, with its reason."""
+    assert table.match is not None
+    view = table.match.view(seat)
+    version = table.version
+    decision = await asyncio.to_thread(players.decide, spec, secrets.randbits(32), view, BOT_BUDGET)
+    return {"type": "hint", "version": version, "action": decision.action.to_json(),
+            "reason": decision.reason or f"what the {spec} bot would do", "bot": spec}
+
+
+def close_clocks(service: TableService) -> None:
+    for table in service.tables.values():
+        with contextlib.suppress(Exception):
+            service._cancel_clock(table)

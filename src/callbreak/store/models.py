@@ -1,0 +1,72 @@
+"""SQLAlchemy models: tables (games) with their ordered actions, final results, score sheets.
+
+A game is stored as its configuration plus the ordered list of accepted actions (the dealt cards
+included), so that replaying the actions through the engine rebuilds the exact state.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One table: its settings, seats and status (``lobby``, ``playing``, ``over``)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    config: Mapped[str] = mapped_column(Text)  # JSON: rules, deals, timer, bot levels, seed
+    seats: Mapped[str] = mapped_column(Text)  # JSON: per seat name, kind, bot, token hash
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class ActionRow(Base):
+    """One accepted action; ``seq`` is the state version it was applied at (0, 1, 2...)."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)  # JSON of the action, cards included
+
+
+class ResultRow(Base):
+    """A finished game's outcome for one seat, for statistics and the leaderboard."""
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "human" or "bot"
+    total: Mapped[int] = mapped_column(Integer)  # tenths
+    winner: Mapped[bool] = mapped_column(Boolean)
+    deals: Mapped[int] = mapped_column(Integer)
+    calls_made: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)  # sum of deal points, tenths
+
+
+class SheetRow(Base):
+    """A scorekeeper sheet for a game played with real cards."""
+
+    __tablename__ = "sheets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    edit_hash: Mapped[str] = mapped_column(String(64))
+    data: Mapped[str] = mapped_column(Text)  # JSON: preset, options, names, deals
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
