@@ -1,0 +1,180 @@
+"""Actions of the related games: small frozen values that round-trip to JSON.
+
+The card play is Call Break's own :class:`~callbreak.core.actions.Play`; the contract phases of
+the related games add bids and passes, naming trump, saying in or out, exchanging cards with the
+stock, and the Snarples bidder's choice when everyone sits out. The deal (with the Donut upcard and
+the Horsethief stock) is a chance action made by :data:`~callbreak.core.actions.CHANCE`.
+
+>>> Bid(seat=1, tricks=6).to_json()
+{'type': 'bid', 'seat': 1, 'tricks': 6}
+>>> game_action_from_json({'type': 'join', 'seat': 2, 'playing': False})
+Join(seat=2, playing=False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from callbreak.core.actions import CHANCE, Play
+from callbreak.core.cards import Card, Suit
+from callbreak.core.errors import CallbreakError, RecordError
+
+
+@dataclass(frozen=True, slots=True)
+class GameDeal:
+    """The cards dealt: one hand per seat (empty for a seat out of the game), the face-up card
+    (Donut: the dealer's fifth card; Horsethief: the turned top of the stock), and the stock in
+    order from the top (Horsethief only)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    upcard: Card | None = None
+    stock: tuple[Card, ...] = ()
+    kind: ClassVar[str] = "deal"
+    actor: ClassVar[int] = CHANCE
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.kind, "hands": [[c.text for c in h] for h in self.hands]}
+        if self.upcard is not None:
+            d["upcard"] = self.upcard.text
+        if self.stock:
+            d["stock"] = [c.text for c in self.stock]
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid (or, in Batak Koz Maca, a call) of a number of tricks."""
+
+    seat: int
+    tricks: int
+    kind: ClassVar[str] = "bid"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "tricks": self.tricks}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A pass in an auction; in Batak and Snarples a pass is final for the hand."""
+
+    seat: int
+    kind: ClassVar[str] = "pass"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    """The seat entitled to it names the trump suit."""
+
+    seat: int
+    suit: Suit
+    kind: ClassVar[str] = "trump"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "suit": self.suit.letter}
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Play this hand (``playing=True``) or sit out / drop / stay out (``False``)."""
+
+    seat: int
+    playing: bool
+    kind: ClassVar[str] = "join"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "playing": self.playing}
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Horsethief: discard these cards (possibly none) and draw as many from the stock."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    kind: ClassVar[str] = "exchange"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "cards": [c.text for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """Snarples, everyone else sat out: the bidder takes -5 (``penalize_others=False``) or gives
+    each other player +5."""
+
+    seat: int
+    penalize_others: bool
+    kind: ClassVar[str] = "settle"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "penalize_others": self.penalize_others}
+
+
+GameAction = GameDeal | Bid | Pass | NameTrump | Join | Exchange | Settle | Play
+
+
+def game_action_from_json(data: Any) -> GameAction:
+    """Parse an action from its JSON form; raise :class:`RecordError` saying what is wrong."""
+    if not isinstance(data, dict):
+        raise RecordError(f"an action must be an object, got {data!r}")
+    kind = data.get("type")
+    try:
+        if kind == "play":
+            return Play(seat=_int(data["seat"]), card=Card.parse(data["card"]))
+        if kind == "bid":
+            return Bid(seat=_int(data["seat"]), tricks=_int(data["tricks"]))
+        if kind == "pass":
+            return Pass(seat=_int(data["seat"]))
+        if kind == "trump":
+            return NameTrump(seat=_int(data["seat"]), suit=Suit.parse(_str(data["suit"])))
+        if kind == "join":
+            return Join(seat=_int(data["seat"]), playing=_bool(data["playing"]))
+        if kind == "exchange":
+            return Exchange(seat=_int(data["seat"]), cards=_cards(data["cards"]))
+        if kind == "settle":
+            return Settle(seat=_int(data["seat"]), penalize_others=_bool(data["penalize_others"]))
+        if kind == "deal":
+            hands = data["hands"]
+            if not isinstance(hands, list):
+                raise RecordError("deal hands must be a list")
+            up = data.get("upcard")
+            return GameDeal(hands=tuple(_cards(h) for h in hands),
+                            upcard=Card.parse(up) if up is not None else None,
+                            stock=_cards(data.get("stock", [])))
+    except KeyError as e:
+        raise RecordError(f"{kind} action is missing {e.args[0]!r}: {data!r}") from None
+    except TypeError:
+        raise RecordError(f"malformed {kind} action: {data!r}") from None
+    except CallbreakError as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"malformed {kind} action {data!r}: {e}") from None
+    raise RecordError(f"unknown action type {kind!r}")
+
+
+def _cards(v: Any) -> tuple[Card, ...]:
+    if not isinstance(v, list):
+        raise RecordError(f"expected a list of cards, got {v!r}")
+    return tuple(Card.parse(c) for c in v)
+
+
+def _int(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RecordError(f"expected a whole number, got {v!r}")
+    return v
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise RecordError(f"expected text, got {v!r}")
+    return v
+
+
+def _bool(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise RecordError(f"expected true or false, got {v!r}")
+    return v

@@ -1,0 +1,692 @@
+"""The shared machinery of the related games: state shape, trick play, views, copies.
+
+Every game of seed 000 beside Call Break is a :class:`TrickGame` with the same shape as
+:class:`callbreak.core.match.Match`: ``phase``, ``to_act`` (a seat, :data:`CHANCE` for a chance step,
+None when over), ``legal_actions()``, ``verify()`` (raises a specific
+:class:`~callbreak.core.errors.IllegalActionError`), ``is_legal()``, ``apply()`` (verifies first, so
+a refused action changes nothing), ``view(seat)``, ``is_over``, ``winners``, ``scores``,
+``history``, ``clone()`` and ``snapshot()``.
+
+Seats are numbered in the direction of play: seat ``s + 1`` (mod players) always plays after seat
+``s``. For the clockwise games (Snarples, Donut, Horsethief) that is the player on the left; for
+Batak, played counter-clockwise, the player on the right. "The dealer's left" in a game's
+docstring is translated to seat numbers there.
+
+The trick itself is the core's: :func:`callbreak.core.tricks.trick_winner` (with ``low_high`` for
+Donut's reversed ranks) decides every trick, :func:`callbreak.core.tricks.follow_suit_mask` and
+:func:`callbreak.core.tricks.legal_mask` decide what may be played.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import types
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from callbreak.core.actions import CHANCE, Play
+from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.errors import (
+    IllegalActionError,
+    IllegalPlayError,
+    NotYourTurnError,
+    RulesError,
+    WrongPhaseError,
+)
+from callbreak.core.tricks import NO_TRUMP, biggest_card, follow_suit_mask, trick_winner
+from callbreak.games.actions import (
+    Bid,
+    Exchange,
+    GameAction,
+    GameDeal,
+    Join,
+    NameTrump,
+    Pass,
+    Settle,
+)
+
+
+class GamePhase(str, Enum):
+    DEAL = "deal"  # chance deals (a thrown-in hand is dealt again by the same dealer)
+    AUCTION = "auction"  # bids and passes (Batak, Snarples) or calls (Koz Maca)
+    TRUMP = "trump"  # the entitled seat names trump
+    JOIN = "join"  # each seat says play or sit out / drop / out
+    EXCHANGE = "exchange"  # Horsethief: in-players exchange cards with the stock
+    SETTLE = "settle"  # Snarples: the bidder's choice when every other player sat out
+    PLAY = "play"
+    OVER = "over"
+
+
+class DealerRotation(str, Enum):
+    WITH_PLAY = "with_play"  # the next dealer is the next seat in the direction of play
+    AGAINST_PLAY = "against_play"
+
+
+@dataclass(frozen=True, slots=True)
+class GameTrick:
+    """A completed trick: who led, who played each card (in order), and who won."""
+
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand's outcome; ``points`` are added to the scores (negative in the race-down games
+    means progress)."""
+
+    number: int
+    dealer: int
+    declarer: int | None
+    contract: int | None
+    trump: Suit | None
+    active: tuple[bool, ...]
+    won: tuple[int, ...]
+    points: tuple[int, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOptions:
+    """Options every game has; each game adds its own (documented in its module)."""
+
+    first_dealer: int = 0  # who deals first is settled when the table is seated
+    dealer_rotation: DealerRotation = DealerRotation.WITH_PLAY
+    max_hands: int | None = None  # an agreed limit (for timed tables and arenas); None: none
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+def _plain(v: Any) -> Any:
+    return v.value if isinstance(v, Enum) else v
+
+
+def build_options(cls: type[GameOptions], values: dict[str, Any]) -> GameOptions:
+    """Options of type ``cls`` from keyword values (text accepted for enums, numbers, booleans).
+
+    Raises :class:`RulesError` naming an unknown option or a bad value.
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in fields:
+            raise RulesError(f"unknown option {name!r}; options are: {', '.join(sorted(fields))}")
+        kwargs[name] = _coerce(name, hints[name], value)
+    try:
+        return cls(**kwargs)
+    except TypeError as e:  # pragma: no cover - every field has a default
+        raise RulesError(str(e)) from None
+
+
+def _coerce(name: str, hint: Any, value: Any) -> Any:
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    if value is None or (isinstance(value, str) and value.lower() == "none"):
+        if type(None) in options:
+            return None
+        raise RulesError(f"option {name} may not be none")
+    for t in options:
+        if isinstance(t, type) and issubclass(t, enum.Enum):
+            try:
+                return t(value)
+            except ValueError:
+                raise RulesError(f"option {name} must be one of "
+                                 f"{', '.join(m.value for m in t)}, got {value!r}") from None
+        if t is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
+                return value.lower() in ("true", "yes")
+            raise RulesError(f"option {name} must be true or false, got {value!r}")
+        if t is int:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                return int(value)
+            raise RulesError(f"option {name} must be a whole number, got {value!r}")
+    raise RulesError(f"bad value {value!r} for option {name}")  # pragma: no cover
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameView:
+    """Everything ``seat`` may know about a game, and nothing more (``seat`` None: a spectator).
+
+    Built by allow-list from the state; holds only tuples and frozen values, never a reference
+    to the state. Hidden: other seats' hands, the stock, other seats' discards.
+    """
+
+    game: str
+    options: GameOptions
+    seat: int | None
+    players: int
+    phase: GamePhase
+    hand_number: int  # 1-based number of the current (or next) hand
+    dealer: int
+    to_act: int | None
+    hand: tuple[Card, ...] | None  # None for spectators
+    hand_sizes: tuple[int, ...]
+    in_game: tuple[bool, ...]  # False once a Snarples player has dropped out at 33
+    active: tuple[bool, ...]  # playing this hand (sitters, droppers and out-players are not)
+    joined: tuple[bool | None, ...]  # each seat's play/out decision this hand, None if not made
+    bids: tuple[int | None, ...]
+    passed: tuple[bool, ...]
+    declarer: int | None  # the high bidder (or the seat that names trump)
+    contract: int | None
+    trump: Suit | None
+    low_high: bool  # Donut's 6 upcard: ranks reversed, 2 high
+    trump_broken: bool
+    upcard: Card | None
+    may_sit_out: bool  # whether dropping / sitting out / going out is allowed this hand
+    leader: int | None
+    trick: tuple[Card, ...]
+    trick_seats: tuple[int, ...]
+    tricks: tuple[GameTrick, ...]
+    won: tuple[int, ...]
+    scores: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    streak: tuple[int, ...]  # Snarples: hands in a row each seat has sat out
+    exchanged: tuple[int | None, ...]  # Horsethief: cards each seat exchanged, None if not yet
+    stock_size: int
+    discards: tuple[Card, ...]  # this seat's own discards this hand
+    notice: str
+    winners: tuple[int, ...]
+    legal: tuple[GameAction, ...]
+
+    @property
+    def played(self) -> tuple[Card, ...]:
+        """Every card played this hand, completed tricks then the current one."""
+        out: list[Card] = []
+        for t in self.tricks:
+            out.extend(t.cards)
+        out.extend(self.trick)
+        return tuple(out)
+
+    @property
+    def legal_cards(self) -> tuple[Card, ...]:
+        return tuple(a.card for a in self.legal if isinstance(a, Play))
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is GamePhase.OVER
+
+    def voids(self, seat: int) -> frozenset[Suit]:
+        """Suits ``seat`` has shown it does not hold this hand (it failed to follow them)."""
+        out: set[Suit] = set()
+        for t in self.tricks:
+            _voids_in(t.seats, t.cards, seat, out)
+        _voids_in(self.trick_seats, self.trick, seat, out)
+        return frozenset(out)
+
+    def unseen_mask(self) -> int:
+        """Cards this seat has not seen: not in its hand, not played, not the upcard, not its
+        own discards."""
+        mask = FULL_DECK
+        for c in (*(self.hand or ()), *self.played, *self.discards):
+            mask &= ~(1 << c)
+        if self.upcard is not None and (self.game != "donut" or self.seat == self.dealer):
+            mask &= ~(1 << self.upcard)
+        return mask
+
+
+def _voids_in(seats: Sequence[int], cards: Sequence[Card], seat: int, out: set[Suit]) -> None:
+    if not cards:
+        return
+    lead = cards[0].suit
+    for s, c in zip(seats, cards, strict=False):
+        if s == seat and c.suit is not lead:
+            out.add(lead)
+
+
+class TrickGame:
+    """Base of the related games. Subclasses supply the contract phases and the scoring."""
+
+    NAME: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+    DESCRIPTION: ClassVar[str] = ""
+    MIN_PLAYERS: ClassVar[int] = 4
+    MAX_PLAYERS: ClassVar[int] = 4
+    CARDS_EACH: ClassVar[int] = 13
+    START_SCORE: ClassVar[int] = 0
+    LOW_WINS: ClassVar[bool] = False  # race-down games: a lower score is better
+    OPTIONS: ClassVar[type[GameOptions]] = GameOptions
+
+    # State that every seat may see; copied into views and back by :meth:`from_view`.
+    _PUBLIC: ClassVar[tuple[str, ...]] = (
+        "phase", "dealer", "turn", "hand_number", "upcard", "in_game", "active", "joined", "bids",
+        "passed", "declarer", "contract", "trump", "low_high", "trump_broken", "may_sit_out",
+        "leader", "trick", "trick_seats", "tricks", "won", "scores", "results", "streak",
+        "exchanged", "notice", "winners",
+    )
+
+    def __init__(self, players: int | None = None, options: GameOptions | None = None,
+                 **option_values: Any) -> None:
+        n = self.MIN_PLAYERS if players is None and self.MIN_PLAYERS == self.MAX_PLAYERS else players
+        if n is None:
+            n = 4
+        if isinstance(n, bool) or not isinstance(n, int) or not self.MIN_PLAYERS <= n <= self.MAX_PLAYERS:
+            raise RulesError(f"{self.TITLE} is for {self.MIN_PLAYERS}-{self.MAX_PLAYERS} players, "
+                             f"not {n!r}")
+        if options is None:
+            options = build_options(self.OPTIONS, option_values)
+        elif option_values:
+            options = build_options(self.OPTIONS, {**options.to_dict(), **option_values})
+        if not isinstance(options, self.OPTIONS):
+            raise RulesError(f"{self.TITLE} takes {self.OPTIONS.__name__}, not {type(options).__name__}")
+        self.players = n
+        self.options = options
+        self._check_options()
+        if not 0 <= options.first_dealer < n:
+            raise RulesError(f"first_dealer must be a seat 0..{n - 1}, got {options.first_dealer}")
+        if options.max_hands is not None and options.max_hands < 1:
+            raise RulesError(f"max_hands must be at least 1, got {options.max_hands}")
+        self.phase = GamePhase.DEAL
+        self.dealer = options.first_dealer
+        self.turn = CHANCE
+        self.hand_number = 1
+        self.hands = [0] * n
+        self.dealt = [0] * n
+        self.stock: list[Card] = []
+        self.discards = [0] * n
+        self.upcard: Card | None = None
+        self.in_game = [True] * n
+        self.scores = [self.START_SCORE] * n
+        self.results: list[HandResult] = []
+        self.streak = [0] * n
+        self.winners: tuple[int, ...] = ()
+        self.history: list[GameAction] = []
+        self.notice = ""
+        self._reset_hand()
+
+    def _check_options(self) -> None:
+        """Refuse option combinations that make no sense (subclasses extend)."""
+
+    def _reset_hand(self) -> None:
+        n = self.players
+        self.active = [False] * n
+        self.joined: list[bool | None] = [None] * n
+        self.bids: list[int | None] = [None] * n
+        self.passed = [False] * n
+        self.declarer: int | None = None
+        self.contract: int | None = None
+        self.trump = NO_TRUMP
+        self.low_high = False
+        self.trump_broken = False
+        self.may_sit_out = False
+        self.leader: int | None = None
+        self.trick: list[Card] = []
+        self.trick_seats: list[int] = []
+        self.tricks: list[GameTrick] = []
+        self.won = [0] * n
+        self.exchanged: list[int | None] = [None] * n
+        self.discards = [0] * n
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.phase is GamePhase.OVER else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is GamePhase.OVER
+
+    @property
+    def seats_in_game(self) -> list[int]:
+        return [s for s in range(self.players) if self.in_game[s]]
+
+    def next_seat(self, seat: int, among: Sequence[bool] | None = None) -> int:
+        """The next seat after ``seat`` in the direction of play (among flagged seats)."""
+        flags = self.in_game if among is None else among
+        for i in range(1, self.players + 1):
+            s = (seat + i) % self.players
+            if flags[s]:
+                return s
+        raise IllegalActionError("no seat is left to act")  # pragma: no cover
+
+    def legal_actions(self, seat: int | None = None) -> list[GameAction]:
+        """Every action ``seat`` (default: the seat to act) may take now; chance steps are not
+        listed (any well-formed deal is legal)."""
+        if seat is None:
+            seat = self.turn
+        if self.phase in (GamePhase.OVER, GamePhase.DEAL) or seat != self.turn or seat == CHANCE:
+            return []
+        if self.phase is GamePhase.PLAY:
+            return [Play(seat, c) for c in cards_of(self.play_mask())]
+        return self._contract_actions(seat)
+
+    def _contract_actions(self, seat: int) -> list[GameAction]:
+        raise NotImplementedError
+
+    def play_mask(self) -> int:
+        """Mask of the cards the seat to act may play (0 outside the play phase)."""
+        if self.phase is not GamePhase.PLAY:
+            return 0
+        return self._play_mask(self.hands[self.turn])
+
+    def _play_mask(self, hand: int) -> int:
+        """Follow suit; void: any card (Snarples, Donut, Horsethief)."""
+        return follow_suit_mask(hand, self.trick[0]) if self.trick else hand
+
+    def is_legal(self, action: GameAction) -> bool:
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def default_action(self) -> GameAction:
+        """What a turn timer does for the seat to act: the biggest legal card, else the first
+        listed choice (a pass, playing the hand, no exchange, the longest suit as trump)."""
+        if self.phase is GamePhase.PLAY:
+            return Play(self.turn, biggest_card(self.play_mask(), self.trump))
+        legal = self.legal_actions()
+        if not legal:
+            raise WrongPhaseError(f"no seat is to act in the {self.phase.value} phase")
+        if self.phase is GamePhase.TRUMP:
+            hand = self.hands[self.turn]
+            return max(legal, key=lambda a: (hand & SUIT_MASKS[a.suit]).bit_count())  # type: ignore[union-attr]
+        return legal[0]
+
+    # --- verifying -----------------------------------------------------------------------
+
+    def verify(self, action: GameAction) -> None:
+        """Raise a specific :class:`IllegalActionError` if ``action`` may not be applied now."""
+        phase = self.phase
+        if phase is GamePhase.OVER:
+            raise WrongPhaseError("the game is over")
+        if isinstance(action, GameDeal):
+            if phase is not GamePhase.DEAL:
+                raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
+            self._check_deal(action)
+            return
+        if phase is GamePhase.DEAL:
+            raise WrongPhaseError("the cards must be dealt first")
+        if isinstance(action, Play):
+            if phase is not GamePhase.PLAY:
+                raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
+            self.check_turn(action.seat)
+            card = action.card
+            if not isinstance(card, Card):
+                raise IllegalPlayError(f"not a card: {card!r}")
+            if not self.hands[action.seat] >> card & 1:
+                raise IllegalPlayError(f"seat {action.seat} does not hold {card}")
+            if not self.play_mask() >> card & 1:
+                raise IllegalPlayError(self._why_illegal(card))
+            return
+        if not isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle)):
+            raise IllegalActionError(f"unknown action {action!r}")
+        self.check_turn(action.seat)
+        self._verify_contract(action)
+
+    def _verify_contract(self, action: GameAction) -> None:
+        raise NotImplementedError
+
+    def wrong_phase(self, action: GameAction) -> WrongPhaseError:
+        return WrongPhaseError(f"a {action.kind} action is not taken in the {self.phase.value} "
+                               f"phase of {self.TITLE}")
+
+    def check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalActionError(f"no such seat: {seat!r}")
+
+    def check_turn(self, seat: object) -> None:
+        self.check_seat(seat)
+        if seat != self.turn:
+            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def _why_illegal(self, card: Card) -> str:
+        legal = ", ".join(c.text for c in cards_of(self.play_mask()))
+        if not self.trick:
+            return f"{card} may not be led now (trump not yet broken); legal: {legal}"
+        lead = self.trick[0].suit
+        if card.suit is not lead and self.hands[self.turn] & SUIT_MASKS[lead]:
+            return f"{card} does not follow suit: {lead.name.lower()} were led; legal: {legal}"
+        if card.suit is lead:
+            return f"{card} does not beat the trick though a higher card is held; legal: {legal}"
+        return f"{card} breaks the rule for a player void in the led suit; legal: {legal}"
+
+    def _check_deal(self, deal: GameDeal) -> None:
+        hands = deal.hands
+        if not isinstance(hands, (tuple, list)) or len(hands) != self.players:
+            raise IllegalActionError(f"a deal needs {self.players} hands (empty for a seat out "
+                                     f"of the game)")
+        seen = 0
+
+        def take(c: object, where: str) -> None:
+            nonlocal seen
+            if not isinstance(c, Card):
+                raise IllegalActionError(f"{where} holds something that is not a card: {c!r}")
+            if seen >> c & 1:
+                raise IllegalActionError(f"{c} is dealt twice")
+            seen |= 1 << c
+
+        for s, h in enumerate(hands):
+            want = self.CARDS_EACH if self.in_game[s] else 0
+            if not isinstance(h, (tuple, list)) or len(h) != want:
+                raise IllegalActionError(f"hand {s} must have {want} cards, not "
+                                         f"{len(h) if isinstance(h, (tuple, list)) else h!r}")
+            for c in h:
+                take(c, f"hand {s}")
+        self._check_deal_extras(deal, seen)
+        if deal.stock:
+            for c in deal.stock:
+                take(c, "the stock")
+
+    def _check_deal_extras(self, deal: GameDeal, dealt: int) -> None:
+        if deal.upcard is not None or deal.stock:
+            raise IllegalActionError(f"{self.TITLE} has no upcard and no stock")
+
+    # --- applying ------------------------------------------------------------------------
+
+    def apply(self, action: GameAction) -> None:
+        """Verify ``action`` and apply it. A refused action changes nothing."""
+        self.verify(action)
+        self.history.append(action)
+        if isinstance(action, GameDeal):
+            self._deal(action)
+        elif isinstance(action, Play):
+            self._play(action.seat, action.card)
+        else:
+            self._apply_contract(action)
+
+    def _apply_contract(self, action: GameAction) -> None:
+        raise NotImplementedError
+
+    def _deal(self, deal: GameDeal) -> None:
+        self._reset_hand()
+        self.notice = ""
+        self.hands = [sum(1 << c for c in h) for h in deal.hands]
+        self.dealt = list(self.hands)
+        self.upcard = deal.upcard
+        self.stock = list(deal.stock)
+        self._begin_hand()
+
+    def _begin_hand(self) -> None:
+        raise NotImplementedError
+
+    def throw_in(self, why: str) -> None:
+        """The hand is not played; the same dealer deals again."""
+        self.notice = why
+        self.hands = [0] * self.players
+        self.phase = GamePhase.DEAL
+        self.turn = CHANCE
+
+    def start_play(self, leader: int) -> None:
+        self.phase = GamePhase.PLAY
+        self.turn = leader
+        self.leader = leader
+
+    def _play(self, seat: int, card: Card) -> None:
+        self.hands[seat] &= ~(1 << card)
+        if not self.trick:
+            self.leader = seat
+        self.trick.append(card)
+        self.trick_seats.append(seat)
+        if card.suit == self.trump:
+            self.trump_broken = True
+        if len(self.trick) < sum(self.active):
+            self.turn = self.next_seat(seat, self.active)
+            return
+        win = trick_winner(self.trick, self.trump, self.low_high)
+        winner = self.trick_seats[win]
+        self.tricks.append(GameTrick(self.trick_seats[0], tuple(self.trick_seats),
+                                     tuple(self.trick), winner))
+        self.won[winner] += 1
+        self.trick = []
+        self.trick_seats = []
+        self.turn = winner
+        self.leader = winner
+        if len(self.tricks) == self.CARDS_EACH:
+            points, note = self._score_hand()
+            self.finish_hand(points, note)
+
+    def _score_hand(self) -> tuple[list[int], str]:
+        raise NotImplementedError
+
+    def finish_hand(self, points: Sequence[int], note: str = "") -> None:
+        """Record the hand, add its points, and end the game or move to the next deal."""
+        self.results.append(HandResult(
+            self.hand_number, self.dealer, self.declarer, self.contract,
+            Suit(self.trump) if self.trump >= 0 else None, tuple(self.active), tuple(self.won),
+            tuple(points), note))
+        for s in range(self.players):
+            self.scores[s] += points[s]
+        self.notice = note
+        self.hands = [0] * self.players
+        self.leader = None
+        winners = self._winners_after_hand()
+        limit = self.options.max_hands
+        if winners is None and limit is not None and len(self.results) >= limit:
+            winners = self.best_seats(self.seats_in_game)
+        if winners is not None:
+            self.winners = winners
+            self.phase = GamePhase.OVER
+            self.turn = CHANCE
+            return
+        self.hand_number += 1
+        step = 1 if self.options.dealer_rotation is DealerRotation.WITH_PLAY else -1
+        d = self.dealer
+        for _ in range(self.players):
+            d = (d + step) % self.players
+            if self.in_game[d]:
+                break
+        self.dealer = d
+        self.phase = GamePhase.DEAL
+        self.turn = CHANCE
+
+    def _winners_after_hand(self) -> tuple[int, ...] | None:
+        raise NotImplementedError
+
+    def best_seats(self, seats: Sequence[int]) -> tuple[int, ...]:
+        """The seats with the best score among ``seats`` (lowest in race-down games)."""
+        pick = min if self.LOW_WINS else max
+        best = pick(self.scores[s] for s in seats)
+        return tuple(s for s in seats if self.scores[s] == best)
+
+    # --- chance helpers ------------------------------------------------------------------
+
+    def deal_from_pack(self, pack: Sequence[Card]) -> GameDeal:
+        """The deal a dealer makes from a shuffled ``pack``: one card at a time from the seat
+        after the dealer; the game adds an upcard or stock where it has one."""
+        seats = [self.next_seat(self.dealer)]
+        while len(seats) < len(self.seats_in_game):
+            seats.append(self.next_seat(seats[-1]))
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        i = 0
+        for _ in range(self.CARDS_EACH):
+            for s in seats:
+                hands[s].append(pack[i])
+                i += 1
+        return self._finish_pack_deal(hands, list(pack[i:]))
+
+    def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> GameDeal:
+        return GameDeal(hands=tuple(tuple(sorted(h)) for h in hands))
+
+    # --- views and copies ----------------------------------------------------------------
+
+    def view(self, seat: int | None) -> GameView:
+        """What ``seat`` may know (``None``: a spectator). Built by allow-list, shares nothing."""
+        if seat is not None:
+            self.check_seat(seat)
+        return GameView(
+            game=self.NAME, options=self.options, seat=seat, players=self.players,
+            phase=self.phase, hand_number=self.hand_number, dealer=self.dealer,
+            to_act=self.to_act,
+            hand=None if seat is None else cards_of(self.hands[seat]),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            in_game=tuple(self.in_game), active=tuple(self.active), joined=tuple(self.joined),
+            bids=tuple(self.bids), passed=tuple(self.passed), declarer=self.declarer,
+            contract=self.contract, trump=Suit(self.trump) if self.trump >= 0 else None,
+            low_high=self.low_high, trump_broken=self.trump_broken, upcard=self.upcard,
+            may_sit_out=self.may_sit_out, leader=self.leader, trick=tuple(self.trick),
+            trick_seats=tuple(self.trick_seats), tricks=tuple(self.tricks), won=tuple(self.won),
+            scores=tuple(self.scores), results=tuple(self.results), streak=tuple(self.streak),
+            exchanged=tuple(self.exchanged), stock_size=len(self.stock),
+            discards=() if seat is None else cards_of(self.discards[seat]),
+            notice=self.notice, winners=self.winners,
+            legal=tuple(self.legal_actions(seat)) if seat is not None else (),
+        )
+
+    @classmethod
+    def from_view(cls, view: GameView, hands: Sequence[int], stock: Sequence[Card] = ()) -> TrickGame:
+        """A game consistent with ``view`` in which the hidden cards are ``hands`` and ``stock``
+        (for search bots that sample what they cannot see). Its history is empty."""
+        g = cls.__new__(cls)
+        g.players = view.players
+        g.options = view.options
+        for name in cls._PUBLIC:
+            value = view.trump.value if name == "trump" and view.trump is not None else (
+                NO_TRUMP if name == "trump" else getattr(view, "to_act" if name == "turn" else name))
+            if name == "turn" and value is None:
+                value = CHANCE
+            setattr(g, name, list(value) if isinstance(value, tuple) and name not in ("winners",)
+                    else value)
+        g.hands = list(hands)
+        g.dealt = list(hands)
+        g.stock = list(stock)
+        g.discards = [0] * view.players
+        g.history = []
+        g._restore_private(view)
+        return g
+
+    def _restore_private(self, view: GameView) -> None:
+        """Subclasses with private bookkeeping rebuild it from the view here."""
+
+    def clone(self) -> TrickGame:
+        """An independent copy (for search and what-if checks)."""
+        g = self.__class__.__new__(self.__class__)
+        for name, value in self.__dict__.items():
+            setattr(g, name, list(value) if isinstance(value, list) else value)
+        return g
+
+    def snapshot(self) -> tuple[object, ...]:
+        """A comparable value of the whole state (to check replays and refusals)."""
+        return tuple((k, tuple(v) if isinstance(v, list) else v)
+                     for k, v in sorted(self.__dict__.items()))
+
+
+def shuffled_pack(rng: random.Random) -> list[Card]:
+    """A shuffled pack (randomness lives with the dealer, never in the rules)."""
+    pack = list(DECK)
+    rng.shuffle(pack)
+    return pack
+
+
+class GameDealer:
+    """A seeded source of chance actions for any :class:`TrickGame`."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def chance(self, game: TrickGame) -> GameDeal:
+        if game.phase is not GamePhase.DEAL:
+            raise WrongPhaseError(f"no chance step is due in the {game.phase.value} phase")
+        return game.deal_from_pack(shuffled_pack(self.rng))
