@@ -1,0 +1,123 @@
+"""``callbreak play`` (a match against bots in the terminal) and ``callbreak replay FILE --step``.
+
+The Textual interface lives in :mod:`callbreak.cli.tui`; this module turns command-line options
+into a :class:`~callbreak.cli.tui.session.Session` and reports bad options before any screen opens.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from callbreak.cli.main import app, fail
+from callbreak.core import CallbreakError, make_rules
+from callbreak.record import loads
+
+console = Console()
+
+
+def parse_overrides(options: list[str]) -> dict[str, str]:
+    """``["deals=1", "max_call=8"]`` -> ``{"deals": "1", "max_call": "8"}``; bad items raise."""
+    out: dict[str, str] = {}
+    for item in options:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise CallbreakError(f"--option expects key=value (e.g. deals=3), got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@app.command()
+def play(
+    preset: Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `callbreak presets`).")] = "callbreak",
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Override a rule: key=value (repeatable).")] = None,
+    opponents: Annotated[str | None, typer.Option(
+        "--opponents", help="Three bots (or one for all), comma-separated: names like expert, "
+                            "heuristic, beginner, random, or tournament-bot URLs. Default: the strongest bot.")] = None,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0-3.")] = 0,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,
+    fast: Annotated[bool, typer.Option("--fast", help="Bots move instantly.")] = False,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.", min=0, max=10)] = 0.8,
+    think: Annotated[float, typer.Option("--think", help="Seconds a bot may think per move.", min=0.01, max=30)] = 1.0,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
+) -> None:
+    """Play a full match of Call Break against three bots in the terminal."""
+    from callbreak.cli.tui.app import PlayApp
+    from callbreak.cli.tui.saves import latest_unfinished
+    from callbreak.cli.tui.session import Session
+
+    try:
+        if resume:
+            path = latest_unfinished()
+            if path is None:
+                fail("there is no unfinished match to resume; start one with `callbreak play`")
+                return
+            session = Session.resume(path)
+            console.print(f"Resuming {path.name}", highlight=False)
+        else:
+            rules = make_rules(preset, **parse_overrides(option or []))
+            specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
+            session = Session.new(rules, opponents=specs, seat=seat, seed=seed)
+    except CallbreakError as e:
+        fail(str(e))
+        return
+    except OSError as e:
+        fail(f"cannot save the game: {e}")
+        return
+    PlayApp(session, delay=0.0 if fast else delay, think=think).run()
+    if session.save_path is not None:
+        if session.match.is_over:
+            console.print(f"Match saved to {session.save_path}", highlight=False)
+        else:
+            console.print(f"Match saved to {session.save_path}; continue it with "
+                          "`callbreak play --resume`", highlight=False)
+
+
+@app.command()
+def games() -> None:
+    """List the saved terminal games, newest first."""
+    from callbreak.cli.tui.saves import games_dir, list_saved
+
+    saved = list_saved()
+    if not saved:
+        console.print(f"No saved games in {games_dir()}", highlight=False)
+        return
+    from datetime import datetime
+
+    table = Table("file", "last move", "deals", "status", "seats", box=None)
+    for g in saved:
+        when = datetime.fromtimestamp(g.modified).strftime("%Y-%m-%d %H:%M") if g.readable else "?"
+        status = "unreadable" if not g.readable else ("finished" if g.finished else "unfinished")
+        table.add_row(g.path.name, when, str(g.deals_played), status, ", ".join(g.seats))
+    console.print(table)
+
+
+def replay_step(path: Path, seat: int = 0) -> None:
+    """Step through a record in the terminal interface (``callbreak replay FILE --step``).
+
+    ``path`` may also name a file in the saved-games folder.
+    """
+    from callbreak.cli.tui.replay_app import ReplayApp
+    from callbreak.cli.tui.saves import resolve_record_path
+
+    real = resolve_record_path(path)
+    try:
+        text = real.read_bytes()
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+        return
+    try:
+        record = loads(text)
+    except CallbreakError as e:
+        fail(f"{real}: {e}")
+        return
+    if isinstance(seat, bool) or not 0 <= seat <= 3:
+        fail(f"--seat must be 0-3, got {seat}")
+    ReplayApp(record, seat=seat).run()
+
+
+__all__ = ["games", "parse_overrides", "play", "replay_step"]

@@ -1,0 +1,1 @@
+"""The terminal interface: ``callbreak play`` and ``callbreak replay FILE --step``."""

@@ -1,0 +1,495 @@
+"""The Textual app for ``callbreak play``: one person against three bots.
+
+The app draws only the person's :class:`~callbreak.core.SeatView` (from :class:`Session`) and
+turns key presses and clicks into actions. Everything the person types is checked by the core
+(``apply`` verifies first and a refused action changes nothing), and refusals are shown as a
+message naming what is allowed, so no input can crash the game or lose the match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from callbreak.cli.tui import render
+from callbreak.cli.tui.session import Session, Turn
+from callbreak.core import Call, CallbreakError, Card, Look, Phase, Play, Redeal, SeatView
+
+KEYS_HELP = ("←/→ choose · Enter confirm · type QH or a number · h hint · ? help · "
+             "Esc clear · ctrl+q quit (saved)")
+HELP = ("Play: ←/→ pick a legal card and Enter, click a card, or type it (QH, 10S, ts) or its number "
+        "and Enter. Call: ←/→ and Enter, or type the number. h asks the strongest bot for a hint. "
+        "The game is saved after every move; `callbreak play --resume` continues it.")
+
+
+class PlayApp(App[None]):
+    """A full match in the terminal. ``delay`` paces bot moves (0 = instant)."""
+
+    TITLE = "Call Break"
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
+    #middle { height: 1fr; min-height: 11; }
+    #table { width: 1fr; padding: 0 1; }
+    #scores { width: 28; padding: 0 1; border-left: solid $primary; }
+    #status { height: 3; padding: 0 1; color: $text-muted; }
+    #hand { height: 2; padding: 0 1; }
+    #prompt { height: 2; padding: 0 1; }
+    #keys { height: 1; padding: 0 1; background: $primary-darken-3; color: $text-muted; }
+    """
+
+    def __init__(self, session: Session, *, delay: float = 0.8, think: float = 1.0) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = max(0.0, delay)
+        self.think = think
+        self.names = session.names()
+        self.mode = "busy"  # act | continue | stop | over | busy | broken
+        self.selected_card: int | None = None
+        self.selected_call = session.rules.min_call
+        self.buffer = ""
+        self.messages: deque[Text] = deque(maxlen=3)
+        self.show_board = False
+        self._waiting: asyncio.Future[str] | None = None
+        self._deadline: float | None = None
+        self._hint_for: tuple[int, int, int] | None = None
+
+    # --- layout ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="middle"):
+            yield Static(id="table")
+            yield Static(id="scores")
+        yield Static(id="status")
+        yield Static(id="hand")
+        yield Static(id="prompt")
+        yield Static(KEYS_HELP, id="keys")
+
+    def on_mount(self) -> None:
+        rules = self.session.rules
+        where = self.session.save_path.name if self.session.save_path else "not saved"
+        seat = self.session.human
+        self.query_one("#title", Static).update(
+            f"Call Break · calls {rules.min_call}-{rules.max_call} · you are seat {seat} · "
+            f"seed {self.session.seed} · {where}")
+        self.set_interval(0.5, self._tick)
+        self.redraw()
+        self.run_worker(self._drive(), exclusive=True, group="drive", exit_on_error=False)
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        view = self.session.view()
+        me = self.session.human
+        if self.show_board:
+            self.query_one("#table", Static).update(
+                render.scoreboard(view, self.names, final=view.phase is Phase.OVER))
+        else:
+            self.query_one("#table", Static).update(render.table_view(view, self.names, me))
+        self.query_one("#scores", Static).update(render.scores_view(view, self.names))
+        self.query_one("#status", Static).update(Text("\n").join(list(self.messages)))
+        my_play = self.mode == "act" and view.phase is Phase.PLAY
+        self.query_one("#hand", Static).update(
+            render.hand_text(view, selected=self.selected_card if my_play else None, my_turn=my_play))
+        self.query_one("#prompt", Static).update(self._prompt(view))
+
+    def _prompt(self, view: SeatView) -> Text | Group:
+        typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")
+        timer = Text("")
+        if self._deadline is not None:
+            left = max(0, int(self._deadline - asyncio.get_running_loop().time() + 0.99))
+            timer = Text(f"  ⏱ {left}s", style="bold red" if left <= 5 else "yellow")
+        if self.mode == "over":
+            return Text("The match is over. Enter or q quits.", style="bold green")
+        if self.mode == "broken":
+            return Text("The game stopped on an internal error (the match is saved): ctrl+q quits, "
+                        "then `callbreak play --resume`.", style="bold red")
+        if self.mode == "continue":
+            return Text("Deal over. Enter: next deal.", style="bold")
+        if self.mode == "stop":
+            return Text("Deal over. Enter: deal again · s: stop the match here.", style="bold")
+        if self.mode != "act":
+            who = self.names[view.to_act] if view.to_act is not None and view.to_act >= 0 else "the dealer"
+            return Text(f"{who} to act…", style="dim")
+        if view.phase is Phase.PLAY:
+            line = Text("Your turn: ←/→ and Enter, click a card, or type a card (QH) or its number.",
+                        style="bold")
+            return Group(line + timer, typed)
+        if view.phase is Phase.REDEAL_CLAIM:
+            line = Text("Your hand may be thrown in: y claims a redeal (shows your hand), "
+                        "n or Enter keeps it.", style="bold")
+            return Group(line + timer, typed)
+        if view.phase is Phase.CALL:
+            rules = view.rules
+            if view.hand is None:
+                line = Text(f"Blind call (scores double): choose {rules.min_call}-{rules.max_call} "
+                            "and press b, or type e.g. 5b · l or Enter looks at your cards first.",
+                            style="bold")
+            else:
+                line = Text(f"Your call ({rules.min_call}-{rules.max_call}): ", style="bold")
+            picker = render.calls_text(view, selected=self.selected_call)
+            return Group(line + timer, picker + typed)
+        return Text("")
+
+    def say(self, text: str, style: str = "") -> None:
+        self.messages.append(Text(text, style=style))
+
+    # --- the game loop -----------------------------------------------------------------
+
+    async def _drive(self) -> None:
+        try:
+            await self._play_match()
+        except Exception as e:  # noqa: BLE001 - keep the screen (and the save) on any bug
+            self.mode = "broken"
+            self.say(f"internal error: {type(e).__name__}: {e}", "bold red")
+            self.redraw()
+
+    async def _play_match(self) -> None:
+        s = self.session
+        deals_seen = len(s.view().results)
+        last_redeal = s.view().redeal
+        while True:
+            view = s.view()
+            if view.redeal is not None and view.redeal != last_redeal:
+                shown = " ".join(c.pretty for c in view.redeal.shown)
+                self.say(f"Thrown in: {view.redeal.reason}{': ' + shown if shown else ''}; "
+                         "the same dealer deals again.", "bold magenta")
+            last_redeal = view.redeal
+            turn = s.turn
+            if len(view.results) > deals_seen or turn is Turn.STOP_CHOICE:
+                deals_seen = len(view.results)
+                if turn not in (Turn.OVER,):
+                    r = view.results[-1]
+                    self.say(f"Deal {r.number} over: " + ", ".join(
+                        f"{render.short_names(self.names)[x]} {r.won[x]}/{r.calls[x]}"
+                        for x in range(4)), "bold")
+                    self.show_board = True
+                    choice = await self._ask("stop" if turn is Turn.STOP_CHOICE else "continue")
+                    self.show_board = False
+                    if turn is Turn.STOP_CHOICE:
+                        s.apply(s.chance_action(stop=choice == "stop"))
+                    continue
+            if turn is Turn.OVER:
+                self.show_board = True
+                winners = ", ".join(self.names[w] for w in view.winners)
+                self.say(f"Match over. Winner: {winners}.", "bold green")
+                await self._ask("over")
+                self.exit()
+                return
+            if turn is Turn.CHANCE:
+                action = s.chance_action()
+                s.apply(action)
+                if action.kind == "deal" and s.view().redeal is None:
+                    self.say(f"Deal {s.view().deal_number}: the cards are dealt.", "dim")
+                continue
+            if turn is Turn.BOT:
+                self.mode = "busy"
+                self.redraw()
+                if not view.trick and view.tricks and view.phase is Phase.PLAY:
+                    await asyncio.sleep(self.delay)  # let the finished trick be seen before a new lead
+                await asyncio.sleep(self.delay)
+                seat, bot_view = s.bot_view()
+                move = await asyncio.to_thread(s.decide, seat, bot_view, self.think)
+                if move.fallback:
+                    self.say(f"{self.names[seat]} {move.fallback}; playing the default.", "red")
+                trick_done = move.action.kind == "play" and len(bot_view.trick) == 3
+                s.apply(move.action)
+                self.say(render.describe(move.action, self.names))
+                if trick_done:
+                    self._say_trick()
+                continue
+            await self._ask("act")
+
+    def _say_trick(self) -> None:
+        view = self.session.view()
+        if view.tricks:
+            t = view.tricks[-1]
+            self.say(f"{self.names[t.winner]} took trick {len(view.tricks)}.", "yellow")
+
+    async def _ask(self, mode: str) -> str:
+        """Wait for the person: to act, to continue after a deal, or to quit at the end."""
+        loop = asyncio.get_running_loop()
+        self._waiting = loop.create_future()
+        self.mode = mode
+        self.buffer = ""
+        if mode == "act":
+            self._prepare_selection()
+            timer = self.session.rules.turn_timer
+            self._deadline = loop.time() + timer if timer else None
+        self.redraw()
+        try:
+            return await self._waiting
+        finally:
+            self._waiting = None
+            self._deadline = None
+            self.mode = "busy"
+
+    def _resolve(self, value: str) -> None:
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(value)
+
+    def _prepare_selection(self) -> None:
+        view = self.session.view()
+        if view.phase is Phase.PLAY:
+            order = render.hand_order(view)
+            legal = set(view.legal_cards)
+            if self.selected_card is None or self.selected_card >= len(order) or \
+                    order[self.selected_card] not in legal:
+                self.selected_card = next((i for i, c in enumerate(order) if c in legal), None)
+        elif view.phase is Phase.CALL:
+            self.selected_call = _suggest_call(view)
+
+    def _tick(self) -> None:
+        if self._deadline is None or self.mode != "act":
+            return
+        if asyncio.get_running_loop().time() >= self._deadline:
+            self._deadline = None
+            view = self.session.view()
+            self.say("Time is up: the table plays the default for you.", "bold red")
+            self._submit(self.session.default_action(), view)
+        else:
+            self.redraw()
+
+    # --- acting for the person ---------------------------------------------------------
+
+    def _submit(self, action: Any, view: SeatView) -> bool:
+        """Apply the person's action; a refusal is shown and changes nothing."""
+        trick_done = action.kind == "play" and len(view.trick) == 3
+        try:
+            self.session.apply_human(action)
+        except CallbreakError as e:
+            self.say(f"Not allowed: {e}", "bold red")
+            self.redraw()
+            return False
+        self.say(render.describe(action, self.names))
+        if trick_done:
+            self._say_trick()
+        self.buffer = ""
+        self._resolve("done")
+        self.redraw()
+        return True
+
+    def _act_on_selection(self, view: SeatView) -> None:
+        me = self.session.human
+        if view.phase is Phase.PLAY:
+            order = render.hand_order(view)
+            if self.selected_card is not None and self.selected_card < len(order):
+                self._submit(Play(me, order[self.selected_card]), view)
+        elif view.phase is Phase.CALL:
+            if view.hand is None:
+                self._submit(Look(me), view)
+                self._prepare_selection()
+                self.redraw()
+            else:
+                self._submit(Call(me, self.selected_call), view)
+        elif view.phase is Phase.REDEAL_CLAIM:
+            self._submit(Redeal(me, False), view)
+
+    def _act_on_text(self, view: SeatView, text: str) -> None:
+        """Parse what was typed: a card (QH, 10s) or its number when playing, a call when calling."""
+        me = self.session.human
+        text = text.strip()
+        if view.phase is Phase.PLAY:
+            order = render.hand_order(view)
+            if text.isdigit():
+                n = int(text)
+                if not 1 <= n <= len(order):
+                    self._refuse(f"no card number {n}: your cards are numbered 1-{len(order)}")
+                    return
+                card = order[n - 1]
+            else:
+                try:
+                    card = Card.parse(text)
+                except CallbreakError:
+                    self._refuse(f"{text!r} is not a card: type a rank and a suit like QH, 10S or "
+                                 f"TS, or a card number 1-{len(order)}")
+                    return
+            if card not in order:
+                self._refuse(f"you do not hold {card.pretty}")
+                return
+            self._submit(Play(me, card), view)
+        elif view.phase is Phase.CALL:
+            blind = text.lower().endswith("b")
+            digits = text[:-1] if blind else text
+            rules = view.rules
+            if not digits.isdigit():
+                self._refuse(f"{text!r} is not a call: type a whole number "
+                             f"{rules.min_call}-{rules.max_call}"
+                             + (" (add b to call blind)" if rules.blind_call else ""))
+                return
+            self._submit(Call(me, int(digits), blind=blind), view)
+        elif view.phase is Phase.REDEAL_CLAIM:
+            answer = text.lower()
+            if answer not in ("y", "n", "yes", "no"):
+                self._refuse("answer y (claim a redeal) or n (keep the hand)")
+                return
+            self._submit(Redeal(me, answer.startswith("y")), view)
+
+    def _refuse(self, why: str) -> None:
+        self.buffer = ""
+        self.say(f"Not allowed: {why}", "bold red")
+        self.redraw()
+
+    def _move(self, view: SeatView, step: int) -> None:
+        if view.phase is Phase.PLAY:
+            order = render.hand_order(view)
+            legal = [i for i, c in enumerate(order) if c in set(view.legal_cards)]
+            if not legal:
+                return
+            pos = legal.index(self.selected_card) if self.selected_card in legal else -step
+            self.selected_card = legal[(pos + step) % len(legal)]
+        elif view.phase is Phase.CALL:
+            rng = view.rules.call_range
+            self.selected_call = rng[(rng.index(self.selected_call) + step) % len(rng)] \
+                if self.selected_call in rng else rng[0]
+
+    # --- input -------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        key, char = event.key, event.character
+        if key.startswith("ctrl+"):
+            return  # leave ctrl+q (quit) and friends to Textual
+        event.stop()
+        event.prevent_default()
+        if self.mode == "over":
+            if key in ("enter", "escape", "space") or char in ("q", "Q"):
+                self._resolve("quit")
+            return
+        if self.mode in ("continue", "stop"):
+            if key in ("enter", "space"):
+                self._resolve("deal")
+            elif self.mode == "stop" and char in ("s", "S"):
+                self._resolve("stop")
+            return
+        view = self.session.view()
+        me = self.session.human
+        if char in ("l", "L") and not self.buffer and Look(me) in view.legal:
+            self._submit_look(view)
+            return
+        if self.mode != "act":
+            if char == "?":
+                self.say(HELP)
+            elif char or key == "enter":
+                self.say("Please wait for your turn.", "dim")
+            self.redraw()
+            return
+        if key in ("left", "up"):
+            self._move(view, -1)
+        elif key in ("right", "down"):
+            self._move(view, +1)
+        elif key == "enter":
+            if self.buffer:
+                self._act_on_text(view, self.buffer)
+            else:
+                self._act_on_selection(view)
+            return
+        elif key == "backspace":
+            self.buffer = self.buffer[:-1]
+        elif key == "escape":
+            self.buffer = ""
+        elif char and char.isprintable() and not self.buffer and char in "hH?yYnNbB":
+            self._single_key(view, char.lower())
+            return
+        elif char and char.isprintable() and char != " ":
+            if len(self.buffer) >= 6:
+                self.say("Too much typed: Esc clears, Enter confirms.", "red")
+            else:
+                self.buffer += char
+        self.redraw()
+
+    def _single_key(self, view: SeatView, char: str) -> None:
+        me = self.session.human
+        if char == "h":
+            self._ask_hint(view)
+        elif char == "?":
+            self.say(HELP)
+        elif char in "yn" and view.phase is Phase.REDEAL_CLAIM:
+            self._submit(Redeal(me, char == "y"), view)
+            return
+        elif char == "b" and view.phase is Phase.CALL and view.rules.blind_call:
+            self._submit(Call(me, self.selected_call, blind=True), view)
+            return
+        else:
+            self.buffer += char  # e.g. the start of something the parser will explain
+        self.redraw()
+
+    def _submit_look(self, view: SeatView) -> None:
+        self._submit_quiet(Look(self.session.human))
+
+    def _submit_quiet(self, action: Any) -> None:
+        """An action that does not end the person's turn (looking at the cards)."""
+        try:
+            self.session.apply_human(action)
+        except CallbreakError as e:
+            self.say(f"Not allowed: {e}", "bold red")
+        else:
+            self.say("You look at your cards.")
+            self._prepare_selection()
+        self.redraw()
+
+    def _ask_hint(self, view: SeatView) -> None:
+        # Identifies the decision point, so a hint that arrives late is not shown for the next one.
+        stamp = (view.deal_number, len(view.played), sum(c is not None for c in view.calls))
+        self._hint_for = stamp
+        self.say("Thinking about a hint…", "dim")
+        self.run_worker(self._hint(view, stamp), group="hint", exclusive=True, exit_on_error=False)
+
+    async def _hint(self, view: SeatView, stamp: tuple[int, int, int]) -> None:
+        try:
+            name, decision = await asyncio.to_thread(self.session.hint, view, self.think)
+        except Exception as e:  # noqa: BLE001 - a hint must never end the game
+            self.say(f"No hint available: {e}", "red")
+            self.redraw()
+            return
+        if self._hint_for != stamp or self.mode != "act":
+            return  # the game moved on while the bot thought
+        action = decision.action
+        why = f" ({decision.reason})" if decision.reason else ""
+        self.say(f"Hint from {name}: {render.describe(action, ['you'] * 4).removeprefix('you ')}{why}",
+                 "bold cyan")
+        if action.kind == "play":
+            order = render.hand_order(view)
+            if action.card in order:  # type: ignore[union-attr]
+                self.selected_card = order.index(action.card)  # type: ignore[union-attr]
+        elif action.kind == "call" and not action.blind:  # type: ignore[union-attr]
+            self.selected_call = action.tricks  # type: ignore[union-attr]
+        self.redraw()
+
+    # --- mouse -------------------------------------------------------------------------
+
+    def action_pick_card(self, index: int) -> None:
+        """A click on a card in the hand: play it (if it is the person's turn)."""
+        view = self.session.view()
+        if self.mode != "act" or view.phase is not Phase.PLAY:
+            return
+        order = render.hand_order(view)
+        if 0 <= index < len(order):
+            self.selected_card = index
+            self._submit(Play(self.session.human, order[index]), view)
+
+    def action_pick_call(self, tricks: int) -> None:
+        """A click on a call number."""
+        view = self.session.view()
+        if self.mode == "act" and view.phase is Phase.CALL:
+            self.selected_call = tricks
+            blind = view.hand is None
+            self._submit(Call(self.session.human, tricks, blind=blind), view)
+
+
+def _suggest_call(view: SeatView) -> int:
+    """A starting point for the call picker: a rough count of sure tricks, within range."""
+    rules = view.rules
+    hand = view.hand or ()
+    spades = [c for c in hand if c.suit == 0]
+    sure = sum(1 for c in hand if c.rank == 14) + sum(1 for c in hand if c.rank == 13 and c.suit != 0)
+    sure += max(0, len(spades) - 3)
+    return max(rules.min_call, min(rules.max_call, sure))

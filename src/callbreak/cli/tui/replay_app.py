@@ -1,0 +1,152 @@
+"""Stepping through a game record in the terminal (``callbreak replay FILE --step``).
+
+The record is replayed through the engine once; each step shows one seat's
+:class:`~callbreak.core.SeatView` of the state after an action, so even a replay draws only what
+that seat could see. Tab changes whose seat the table is seen from.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from callbreak.cli.tui import render
+from callbreak.core import Match, Phase
+from callbreak.record import Record, replay_states
+
+REPLAY_KEYS = ("→/n next · ←/p back · t/T trick · d/D deal · Home/End · Tab seat · "
+               "s scores · q quit")
+
+
+class ReplayApp(App[None]):
+    """A record, action by action, trick by trick, deal by deal."""
+
+    TITLE = "Call Break replay"
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $primary-darken-2; padding: 0 1; }
+    #middle { height: 1fr; min-height: 11; }
+    #table { width: 1fr; padding: 0 1; }
+    #scores { width: 27; padding: 0 1; border-left: solid $primary; }
+    #status { height: 2; padding: 0 1; }
+    #hand { height: 2; padding: 0 1; }
+    #keys { height: 1; padding: 0 1; background: $primary-darken-3; color: $text-muted; }
+    """
+
+    def __init__(self, record: Record, *, seat: int = 0) -> None:
+        super().__init__()
+        self.record = record
+        self.states: list[Match] = list(replay_states(record))
+        self.index = 0
+        self.seat = seat
+        self.show_board = False
+        self.names = tuple(f"{name} (seat {s})" for s, name in enumerate(record.seats))
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="middle"):
+            yield Static(id="table")
+            yield Static(id="scores")
+        yield Static(id="status")
+        yield Static(id="hand")
+        yield Static(REPLAY_KEYS, id="keys")
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    # --- positions ---------------------------------------------------------------------
+
+    @property
+    def last(self) -> int:
+        return len(self.states) - 1
+
+    def _trick_ends(self) -> list[int]:
+        """State indexes right after a trick was completed (or a deal scored)."""
+        return [i for i in range(1, len(self.states))
+                if len(self.states[i].tricks) > len(self.states[i - 1].tricks)
+                or len(self.states[i].results) > len(self.states[i - 1].results)]
+
+    def _deal_starts(self) -> list[int]:
+        """State indexes right after the cards were dealt."""
+        return [i for i in range(1, len(self.states))
+                if self.record.actions[i - 1].kind == "deal"]
+
+    def go(self, index: int) -> None:
+        self.index = max(0, min(self.last, index))
+        self.redraw()
+
+    def _jump(self, marks: list[int], forward: bool) -> None:
+        if forward:
+            target = next((i for i in marks if i > self.index), self.last)
+        else:
+            target = next((i for i in reversed(marks) if i < self.index), 0)
+        self.go(target)
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        match = self.states[self.index]
+        view = match.view(self.seat)
+        self.query_one("#title", Static).update(
+            f"Replay · seen from seat {self.seat} ({self.record.seats[self.seat]}) · "
+            f"step {self.index}/{self.last}")
+        between = view.phase in (Phase.DEAL, Phase.OVER) and bool(view.results)
+        if self.show_board or between:
+            self.query_one("#table", Static).update(
+                render.scoreboard(view, self.names, final=view.phase is Phase.OVER))
+        else:
+            self.query_one("#table", Static).update(render.table_view(view, self.names, self.seat))
+        self.query_one("#scores", Static).update(render.scores_view(view, self.names))
+        if self.index == 0:
+            status = Text("Start of the record. → steps forward.", style="dim")
+        else:
+            action = self.record.actions[self.index - 1]
+            status = Text(render.describe(action, render.short_names(self.names)), style="bold")
+            if view.redeal is not None and view.phase is Phase.DEAL:
+                status.append(f"\nThrown in: {view.redeal.reason}", style="magenta")
+        self.query_one("#status", Static).update(status)
+        my_play = view.phase is Phase.PLAY and view.to_act == self.seat
+        if view.hand is None and view.phase is Phase.CALL:
+            hand = Text("(cards face down: this seat has not looked yet)", style="italic")
+        else:
+            hand = render.hand_text(view, selected=None, my_turn=my_play)
+        self.query_one("#hand", Static).update(hand)
+
+    # --- input -------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        key, char = event.key, event.character or ""
+        if key.startswith("ctrl+"):
+            return
+        event.stop()
+        event.prevent_default()
+        if key in ("right", "space") or char == "n":
+            self.go(self.index + 1)
+        elif key in ("left", "backspace") or char == "p":
+            self.go(self.index - 1)
+        elif char == "t":
+            self._jump(self._trick_ends(), True)
+        elif char == "T":
+            self._jump(self._trick_ends(), False)
+        elif char == "d":
+            self._jump(self._deal_starts(), True)
+        elif char == "D":
+            self._jump(self._deal_starts(), False)
+        elif key == "home" or char == "g":
+            self.go(0)
+        elif key == "end" or char == "G":
+            self.go(self.last)
+        elif key == "tab":
+            self.seat = (self.seat + 1) % 4
+            self.redraw()
+        elif key == "shift+tab":
+            self.seat = (self.seat - 1) % 4
+            self.redraw()
+        elif char == "s":
+            self.show_board = not self.show_board
+            self.redraw()
+        elif char in ("q", "Q") or key == "escape":
+            self.exit()
