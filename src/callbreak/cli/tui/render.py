@@ -180,13 +180,13 @@ def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
         table.add_row(name, shown, str(view.won[seat]), format_points(view.totals[seat]), style=style)
     parts: list[RenderableType] = [head, table]
     if view.tricks:
-        last = view.tricks[-1]
-        shown = Text("last trick ", style="dim")
-        for card in last.cards:
-            shown.append_text(card_text(card))
-            shown.append(" ")
-        shown.append(f"→ {short_names(names)[last.winner]}", style="dim")
-        parts.append(shown)
+        trick = view.tricks[-1]
+        line = Text("last trick ", style="dim")
+        for card in trick.cards:
+            line.append_text(card_text(card))
+            line.append(" ")
+        line.append(f"→ {short_names(names)[trick.winner]}", style="dim")
+        parts.append(line)
     if view.results:
         last = view.results[-1]
         parts.append(Text("last deal: " + "  ".join(format_points(p) for p in last.points), style="dim"))
