@@ -124,7 +124,8 @@ def run_set(plan: ArenaPlan, set_index: int) -> SetResult:
     for li, lineup in enumerate(lineups(len(plan.players))):
         for rotation in range(ROTATIONS):
             seats = seating(lineup, rotation)
-            bots = [build_player(plan.players[p], seed=_derived_seed(plan.seed, set_index, li, rotation, s))
+            bots = [build_player(plan.players[p], seed=_derived_seed(plan.seed, set_index, li, rotation, s),
+                                 timeout=plan.budget + plan.tolerance)
                     for s, p in enumerate(seats)]
             # The same stream for every seating: the same first dealer and the same deals.
             chance = DealStream(f"{plan.seed}/{set_index}", stop_after=plan.stop_after)

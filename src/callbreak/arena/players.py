@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from callbreak.bots import Bot, BotError, make_bot
-from callbreak.core import CallbreakError
+from callbreak.core import CallbreakError, Rules
 
 URL_PREFIXES = ("http://", "https://")
 
@@ -33,17 +33,22 @@ def _protocol_factory() -> Callable[..., Any] | None:
     return factory if callable(factory) else None
 
 
-def build_player(spec: str, seed: int | None = None) -> Bot:
+def build_player(spec: str, seed: int | None = None, timeout: float | None = None) -> Bot:
     """A fresh player for ``spec``; ``seed`` seeds its randomness where it has any.
 
+    ``timeout`` is how long a remote player waits for each answer (its HTTP timeout).
     Raises :class:`BotError` naming what is wrong (unknown bot, bad option, no URL support).
     """
     factory = _protocol_factory()
     if factory is not None:
+        params = inspect.signature(factory).parameters
+        kwargs: dict[str, Any] = {}
+        if seed is not None and "seed" in params:
+            kwargs["seed"] = seed
+        if timeout is not None and "timeout" in params and is_url(spec):
+            kwargs["timeout"] = timeout
         try:
-            if seed is not None and "seed" in inspect.signature(factory).parameters:
-                return factory(spec, seed=seed)  # type: ignore[no-any-return]
-            return factory(spec)  # type: ignore[no-any-return]
+            return factory(spec, **kwargs)  # type: ignore[no-any-return]
         except CallbreakError:
             raise
         except (TypeError, ValueError, OSError) as e:
@@ -54,8 +59,9 @@ def build_player(spec: str, seed: int | None = None) -> Bot:
     return make_bot(spec, seed=seed)
 
 
-def check_player(spec: str, timeout: float = 3.0) -> str:
-    """Build ``spec`` once and, for a URL, check that something answers there.
+def check_player(spec: str, rules: Rules | None = None, timeout: float = 3.0) -> str:
+    """Build ``spec`` once and, for a URL, check that something answers there and that the
+    protocol can express ``rules``.
 
     Returns the player's display name. Raises :class:`BotError` with a clear message otherwise.
     """
@@ -63,9 +69,25 @@ def check_player(spec: str, timeout: float = 3.0) -> str:
         raise BotError("empty player spec")
     player = build_player(spec, seed=0)
     if is_url(spec):
+        if rules is not None:
+            _check_protocol_rules(rules)
         _check_reachable(spec.strip(), timeout)
         return spec.strip()
     return str(getattr(player, "name", spec))
+
+
+def _check_protocol_rules(rules: Rules) -> None:
+    try:
+        wire = importlib.import_module("callbreak.protocol.wire")
+    except ImportError:
+        return
+    check = getattr(wire, "check_rules", None)
+    if check is None:
+        return
+    try:
+        check(rules)
+    except CallbreakError as e:
+        raise BotError(f"a protocol bot cannot play these rules: {e}") from None
 
 
 def _check_reachable(url: str, timeout: float) -> None:

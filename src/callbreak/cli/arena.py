@@ -100,7 +100,7 @@ def arena(
     names = display_names(players)
     for spec in players:
         try:
-            check_player(spec)
+            check_player(spec, rules)
         except CallbreakError as e:
             fail(f"player {spec!r}: {e}")
     if matches is None and deals is None:
