@@ -1,0 +1,410 @@
+"""Bots for the related games of seed 000 (:mod:`callbreak.games`).
+
+A game bot sees only a :class:`~callbreak.games.base.GameView` and returns one of ``view.legal``.
+Three kinds, for every game, by name through :func:`make_game_bot`:
+
+``random``
+    a random legal action.
+``heuristic``
+    estimates the tricks a hand will take under each possible trump and bids, names trump, plays
+    or sits out, and exchanges from that estimate; in play it takes a trick cheaply when it can and
+    throws its lowest card when it cannot.
+``search``
+    determinized search: it samples the hidden cards consistent with the view (hand sizes, suits a
+    seat has shown it lacks, the Donut upcard in the dealer's hand), plays each candidate action
+    out to the end of the hand in every sample with the heuristic as the rollout policy, and picks
+    the action with the best mean score change relative to the other players.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from callbreak.bots.base import BotError
+from callbreak.core.actions import CHANCE, Play
+from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.tricks import beats
+from callbreak.games import GAMES, Bid, Exchange, GameAction, GameView, Join, NameTrump, Pass, Settle
+from callbreak.games.base import GamePhase, TrickGame
+
+
+@dataclass(frozen=True, slots=True)
+class GameDecision:
+    """A game action and a short phrase saying why (the game bots' :class:`Decision`)."""
+
+    action: GameAction
+    reason: str = ""
+
+
+# --- hand evaluation ---------------------------------------------------------------------
+
+
+def _power(card: int, low_high: bool) -> int:
+    """Rank strength 0..12 within a suit (reversed on Donut's 6)."""
+    r = card % 13
+    return 12 - r if low_high else r
+
+
+def estimate_tricks(hand: int, trump: int, players: int, low_high: bool = False) -> float:
+    """A quick estimate of the tricks ``hand`` takes with ``trump`` (-1: none) among ``players``.
+
+    Top cards of a suit count by how likely they are to stand up; trumps add length. With short
+    (five-card) hands fewer tricks are played, so long-suit values count for less.
+    """
+    size = hand.bit_count()
+    est = 0.0
+    for suit in range(4):
+        cards = sorted((_power(c, low_high) for c in cards_of(hand & SUIT_MASKS[suit])), reverse=True)
+        n = len(cards)
+        if not n:
+            continue
+        is_trump = suit == trump
+        for i, p in enumerate(cards):
+            gap = 12 - p - i  # higher cards missing above this one
+            if gap <= 0:
+                est += 1.0 if is_trump else 0.9 - 0.04 * players
+            elif gap == 1 and n >= 2:
+                est += 0.75 if is_trump else 0.45
+            elif gap == 2 and n >= 3:
+                est += 0.55 if is_trump else 0.2
+            elif is_trump:
+                est += 0.35 if size <= 5 else 0.25
+        if is_trump and size > 5 and n > 3:
+            est += 0.6 * (n - 3)
+    if size <= 5:
+        est *= 4 / players  # more opponents each trick
+    return est
+
+
+def _best_trump(hand: int, players: int) -> tuple[Suit, float]:
+    scored = [(estimate_tricks(hand, s, players), -s) for s in range(4)]
+    est, neg = max(scored)
+    return Suit(-neg), est
+
+
+def _hand_mask(view: GameView) -> int:
+    return sum(1 << c for c in view.hand or ())
+
+
+def _active_count(view: GameView) -> int:
+    if view.phase is GamePhase.PLAY:
+        return sum(view.active)
+    return sum(view.in_game)
+
+
+# --- the heuristic -------------------------------------------------------------------------
+
+
+def heuristic_action(view: GameView) -> tuple[GameAction, str]:
+    """The heuristic bot's choice and why."""
+    legal = view.legal
+    if not legal:
+        raise BotError("the bot was asked to act with no legal action")
+    if view.phase is GamePhase.PLAY:
+        return _heuristic_play(view)
+    hand = _hand_mask(view)
+    players = _active_count(view)
+    first = legal[0]
+    if isinstance(first, NameTrump):
+        suit, est = _best_trump(hand, players)
+        return NameTrump(first.seat, suit), f"{suit.name.lower()} is the strongest trump (~{est:.1f} tricks)"
+    if isinstance(first, (Bid, Pass)):
+        return _heuristic_bid(view, hand, players)
+    if isinstance(first, Join):
+        trump = view.trump.value if view.trump is not None else -1
+        est = estimate_tricks(hand, trump, players, view.low_high)
+        need = {"horsethief": 1.2, "donut": 0.75, "snarples": 0.9}.get(view.game, 0.8)
+        if view.game == "snarples" and view.seat is not None and view.scores[view.seat] <= 3:
+            need -= 0.3  # sitting out costs a point here
+        playing = est >= need
+        return Join(first.seat, playing), f"~{est:.1f} tricks: {'play' if playing else 'sit out'}"
+    if isinstance(first, Exchange):
+        return _heuristic_exchange(view, hand)
+    if isinstance(first, Settle):
+        return Settle(first.seat, False), "take 5 off my own score"
+    return first, "the only kind of action"
+
+
+def _heuristic_bid(view: GameView, hand: int, players: int) -> tuple[GameAction, str]:
+    seat = view.legal[0].seat  # type: ignore[union-attr]
+    bids = sorted((a for a in view.legal if isinstance(a, Bid)), key=lambda a: a.tricks)
+    can_pass = any(isinstance(a, Pass) for a in view.legal)
+    if view.game == "batak-koz-maca":
+        est = estimate_tricks(hand, Suit.SPADES, 4)
+        call = min(13, max(1, int(est)))
+        return Bid(seat, call), f"~{est:.1f} tricks with spades trump"
+    _, est = _best_trump(hand, players)
+    fit = [b for b in bids if b.tricks <= est + (0.3 if view.game == "batak-ihaleli" else 0.1)]
+    if fit:
+        return fit[0], f"~{est:.1f} tricks with my best trump"
+    if not can_pass:
+        return bids[0], "forced to bid"
+    return Pass(seat), f"only ~{est:.1f} tricks"
+
+
+def _heuristic_exchange(view: GameView, hand: int) -> tuple[GameAction, str]:
+    trump = view.trump.value if view.trump is not None else -1
+    keep = 0
+    for c in cards_of(hand):
+        if c // 13 == trump or c % 13 >= 11:  # trumps, aces and kings stay
+            keep |= 1 << c
+    throw = set(cards_of(hand & ~keep))
+    for a in view.legal:
+        if isinstance(a, Exchange) and set(a.cards) == throw:
+            return a, f"keep trumps and high cards, exchange {len(throw)}"
+    options = [a for a in view.legal if isinstance(a, Exchange) and set(a.cards) <= throw]
+    best = max(options, key=lambda a: len(a.cards))
+    return best, f"exchange {len(best.cards)}"
+
+
+def _heuristic_play(view: GameView) -> tuple[GameAction, str]:
+    legal = [a.card for a in view.legal if isinstance(a, Play)]
+    seat = view.legal[0].seat  # type: ignore[union-attr]
+    card, why = choose_card(legal, list(view.trick), view.trump.value if view.trump else -1,
+                            view.low_high, _remaining_above(view), _last_to_play(view))
+    return Play(seat, card), why
+
+
+def _last_to_play(view: GameView) -> bool:
+    return len(view.trick) == sum(view.active) - 1
+
+
+def _remaining_above(view: GameView) -> Callable[[int], bool]:
+    """Whether a card is the highest of its suit still unplayed (outside this seat's hand)."""
+    gone = _hand_mask(view)
+    for c in view.played:
+        gone |= 1 << c
+    low_high = view.low_high
+
+    def top(card: int) -> bool:
+        suit_left = SUIT_MASKS[card // 13] & ~gone
+        return not any(_power(c, low_high) > _power(card, low_high) for c in cards_of(suit_left))
+
+    return top
+
+
+def choose_card(legal: list[Card], trick: list[Card], trump: int, low_high: bool,
+                is_top: Callable[[int], bool], last: bool) -> tuple[Card, str]:
+    """Take the trick as cheaply as possible, or throw the cheapest card."""
+
+    def cheap(c: int) -> tuple[int, int]:
+        return (1 if c // 13 == trump else 0, _power(c, low_high))
+
+    if not trick:
+        winners = [c for c in legal if is_top(c) and c // 13 != trump]
+        if winners:
+            return max(winners, key=lambda c: _power(c, low_high)), "lead a card nobody can beat"
+        tops = [c for c in legal if is_top(c)]
+        if tops:
+            return tops[0], "lead a top trump"
+        return min(legal, key=cheap), "lead low"
+    best = trick[0]
+    for c in trick[1:]:
+        if beats(c, best, trump, low_high):
+            best = c
+    winning = [c for c in legal if beats(c, best, trump, low_high)]
+    if winning:
+        sure = [c for c in winning if last or is_top(c) or c // 13 == trump]
+        if sure:
+            return min(sure, key=cheap), "win the trick cheaply"
+        return max(winning, key=lambda c: _power(c, low_high)), "try to win the trick"
+    return min(legal, key=cheap), "cannot win: throw the lowest"
+
+
+# --- sampling hidden cards -------------------------------------------------------------------
+
+
+def sample_world(view: GameView, rng: random.Random, tries: int = 30) -> tuple[list[int], list[Card]]:
+    """Hands for every seat and a stock, consistent with what ``view.seat`` knows."""
+    me = view.seat
+    assert me is not None
+    unknown = view.unseen_mask()
+    fixed = [0] * view.players
+    fixed[me] = _hand_mask(view)
+    if view.game == "donut" and view.upcard is not None and view.upcard not in view.played and me != view.dealer:
+        fixed[view.dealer] |= 1 << view.upcard
+        unknown &= ~(1 << view.upcard)
+    need = [view.hand_sizes[s] - fixed[s].bit_count() for s in range(view.players)]
+    need[me] = 0
+    void_masks = [0] * view.players
+    for s in range(view.players):
+        if s != me and need[s] > 0:
+            for suit in view.voids(s):
+                void_masks[s] |= SUIT_MASKS[suit]
+    pool_all = list(cards_of(unknown))
+    order = sorted((s for s in range(view.players) if need[s] > 0), key=lambda s: -void_masks[s].bit_count())
+    for attempt in range(tries + 1):
+        respect = attempt < tries
+        pool = pool_all[:]
+        rng.shuffle(pool)
+        hands = list(fixed)
+        ok = True
+        for s in order:
+            got = 0
+            rest = []
+            for c in pool:
+                if got < need[s] and not (respect and void_masks[s] >> c & 1):
+                    hands[s] |= 1 << c
+                    got += 1
+                else:
+                    rest.append(c)
+            pool = rest
+            if got < need[s]:
+                ok = False
+                break
+        if ok:
+            return hands, pool[:view.stock_size]
+    raise BotError("could not sample hidden cards consistent with the view")  # pragma: no cover
+
+
+def _game_class(view: GameView) -> type[TrickGame]:
+    cls = GAMES[view.game].cls
+    assert cls is not None
+    return cls
+
+
+def rollout_action(g: TrickGame) -> GameAction:
+    """The fast policy used to play sampled worlds out: the heuristic on the sampled state."""
+    seat = g.turn
+    if g.phase is GamePhase.PLAY:
+        legal = list(cards_of(g.play_mask()))
+        gone = g.hands[seat]
+        for t in g.tricks:
+            for c in t.cards:
+                gone |= 1 << c
+        for c in g.trick:
+            gone |= 1 << c
+        low_high = g.low_high
+
+        def top(card: int) -> bool:
+            left = SUIT_MASKS[card // 13] & ~gone
+            p = _power(card, low_high)
+            return not any(_power(c, low_high) > p for c in cards_of(left))
+
+        last = len(g.trick) == sum(g.active) - 1
+        card, _ = choose_card(legal, list(g.trick), g.trump, low_high, top, last)
+        return Play(seat, card)
+    return heuristic_action(g.view(seat))[0]
+
+
+def _relative(g: TrickGame, before: list[int], me: int, low_wins: bool) -> float:
+    deltas = [g.scores[s] - before[s] for s in range(g.players)]
+    others = [deltas[s] for s in range(g.players) if s != me and g.in_game[s]]
+    rel = deltas[me] - (sum(others) / len(others) if others else 0.0)
+    if g.is_over and me in g.winners:
+        rel += 50.0 / len(g.winners)  # winning the game outweighs any one hand
+    return -rel if low_wins else rel
+
+
+# --- the bots ----------------------------------------------------------------------------------
+
+
+class GameRandomBot:
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def decide(self, view: GameView, budget: float) -> GameDecision:
+        if not view.legal:
+            raise BotError("the bot was asked to act with no legal action")
+        return GameDecision(self.rng.choice(list(view.legal)), "a random legal move")
+
+
+class GameHeuristicBot:
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "heuristic"
+
+    def decide(self, view: GameView, budget: float) -> GameDecision:
+        action, why = heuristic_action(view)
+        return GameDecision(action, why)
+
+
+class GameSearchBot:
+    """Determinized search over sampled worlds, rolled out to the end of the hand."""
+
+    def __init__(self, seed: int | None = None, samples: int = 8, max_candidates: int = 8) -> None:
+        self.name = "search"
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.max_candidates = max_candidates
+
+    def candidates(self, view: GameView) -> list[GameAction]:
+        legal = list(view.legal)
+        if len(legal) <= self.max_candidates:
+            return legal
+        # Many exchanges: the heuristic's choice, none, and a spread of the others.
+        pick = heuristic_action(view)[0]
+        rest = [a for a in legal if a != pick]
+        self.rng.shuffle(rest)
+        return [pick, *rest[: self.max_candidates - 1]]
+
+    def decide(self, view: GameView, budget: float) -> GameDecision:
+        cands = self.candidates(view)
+        if len(cands) == 1:
+            return GameDecision(cands[0], "the only legal move")
+        me = view.seat
+        assert me is not None
+        cls = _game_class(view)
+        deadline = time.monotonic() + max(0.01, budget * 0.8)
+        totals = [0.0] * len(cands)
+        done = 0
+        for _ in range(self.samples):
+            hands, stock = sample_world(view, self.rng)
+            base = cls.from_view(view, hands, stock)
+            for i, action in enumerate(cands):
+                g = base.clone()
+                before = list(g.scores)
+                hands_before = len(g.results)
+                g.apply(action)
+                while not g.is_over and len(g.results) == hands_before and g.turn != CHANCE:
+                    g.apply(rollout_action(g))
+                totals[i] += _relative(g, before, me, cls.LOW_WINS)
+            done += 1
+            if time.monotonic() > deadline:
+                break
+        best = max(range(len(cands)), key=lambda i: totals[i])
+        return GameDecision(cands[best], f"best of {len(cands)} over {done} sampled deals "
+                                     f"({totals[best] / done:+.2f} a hand)")
+
+
+GameBot = GameRandomBot | GameHeuristicBot | GameSearchBot
+_FACTORIES: dict[str, Callable[..., GameBot]] = {
+    "random": GameRandomBot,
+    "heuristic": GameHeuristicBot,
+    "search": GameSearchBot,
+}
+
+
+def game_bot_names() -> list[str]:
+    return sorted(_FACTORIES)
+
+
+def make_game_bot(spec: str, seed: int | None = None) -> GameBot:
+    """A bot for the related games from a spec like ``"search:samples=16"``.
+
+    Raises :class:`BotError` for an unknown name or a bad option.
+    """
+    from callbreak.bots.base import parse_spec
+
+    name, opts = parse_spec(spec)
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise BotError(f"unknown game bot {name!r}; game bots are: {', '.join(game_bot_names())}")
+    kwargs: dict[str, Any] = {}
+    for k, v in opts.items():
+        if k not in ("samples", "max_candidates", "seed"):
+            raise BotError(f"bad option {k!r} for game bot {name!r}")
+        try:
+            kwargs[k] = int(v)
+        except ValueError:
+            raise BotError(f"option {k} of game bot {name!r} must be a whole number, got {v!r}") from None
+    if seed is not None:
+        kwargs.setdefault("seed", seed)
+    try:
+        return factory(**kwargs)
+    except TypeError as e:
+        raise BotError(f"bad options for game bot {name!r}: {e}") from None
