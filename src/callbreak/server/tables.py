@@ -394,8 +394,8 @@ class TableService:
             self._apply(table, dealer.chance(match))
         if match.is_over and table.status != "over":
             self._finish(table)
+        self._arm(table, new_turn=True)  # first, so the broadcast carries the new clock
         self.broadcast(table)
-        self._arm(table, new_turn=True)
 
     def _finish(self, table: Table) -> None:
         match = table.match
@@ -497,8 +497,8 @@ class TableService:
     def attach(self, table: Table, conn: Connection) -> None:
         table.connections.append(conn)
         if conn.seat is not None:
-            self.broadcast(table)  # everyone sees the player is back
             self._arm(table)
+            self.broadcast(table)  # everyone sees the player is back
         else:
             conn.send(self.state_message(table, None))
 
@@ -507,8 +507,8 @@ class TableService:
         if conn in table.connections:
             table.connections.remove(conn)
         if conn.seat is not None and table.status != "over":
-            self.broadcast(table)
             self._arm(table)
+            self.broadcast(table)
 
     def state_message(self, table: Table, seat: int | None) -> dict[str, Any]:
         left = None

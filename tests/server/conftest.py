@@ -1,0 +1,102 @@
+"""Shared helpers for the web app tests: an app on a temporary SQLite store, table helpers."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from callbreak.server.app import create_app
+from callbreak.store import Store
+
+CARD = re.compile(r"^(10|[2-9JQKA])[SHCD]$")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(f"sqlite:///{tmp_path / 'test.db'}")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    with TestClient(create_app(store)) as c:
+        yield c
+
+
+def create(client: TestClient, name: str = "Ann", seed: int = 1, **settings: Any) -> dict[str, Any]:
+    settings.setdefault("bot_delay", 0)
+    r = client.post("/api/tables", json={"name": name, "settings": settings, "seed": seed})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def join(client: TestClient, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    r = client.post(f"/api/tables/{code}/join", json={"name": name, "seat": seat})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def state(client: TestClient, code: str, token: str | None = None) -> dict[str, Any]:
+    r = client.post(f"/api/tables/{code}/state", json={"token": token} if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def cards_in(message: Any) -> set[str]:
+    """Every string in a message that spells a card."""
+    found: set[str] = set()
+    if isinstance(message, dict):
+        for v in message.values():
+            found |= cards_in(v)
+    elif isinstance(message, list):
+        for v in message:
+            found |= cards_in(v)
+    elif isinstance(message, str) and CARD.match(message):
+        found.add(message)
+    return found
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any] | None:
+    """A simple deterministic player for test clients: the first ordinary legal action."""
+    legal = view["legal"]
+    if not legal or view["to_act"] != view["seat"]:
+        return None
+    ordinary = [a for a in legal if a["type"] != "look" and not a.get("blind")]
+    return (ordinary or legal)[0]  # type: ignore[no-any-return]
+
+
+class SeatClient(threading.Thread):
+    """One player on a real websocket: plays whenever its view has a legal move, keeps every message."""
+
+    def __init__(self, client: TestClient, code: str, token: str | None, play: bool = True) -> None:
+        super().__init__(daemon=True)
+        self.client, self.code, self.token, self.play = client, code, token, play
+        self.messages: list[dict[str, Any]] = []
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            with self.client.websocket_connect(f"/ws/{self.code}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": self.token}))
+                while True:
+                    m = ws.receive_json()
+                    self.messages.append(m)
+                    if m["type"] != "state" or m["view"] is None:
+                        continue
+                    view = m["view"]
+                    if view["phase"] == "over":
+                        return
+                    action = choose(view) if self.play else None
+                    if action is not None:
+                        ws.send_text(json.dumps({"type": "action", "token": self.token,
+                                                 "version": m["version"], "action": action}))
+        except BaseException as e:  # reported by the test
+            self.error = e

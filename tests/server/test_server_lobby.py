@@ -1,0 +1,116 @@
+"""Lobby API: create, join by code, pick seats, start with bots, and every refusal."""
+
+from __future__ import annotations
+
+from conftest import create, join, state
+from starlette.testclient import TestClient
+
+from callbreak.server.tables import CODE_ALPHABET, CODE_LENGTH
+
+
+def test_create_gives_an_unguessable_code_a_link_and_a_host_token(client: TestClient) -> None:
+    made = create(client)
+    code = made["code"]
+    assert len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+    assert made["link"] == f"/t/{code}" and made["seat"] == 0 and len(made["token"]) >= 24
+    other = create(client)
+    assert other["code"] != code
+    lobby = client.get(f"/api/tables/{code}").json()
+    assert lobby["status"] == "lobby" and lobby["host_seat"] == 0
+    assert [s["kind"] for s in lobby["seats"]] == ["human", "open", "open", "open"]
+    assert made["token"] not in client.get(f"/api/tables/{code}").text
+    assert "token" not in str(lobby["seats"])
+
+
+def test_join_by_code_in_any_case_with_hyphens_and_pick_a_seat(client: TestClient) -> None:
+    code = create(client)["code"]
+    typed = f"{code[:4].lower()}-{code[4:8]}-{code[8:]}"
+    bob = join(client, typed, "Bob", seat=2)
+    assert bob["seat"] == 2
+    cat = join(client, code, "  Cat  ")
+    assert cat["seat"] == 1
+    seats = client.get(f"/api/tables/{code}").json()["seats"]
+    assert [(s["name"], s["kind"]) for s in seats] == [("Ann", "human"), ("Cat", "human"),
+                                                      ("Bob", "human"), ("", "open")]
+    # Moving to another open seat before the start.
+    r = client.post(f"/api/tables/{code}/seat", json={"token": cat["token"], "seat": 3})
+    assert r.status_code == 200 and r.json()["seats"][3]["name"] == "Cat"
+
+
+def test_join_refusals_change_nothing(client: TestClient) -> None:
+    code = create(client)["code"]
+    join(client, code, "Bob", seat=1)
+    before = client.get(f"/api/tables/{code}").json()
+    cases = [
+        ({"name": "Dan", "seat": 1}, 409, "seat_taken"),
+        ({"name": "Dan", "seat": 7}, 400, "bad_seat"),
+        ({"name": "", "seat": 2}, 400, "bad_name"),
+        ({"name": "x" * 40}, 400, "bad_name"),
+        ({"seat": 2}, 400, "bad_name"),
+    ]
+    for payload, status, error in cases:
+        r = client.post(f"/api/tables/{code}/join", json=payload)
+        assert (r.status_code, r.json()["error"]) == (status, error), payload
+        assert r.json()["message"]
+    assert client.get(f"/api/tables/{code}").json() == before
+    r = client.post("/api/tables/NOSUCHCODE22/join", json={"name": "Dan"})
+    assert r.status_code == 404 and r.json()["error"] == "no_table"
+    r = client.post(f"/api/tables/{code}/join", content=b"{not json")
+    assert r.status_code == 400 and r.json()["error"] == "malformed"
+
+
+def test_full_table_and_started_table_refuse_joins(client: TestClient) -> None:
+    made = create(client, bots="random")
+    code = made["code"]
+    for name in ("B", "C", "D"):
+        join(client, code, name)
+    r = client.post(f"/api/tables/{code}/join", json={"name": "E"})
+    assert r.status_code == 409 and r.json()["error"] == "full"
+    made2 = create(client, bots="random")
+    client.post(f"/api/tables/{made2['code']}/start", json={"token": made2["token"]})
+    r = client.post(f"/api/tables/{made2['code']}/join", json={"name": "E"})
+    assert r.status_code == 409 and r.json()["error"] == "started"
+
+
+def test_bad_settings_are_refused_with_the_reason(client: TestClient) -> None:
+    cases = [
+        ({"preset": "nope"}, "unknown preset"),
+        ({"options": {"min_call": 20}}, "min_call"),
+        ({"options": {"colour": "red"}}, "colour"),
+        ({"deals": 0}, "deals"),
+        ({"timer": 0.1}, "timer"),
+        ({"bots": ["random", "random"]}, "bots"),
+        ({"bots": "grandmaster"}, "grandmaster"),
+    ]
+    for settings, words in cases:
+        r = client.post("/api/tables", json={"name": "Ann", "settings": settings})
+        assert r.status_code == 400, settings
+        assert r.json()["error"] == "bad_config" and words in r.json()["message"], r.json()
+
+
+def test_only_the_host_starts_and_bots_take_the_open_seats(client: TestClient) -> None:
+    made = create(client, bots=["random", "random", "heuristic", "random"], deals=1)
+    code = made["code"]
+    bob = join(client, code, "Bob", seat=1)
+    r = client.post(f"/api/tables/{code}/start", json={"token": bob["token"]})
+    assert r.status_code == 403 and r.json()["error"] == "not_host"
+    assert client.get(f"/api/tables/{code}").json()["status"] == "lobby"
+    r = client.post(f"/api/tables/{code}/start", json={"token": made["token"]})
+    assert r.status_code == 200
+    seats = r.json()["seats"]
+    assert [s["kind"] for s in seats] == ["human", "human", "bot", "bot"]
+    assert [s["bot"] for s in seats[2:]] == ["heuristic", "random"]
+    view = state(client, code, made["token"])["view"]
+    assert view["phase"] == "call" and len(view["hand"]) == 13
+
+
+def test_presets_and_bot_levels_are_listed(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert "callbreak" in [p["name"] for p in meta["presets"]]
+    assert "random" in meta["bots"] and meta["strongest_bot"] in meta["bots"]
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for path in ("/", "/t/ABCDEFGHJKMN", "/s/ABCDEFGHJKMN", "/history", "/stats", "/scorekeeper"):
+        r = client.get(path)
+        assert r.status_code == 200 and "<html" in r.text.lower(), path

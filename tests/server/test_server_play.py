@@ -1,0 +1,233 @@
+"""Playing: every action is checked (token, seat, turn, legality, version) and refusals change nothing."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from conftest import create, join, state
+from starlette.testclient import TestClient
+
+from callbreak.server.wire import MAX_MESSAGE_BYTES
+from callbreak.store import Store
+
+
+def four_humans(client: TestClient, **settings: Any) -> tuple[str, list[str]]:
+    """A started table with four people; returns the code and their tokens by seat."""
+    made = create(client, **settings)
+    tokens = [made["token"]] + [join(client, made["code"], n)["token"] for n in ("Bob", "Cat", "Dan")]
+    r = client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]})
+    assert r.status_code == 200
+    return made["code"], tokens
+
+
+def act(client: TestClient, code: str, token: str, version: Any, action: Any) -> Any:
+    return client.post(f"/api/tables/{code}/action", json={"token": token, "version": version, "action": action})
+
+
+def test_every_rejection_names_the_reason_and_changes_nothing(client: TestClient, store: Store) -> None:
+    code, tokens = four_humans(client, deals=1)
+    s = state(client, code)
+    version, to_act = s["version"], s["view"]["to_act"]
+    me = tokens[to_act]
+    other = tokens[(to_act + 1) % 4]
+    call = {"type": "call", "tricks": 3}
+    stored_before = len(store.load_game(code).actions)  # type: ignore[union-attr]
+    cases = [
+        (act(client, code, "not-a-token", version, call), 403, "bad_token"),
+        (act(client, code, other, version, {**call, "seat": (to_act + 1) % 4}), 409, "not_your_turn"),
+        (act(client, code, me, version, {**call, "seat": (to_act + 1) % 4}), 400, "wrong_seat"),
+        (act(client, code, me, version - 1, call), 409, "stale"),
+        (act(client, code, me, version + 1, call), 409, "stale"),
+        (act(client, code, me, None, call), 400, "malformed"),
+        (act(client, code, me, version, {"type": "call", "tricks": 14}), 409, "illegal"),
+        (act(client, code, me, version, {"type": "play", "card": "AS"}), 409, "illegal"),
+        (act(client, code, me, version, {"type": "call", "tricks": "three"}), 400, "malformed"),
+        (act(client, code, me, version, {"type": "deal", "hands": []}), 400, "malformed"),
+        (act(client, code, me, version, "AS"), 400, "malformed"),
+    ]
+    for response, status, error in cases:
+        assert (response.status_code, response.json()["error"]) == (status, error), response.json()
+        assert response.json()["message"]
+    after = state(client, code)
+    assert after["version"] == version and after["view"] == s["view"]
+    assert len(store.load_game(code).actions) == stored_before  # type: ignore[union-attr]
+    # And the right action from the right seat at the right version goes through.
+    r = act(client, code, me, version, call)
+    assert r.status_code == 200 and r.json()["version"] == version + 1
+    assert r.json()["view"]["calls"][to_act] == 3
+    assert len(store.load_game(code).actions) == stored_before + 1  # type: ignore[union-attr]
+
+
+def test_an_illegal_card_is_refused_during_play(client: TestClient) -> None:
+    code, tokens = four_humans(client, deals=1)
+    for _ in range(4):  # everyone calls the minimum
+        s = state(client, code)
+        seat = s["view"]["to_act"]
+        assert act(client, code, tokens[seat], s["version"], {"type": "call", "tricks": 1}).status_code == 200
+    s = state(client, code)
+    leader = s["view"]["to_act"]
+    mine = state(client, code, tokens[leader])["view"]
+    assert act(client, code, tokens[leader], s["version"], {"type": "play", "card": mine["hand"][0]}).status_code == 200
+    s = state(client, code)
+    seat = s["view"]["to_act"]
+    view = state(client, code, tokens[seat])["view"]
+    legal = {a["card"] for a in view["legal"]}
+    illegal = [c for c in view["hand"] if c not in legal]
+    not_mine = next(c for c in ("AS", "KS", "QS", "JS", "10S") if c not in view["hand"] and c not in s["view"]["trick"])
+    r = act(client, code, tokens[seat], s["version"], {"type": "play", "card": not_mine})
+    assert r.status_code == 409 and r.json()["error"] == "illegal" and "does not hold" in r.json()["message"]
+    if illegal:
+        r = act(client, code, tokens[seat], s["version"], {"type": "play", "card": illegal[0]})
+        assert r.status_code == 409 and r.json()["error"] == "illegal"
+    assert state(client, code)["version"] == s["version"]
+
+
+def test_websocket_refuses_bad_messages_and_keeps_the_connection(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1, bot_delay=0)
+    code, token = made["code"], made["token"]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "action", "token": token}))
+        assert ws.receive_json()["code"] == "hello_first"
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        assert ws.receive_json() == {"type": "welcome", "seat": 0, "code": code}
+        assert ws.receive_json()["type"] == "state"
+        for raw, code_name in [
+            ("{nope", "malformed"),
+            ("[1, 2]", "malformed"),
+            (json.dumps({"no": "type"}), "malformed"),
+            (json.dumps({"type": "dance"}), "unknown_type"),
+            ("x" * (MAX_MESSAGE_BYTES + 1), "too_large"),
+            (json.dumps({"type": "action", "token": token, "version": 0, "action": {"type": "call", "tricks": 1}}),
+             "not_playing"),
+            (json.dumps({"type": "start", "token": "wrong"}), "not_host"),
+        ]:
+            ws.send_text(raw)
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and reply["code"] == code_name, (raw[:40], reply)
+        ws.send_bytes(b"\xff\xfe")
+        assert ws.receive_json()["code"] == "malformed"
+        # Still connected and working: start, then play a stale and a good action.
+        ws.send_text(json.dumps({"type": "start", "token": token}))
+        m = ws.receive_json()
+        while m["view"] is None or m["view"]["to_act"] != 0:
+            m = ws.receive_json()
+        ws.send_text(json.dumps({"type": "action", "token": token, "version": m["version"] - 1,
+                                 "action": {"type": "call", "tricks": 2}}))
+        assert ws.receive_json()["code"] == "stale"
+        ws.send_text(json.dumps({"type": "action", "token": token, "version": m["version"],
+                                 "action": {"type": "call", "tricks": 2}}))
+        m = ws.receive_json()
+        assert m["type"] == "state" and m["view"]["calls"][0] == 2
+
+
+def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1)
+    client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]})
+    with client.websocket_connect(f"/ws/{made['code']}") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert ws.receive_json()["seat"] is None
+        m = ws.receive_json()
+        assert m["you"] is None and m["view"]["hand"] is None and m["view"]["legal"] == []
+        ws.send_text(json.dumps({"type": "action", "version": m["version"], "action": {"type": "call", "tricks": 1}}))
+        assert ws.receive_json()["code"] == "bad_token"
+        ws.send_text(json.dumps({"type": "hello", "token": "forged"}))
+        assert ws.receive_json()["code"] == "unknown_type"
+
+
+def test_hint_gives_a_legal_action_with_a_reason(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1)
+    code, token = made["code"], made["token"]
+    client.post(f"/api/tables/{code}/start", json={"token": token})
+    deadline = time.monotonic() + 10
+    while (view := state(client, code, token)["view"])["to_act"] != 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    r = client.post(f"/api/tables/{code}/hint", json={"token": token})
+    assert r.status_code == 200
+    hint = r.json()
+    assert hint["action"] in view["legal"] and hint["reason"]
+    r = client.post(f"/api/tables/{code}/hint", json={"token": "nope"})
+    assert r.status_code == 403
+
+
+def wait_for(check: Any, seconds: float = 10.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def test_turn_timer_plays_the_default_action_for_a_player_who_waits(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1, timer=1)
+    code, token = made["code"], made["token"]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        ws.send_text(json.dumps({"type": "start", "token": token}))
+        started = None
+        while True:
+            m = ws.receive_json()
+            if m["type"] == "state" and m["view"] and m["view"]["to_act"] == 0 and m["view"]["phase"] == "call":
+                started = time.monotonic()
+                assert m["clock"]["kind"] == "timer" and 0 < m["clock"]["left"] <= 1
+                break
+        while True:  # we do nothing: the timer calls the minimum for us
+            m = ws.receive_json()
+            if m["type"] == "state" and m["view"]["calls"][0] is not None:
+                break
+        assert m["view"]["calls"][0] == 1
+        assert 0.8 < time.monotonic() - started < 5
+
+
+def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1, timer=1)
+    code, token = made["code"], made["token"]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        ws.send_text(json.dumps({"type": "start", "token": token}))
+        ws.receive_json()
+    # Gone: a stand-in bot calls and plays for seat 0 when its timer runs out.
+    wait_for(lambda: state(client, code)["view"]["won"] != [0, 0, 0, 0]
+             and len(state(client, code)["view"]["tricks"]) >= 1, 20)
+    # Back with the same token: the seat, the hand and the turn are theirs again.
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        assert ws.receive_json()["seat"] == 0
+        m = ws.receive_json()
+        assert m["you"] == 0 and m["view"]["hand"] is not None
+        assert m["table"]["seats"][0]["connected"] is True
+        while m["view"]["to_act"] != 0 or not m["view"]["legal"]:
+            m = ws.receive_json()
+        card = m["view"]["legal"][0]
+        ws.send_text(json.dumps({"type": "action", "token": token, "version": m["version"], "action": card}))
+        m = ws.receive_json()
+        assert m["type"] == "state" and m["version"] > 0
+
+
+def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1)
+    code, token = made["code"], made["token"]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        ws.send_text(json.dumps({"type": "start", "token": token}))
+        while True:
+            m = ws.receive_json()
+            if m["type"] != "state" or m["view"] is None:
+                continue
+            if m["view"]["phase"] == "over":
+                break
+            if m["view"]["to_act"] == 0 and m["view"]["legal"]:
+                ws.send_text(json.dumps({"type": "action", "token": token, "version": m["version"],
+                                         "action": m["view"]["legal"][0]}))
+        assert len(m["view"]["results"]) == 1 and m["view"]["winners"]
+        ws.send_text(json.dumps({"type": "rematch", "token": token}))
+        while (m := ws.receive_json())["type"] != "rematch":
+            pass
+    new = client.get(f"/api/tables/{m['code']}").json()
+    assert new["status"] == "lobby" and new["seats"][0]["name"] == "Ann" and new["host_seat"] == 0
+    r = client.post(f"/api/tables/{m['code']}/start", json={"token": m["token"]})
+    assert r.status_code == 200
