@@ -46,10 +46,11 @@ def related_games(
             table.add_row(info.name, counts, info.description)
         console.print(table)
         return
-    info = GAMES.get(name)
-    if info is None:
+    found = GAMES.get(name)
+    if found is None:
         _fail(f"unknown game {name!r}; games are: {', '.join(GAMES)}")
         return
+    info = found
     if info.cls is None:
         console.print(f"[bold]{info.title}[/bold]: {info.description}")
         console.print(f"Play it as a Call Break preset: callbreak presets {info.name}")
