@@ -81,6 +81,11 @@ class ArenaPlan:
     budget: float = DEFAULT_BUDGET
     tolerance: float = DEFAULT_TOLERANCE
     keep_records: bool = False
+    names: tuple[str, ...] = ()  # how players are shown (default: their specs)
+
+    @property
+    def display_names(self) -> tuple[str, ...]:
+        return self.names or self.players
 
     @property
     def stop_after(self) -> int | None:
@@ -129,9 +134,9 @@ def run_set(plan: ArenaPlan, set_index: int) -> SetResult:
                     for s, p in enumerate(seats)]
             # The same stream for every seating: the same first dealer and the same deals.
             chance = DealStream(f"{plan.seed}/{set_index}", stop_after=plan.stop_after)
-            names = [f"{plan.players[p]}" for p in seats]
+            names = [plan.display_names[p] for p in seats]
             meta = {"arena": {"seed": plan.seed, "set": set_index, "lineup": li, "rotation": rotation,
-                              "budget": plan.budget}}
+                              "budget": plan.budget, "players": [plan.players[p] for p in seats]}}
             out = play_match(plan.rules, bots, chance=chance, budget=plan.budget,
                              tolerance=plan.tolerance, names=names, meta=meta)
             m = out.match

@@ -185,7 +185,7 @@ def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
               names: Sequence[str] | None = None) -> ArenaReport:
     """Per-player results. Intervals are over duplicate sets: one value per set and player."""
     n = len(plan.players)
-    names = list(names) if names is not None else list(plan.players)
+    names = list(names) if names is not None else list(plan.display_names)
     per_set_deal: list[list[float]] = [[] for _ in range(n)]
     per_set_match: list[list[float]] = [[] for _ in range(n)]
     per_set_margin: list[list[float]] = [[] for _ in range(n)]

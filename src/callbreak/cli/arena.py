@@ -134,7 +134,7 @@ def arena(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     plan = ArenaPlan(tuple(players), rules, seed, sets, budget=budget, tolerance=tolerance,
-                     keep_records=records is not None)
+                     keep_records=records is not None, names=tuple(names))
 
     # --- the run ----------------------------------------------------------------------------
     err = Console(stderr=True)
@@ -147,7 +147,7 @@ def arena(
     try:
         with progress:
             task = progress.add_task("sets", total=sets)
-            report = run_arena(plan, preset=preset_name, workers=workers, ray_address=ray, names=names,
+            report = run_arena(plan, preset=preset_name, workers=workers, ray_address=ray,
                                progress=lambda done, total: progress.update(task, completed=done))
     except CallbreakError as e:
         Console(stderr=True).print(f"[red]error:[/red] the run stopped: {e}", highlight=False)
