@@ -9,6 +9,7 @@ rules' default, and the game goes on.
 
 from __future__ import annotations
 
+import threading
 import time
 from types import TracebackType
 from typing import Any
@@ -49,6 +50,20 @@ class RulesNotSupportedError(RemoteBotError):
     """The protocol cannot express the rules the table plays."""
 
 
+_shared: httpx.Client | None = None
+_shared_lock = threading.Lock()
+
+
+def _shared_client() -> httpx.Client:
+    """One connection pool for every remote bot: players built per decision (as the web tables
+    do) then reuse kept-alive connections instead of opening a socket per move."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = httpx.Client(timeout=10.0, limits=httpx.Limits(max_connections=64))
+        return _shared
+
+
 def _base(url: str) -> str:
     if not url.startswith(("http://", "https://")):
         raise RemoteBotError(f"a remote bot is named by an http:// or https:// URL, got {url!r}")
@@ -71,7 +86,7 @@ class RemoteBot:
             raise RemoteBotError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.timeout = timeout
         self.name = name or self.url
-        self._http = httpx.Client(timeout=timeout or 10.0)
+        self._http = _shared_client()
 
     def decide(self, view: SeatView, budget: float) -> Decision:
         """Ask the remote bot for this seat's action, giving it ``budget`` seconds.
@@ -123,7 +138,7 @@ class RemoteBot:
             return False
 
     def close(self) -> None:
-        self._http.close()
+        """Nothing to release: connections live in a pool shared by all remote bots."""
 
     def __enter__(self) -> RemoteBot:
         return self
