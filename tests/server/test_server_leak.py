@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import SeatClient, cards_in, create, join
+from server_helpers import SeatClient, cards_in, client_fixture, create, join, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
 from callbreak.core import Match

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import create, join, state
+from server_helpers import client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
 from callbreak.server.tables import CODE_ALPHABET, CODE_LENGTH

@@ -6,7 +6,7 @@ import json
 import time
 from typing import Any
 
-from conftest import create, join, state
+from server_helpers import client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
 from callbreak.server.wire import MAX_MESSAGE_BYTES

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server_helpers import client_fixture, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
 

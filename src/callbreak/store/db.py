@@ -69,13 +69,16 @@ class Store:
         except Exception as e:  # SQLAlchemy raises ArgumentError with a vague text
             raise StoreError(f"not a database URL: {url!r} ({e})") from None
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
-        if self.is_sqlite:
-            if parsed.database and parsed.database != ":memory:":
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False})
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        else:
-            self.engine = create_engine(self.url, pool_pre_ping=True)
+        try:
+            if self.is_sqlite:
+                if parsed.database and parsed.database != ":memory:":
+                    Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False})
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:
+                self.engine = create_engine(self.url, pool_pre_ping=True)
+        except Exception as e:  # an unknown driver or a malformed URL
+            raise StoreError(f"cannot use the database URL {url!r}: {e}") from None
         self.migrate()
 
     def close(self) -> None:

@@ -18,15 +18,15 @@ from callbreak.store import Store
 CARD = re.compile(r"^(10|[2-9JQKA])[SHCD]$")
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
+@pytest.fixture(name="store")
+def store_fixture(tmp_path: Path) -> Iterator[Store]:
     s = Store(f"sqlite:///{tmp_path / 'test.db'}")
     yield s
     s.close()
 
 
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
+@pytest.fixture(name="client")
+def client_fixture(store: Store) -> Iterator[TestClient]:
     with TestClient(create_app(store)) as c:
         yield c
 

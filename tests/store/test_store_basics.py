@@ -1,0 +1,69 @@
+"""The store on SQLite and PostgreSQL: games and ordered actions, results, sheets, migrations."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+from store_helpers import db_url_fixture  # noqa: F401 (fixture)
+
+from callbreak.store import Store, StoreError, normalize_url
+
+
+def test_games_keep_their_actions_in_order(db_url: str) -> None:
+    store = Store(db_url)
+    gid = store.create_game("CODE1", {"preset": "callbreak", "seed": 4}, [{"kind": "open"}] * 4)
+    for seq in range(5):
+        store.append_action(gid, seq, {"type": "call", "seat": seq % 4, "tricks": seq + 1})
+    with pytest.raises(IntegrityError):  # the same version can never be written twice
+        store.append_action(gid, 3, {"type": "call", "seat": 0, "tricks": 1})
+    store.update_game(gid, status="playing", seats=[{"kind": "bot"}] * 4)
+    got = store.load_game("CODE1")
+    assert got is not None and got.status == "playing" and got.seats == [{"kind": "bot"}] * 4
+    assert [a["tricks"] for a in got.actions] == [1, 2, 3, 4, 5]
+    assert got.config == {"preset": "callbreak", "seed": 4}
+    assert [g.code for g in store.load_games("playing")] == ["CODE1"]
+    assert store.load_game("NOPE") is None
+    store.close()
+
+
+def test_results_feed_history_and_player_statistics(db_url: str) -> None:
+    store = Store(db_url)
+    for n, (winner, made) in enumerate([(0, 3), (1, 5)]):
+        gid = store.create_game(f"G{n}", {"preset": "callbreak"}, [])
+        store.finish_game(gid, [
+            {"seat": s, "name": ["Ann", "Bob", "Cat", "Dan"][s], "kind": "human", "total": 10 * s,
+             "winner": s == winner, "deals": 5, "calls_made": made if s == 0 else 1, "points": 10 * s + n}
+            for s in range(4)])
+    history = store.finished_games()
+    assert {g["code"] for g in history} == {"G0", "G1"} and len(history[0]["seats"]) == 4
+    stats = {r["name"]: r for r in store.player_stats()}
+    assert stats["Ann"] == {"name": "Ann", "kind": "human", "games": 2, "wins": 1, "deals": 10,
+                            "points": 1, "calls_made": 8}
+    assert stats["Bob"]["wins"] == 1 and stats["Cat"]["wins"] == 0
+    store.close()
+
+
+def test_sheets_round_trip(db_url: str) -> None:
+    store = Store(db_url)
+    store.create_sheet("S1", "hash", {"deals": []})
+    store.update_sheet("S1", {"deals": [1]})
+    assert store.load_sheet("S1") == ("hash", {"deals": [1]})
+    assert store.load_sheet("S2") is None
+    store.close()
+
+
+def test_migrating_twice_is_harmless_and_data_survives(db_url: str) -> None:
+    first = Store(db_url)
+    first.create_game("KEEP", {}, [])
+    first.close()
+    second = Store(db_url)  # runs the migrations again: already at head
+    assert second.load_game("KEEP") is not None
+    second.close()
+
+
+def test_urls() -> None:
+    assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert normalize_url("games.db").startswith("sqlite:///")
+    with pytest.raises(StoreError):
+        Store("nosuchdriver://x")
