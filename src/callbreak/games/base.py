@@ -245,6 +245,16 @@ def _voids_in(seats: Sequence[int], cards: Sequence[Card], seat: int, out: set[S
             out.add(lead)
 
 
+# Which kinds of contract action each phase takes (the game decides which of them are legal).
+_PHASE_ACTIONS: dict[GamePhase, tuple[type, ...]] = {
+    GamePhase.AUCTION: (Bid, Pass),
+    GamePhase.TRUMP: (NameTrump,),
+    GamePhase.JOIN: (Join,),
+    GamePhase.EXCHANGE: (Exchange,),
+    GamePhase.SETTLE: (Settle,),
+}
+
+
 class TrickGame:
     """Base of the related games. Subclasses supply the contract phases and the scoring."""
 
@@ -423,6 +433,9 @@ class TrickGame:
             return
         if not isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle)):
             raise IllegalActionError(f"unknown action {action!r}")
+        self.check_seat(action.seat)
+        if not isinstance(action, _PHASE_ACTIONS.get(phase, ())):
+            raise self.wrong_phase(action)
         self.check_turn(action.seat)
         self._verify_contract(action)
 
