@@ -1,0 +1,154 @@
+"""Crash safety: kill the server (SIGKILL) mid-deal, start it again, finish, and compare the record
+with the same game played without the interruption.
+
+Seat 0 is a person (this test, over HTTP); the other seats are seeded bots, so the whole game is a
+function of the table seed and seat 0's choices.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import choose
+from starlette.testclient import TestClient
+
+from callbreak.server.app import create_app
+from callbreak.store import Store
+
+SETTINGS = {"preset": "callbreak", "deals": 2, "bots": "random", "bot_delay": 0}
+SEED = 20261122
+KILL_AT = 70  # a version in the middle of the second deal
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``callbreak serve`` in a child process."""
+
+    def __init__(self, db: str) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
+             "--port", str(self.port), "--db", db],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert f"Call Break is running at http://127.0.0.1:{self.port}" in line, line
+        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=10)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                self.http.get("/api/meta")
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        self.http.close()
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def play(http: Any, code: str, token: str, until: int | None = None) -> dict[str, Any]:
+    """Play seat 0 (first ordinary legal action) until the game is over or ``until`` is reached
+    on seat 0's turn. Returns the last state seen."""
+    deadline = time.monotonic() + 60
+    while True:
+        s = http.post(f"/api/tables/{code}/state", json={"token": token}).json()
+        view = s["view"]
+        if view["phase"] == "over":
+            return s  # type: ignore[no-any-return]
+        action = choose(view)
+        if action is not None:
+            if until is not None and s["version"] >= until:
+                return s  # type: ignore[no-any-return]
+            r = http.post(f"/api/tables/{code}/action",
+                          json={"token": token, "version": s["version"], "action": action})
+            assert r.status_code == 200, r.text
+        else:
+            time.sleep(0.005)
+        assert time.monotonic() < deadline, "the game did not progress"
+
+
+def start_table(http: Any) -> tuple[str, str]:
+    r = http.post("/api/tables", json={"name": "Ann", "settings": SETTINGS, "seed": SEED})
+    assert r.status_code == 200, r.text
+    code, token = r.json()["code"], r.json()["token"]
+    assert http.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+    return code, token
+
+
+def uninterrupted_actions(tmp: Path) -> list[dict[str, Any]]:
+    store = Store(f"sqlite:///{tmp / 'reference.db'}")
+    with TestClient(create_app(store)) as client:
+        code, token = start_table(client)
+        play(client, code, token)
+    stored = store.load_game(code)
+    assert stored is not None and stored.status == "over"
+    store.close()
+    return stored.actions
+
+
+@pytest.fixture(name="restart_db", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def restart_db_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'served.db'}"
+        return
+    if not os.environ.get("CALLBREAK_TEST_PG_URL"):
+        pytest.skip("CALLBREAK_TEST_PG_URL is not set")
+    sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
+    from store_helpers import fresh_pg_database
+
+    yield from fresh_pg_database()
+
+
+@pytest.mark.slow
+def test_sigkill_mid_deal_then_resume_gives_the_same_record(tmp_path: Path, restart_db: str) -> None:
+    expected = uninterrupted_actions(tmp_path)
+    server = Server(restart_db)
+    try:
+        code, token = start_table(server.http)
+        mid = play(server.http, code, token, until=KILL_AT)
+        assert mid["view"]["phase"] == "play" and mid["view"]["deal_number"] == 2
+        assert 0 < len(mid["view"]["tricks"]) < 13
+    finally:
+        server.kill()
+    server = Server(restart_db)
+    try:
+        again = server.http.post(f"/api/tables/{code}/state", json={"token": token}).json()
+        assert again["version"] == mid["version"] and again["view"] == mid["view"]
+        end = play(server.http, code, token)
+        assert end["view"]["phase"] == "over"
+        replay = server.http.get(f"/api/history/{code}").json()
+        assert replay["totals"] == end["view"]["totals"]
+    finally:
+        server.stop()
+    store = Store(restart_db)
+    stored = store.load_game(code)
+    store.close()
+    assert stored is not None and stored.status == "over"
+    assert stored.actions == expected
