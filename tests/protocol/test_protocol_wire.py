@@ -147,3 +147,12 @@ def test_other_rules_are_refused_clearly(preset: str) -> None:
 
 def test_a_bhoos_table_with_a_random_first_dealer_is_accepted() -> None:
     check_rules(make_rules("bhoos-tournament", first_dealer="random", turn_timer=15))
+
+
+@pytest.mark.parametrize("module", ["wire", "server", "players"])
+def test_the_docstring_examples_hold(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"callbreak.protocol.{module}"))
+    assert result.attempted > 0 and result.failed == 0
