@@ -56,7 +56,8 @@ class PlayApp(App[None]):
         self.selected_card: int | None = None
         self.selected_call = session.rules.min_call
         self.buffer = ""
-        self.messages: deque[Text] = deque(maxlen=3)
+        self.messages: deque[Text] = deque(maxlen=3)  # what the status lines show
+        self.log_lines: list[str] = []  # every message of the session, oldest first
         self.show_board = False
         self._waiting: asyncio.Future[str] | None = None
         self._deadline: float | None = None
@@ -125,8 +126,8 @@ class PlayApp(App[None]):
                         style="bold")
             return Group(line + timer, typed)
         if view.phase is Phase.REDEAL_CLAIM:
-            line = Text("Your hand may be thrown in: y claims a redeal (shows your hand), "
-                        "n or Enter keeps it.", style="bold")
+            line = Text("Your hand is weak (no spades, or no A/K/Q/J): y claims a redeal (shows "
+                        "your hand to all), n or Enter keeps it.", style="bold")
             return Group(line + timer, typed)
         if view.phase is Phase.CALL:
             rules = view.rules
@@ -142,6 +143,7 @@ class PlayApp(App[None]):
 
     def say(self, text: str, style: str = "") -> None:
         self.messages.append(Text(text, style=style))
+        self.log_lines.append(text)
 
     # --- the game loop -----------------------------------------------------------------
 
@@ -207,6 +209,9 @@ class PlayApp(App[None]):
                 if trick_done:
                     self._say_trick()
                 continue
+            if view.phase is Phase.REDEAL_CLAIM and view.legal == (Redeal(s.human, False),):
+                s.apply_human(Redeal(s.human, False))  # nothing to decide: the hand cannot claim
+                continue
             await self._ask("act")
 
     def _say_trick(self) -> None:
@@ -267,6 +272,7 @@ class PlayApp(App[None]):
         try:
             self.session.apply_human(action)
         except CallbreakError as e:
+            self.buffer = ""
             self.say(f"Not allowed: {e}", "bold red")
             self.redraw()
             return False

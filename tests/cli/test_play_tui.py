@@ -1,0 +1,304 @@
+"""The `callbreak play` screen driven by key presses through Textual's test pilot."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from callbreak.cli.tui.app import PlayApp
+from callbreak.cli.tui.session import Session, Turn
+from callbreak.core import Call, Phase, Redeal, make_rules
+from callbreak.core.cards import DECK
+from callbreak.record import loads
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CALLBREAK_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _last_message(app: PlayApp) -> str:
+    return app.messages[-1].plain if app.messages else ""
+
+
+async def _until(pilot: Pilot[None], ready: Callable[[], bool], limit: float = 10.0) -> None:
+    """Let the app run until ``ready()`` (bots move in worker threads, so poll)."""
+    for _ in range(int(limit / 0.01)):
+        if ready():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app did not get there in time")
+
+
+async def _my_turn(app: PlayApp, pilot: Pilot[None], phase: Phase | None = None) -> None:
+    await _until(pilot, lambda: not app.is_running or app.mode in ("act", "continue", "stop", "over"))
+    if phase is not None:
+        assert app.mode == "act" and app.session.view().phase is phase
+
+
+async def _type(pilot: Pilot[None], text: str) -> None:
+    await pilot.press(*text, "enter")
+
+
+def _run(session: Session, body: Callable[[PlayApp, Pilot[None]], Awaitable[None]]) -> PlayApp:
+    app = PlayApp(session, delay=0.0, think=0.02)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await body(app, pilot)
+
+    asyncio.run(main())
+    return app
+
+
+def test_a_whole_match_by_key_presses_with_every_way_of_choosing() -> None:
+    """Calls typed as numbers or picked with arrows; cards typed as text, as numbers, or Enter."""
+    session = Session.new(make_rules("callbreak", deals=2), opponents=["random"] * 3, seed=21)
+    plays_made = 0
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        nonlocal plays_made
+        while app.is_running:
+            await _my_turn(app, pilot)
+            if not app.is_running:
+                break
+            if app.mode != "act":
+                await pilot.press("enter")
+                continue
+            view = app.session.view()
+            if view.phase is Phase.CALL:
+                if view.deal_number == 1:
+                    await _type(pilot, "3")
+                else:
+                    await pilot.press("right", "right", "left", "enter")
+                continue
+            legal = view.legal_cards
+            hand = sorted(view.hand or (), key=lambda c: (c.suit, -c.rank))
+            before = len(view.played)
+            style = plays_made % 3
+            if style == 0:
+                await _type(pilot, legal[-1].text.lower())  # typed card text, any case
+            elif style == 1:
+                await _type(pilot, str(hand.index(legal[0]) + 1))  # the card's number
+            else:
+                await pilot.press("right", "enter")  # arrows pick among legal cards only
+            await _until(pilot, lambda b=before: len(app.session.view().played) > b  # type: ignore[misc]
+                         or app.session.view().deal_number != view.deal_number)
+            plays_made += 1
+
+    _run(session, body)
+    assert session.match.is_over and len(session.match.results) == 2
+    assert plays_made == 26
+    assert session.save_path is not None
+    saved = loads(session.save_path.read_text())
+    assert list(saved.actions) == session.match.history
+    calls = [a for a in session.match.history if isinstance(a, Call) and a.seat == session.human]
+    assert calls[0].tricks == 3
+
+
+def test_a_full_default_match_by_enter_alone() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=7)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        while app.is_running:
+            await _my_turn(app, pilot)
+            if app.is_running:
+                await pilot.press("enter")
+
+    _run(session, body)
+    assert session.match.is_over and len(session.match.results) == 5
+
+
+def test_an_illegal_card_is_refused_with_the_legal_ones_named() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=1)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        for _ in range(60):  # find a turn where following suit rules out some card
+            await _my_turn(app, pilot)
+            view = app.session.view()
+            if view.phase is Phase.PLAY and len(view.legal_cards) < len(view.hand or ()):
+                break
+            await pilot.press("enter")
+        else:
+            pytest.fail("never had an illegal card to try")
+        view = app.session.view()
+        illegal = next(c for c in view.hand or () if c not in view.legal_cards)
+        before = app.session.match.snapshot()
+        await _type(pilot, illegal.text)
+        assert "Not allowed" in _last_message(app) and "legal:" in _last_message(app)
+        assert app.session.match.snapshot() == before and app.mode == "act"
+        await _type(pilot, "ZZ")
+        assert "is not a card" in _last_message(app)
+        await _type(pilot, "99")
+        assert "no card number 99" in _last_message(app)
+        held = set(view.hand or ())
+        missing = next(c for c in DECK if c not in held)
+        await _type(pilot, missing.text)
+        assert f"you do not hold {missing.pretty}" in _last_message(app)
+        assert app.session.match.snapshot() == before
+        await _type(pilot, view.legal_cards[0].text)
+        await _until(pilot, lambda: app.session.match.snapshot() != before)
+        app.exit()
+
+    _run(session, body)
+
+
+def test_a_call_out_of_range_is_refused_and_a_good_one_taken() -> None:
+    session = Session.new(make_rules("callbreak", max_call=8), opponents=["random"], seed=2)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        before = app.session.match.snapshot()
+        await _type(pilot, "9")
+        assert "call must be 1..8, got 9" in _last_message(app)
+        await _type(pilot, "0")
+        assert "call must be 1..8" in _last_message(app)
+        await _type(pilot, "three")
+        assert "is not a call" in _last_message(app) and "1-8" in _last_message(app)
+        await _type(pilot, "4b")  # blind calls are not allowed by this preset
+        assert "blind calls are not allowed" in _last_message(app)
+        assert app.session.match.snapshot() == before and app.mode == "act"
+        await _type(pilot, "8")
+        await _until(pilot, lambda: app.session.view().calls[app.session.human] == 8)
+        app.exit()
+
+    _run(session, body)
+
+
+def test_the_hint_key_names_the_bot_and_a_legal_move() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        await pilot.press("h")
+        await _until(pilot, lambda: "Hint from" in _last_message(app))
+        assert "call" in _last_message(app)
+        await pilot.press("enter")  # the hint moved the picker to the suggested call
+        await _my_turn(app, pilot, Phase.PLAY)
+        await pilot.press("h")
+        await _until(pilot, lambda: "Hint from" in _last_message(app))
+        assert "plays" in _last_message(app) or "play" in _last_message(app)
+        app.exit()
+
+    _run(session, body)
+
+
+def test_blind_call_before_looking_under_the_567_preset() -> None:
+    rules = make_rules("567", turn_timer="off")
+    session = Session.new(rules, opponents=["random"], seed=4)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        assert app.session.view().hand is None  # face down until looked at
+        await _type(pilot, "3b")
+        await _until(pilot, lambda: app.session.view().calls[app.session.human] == 3)
+        assert app.session.view().blind[app.session.human]
+        app.exit()
+
+    _run(session, body)
+
+
+def test_looking_then_calling_under_the_567_preset() -> None:
+    session = Session.new(make_rules("567", turn_timer="off"), opponents=["random"], seed=4)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        await pilot.press("l")
+        assert app.session.view().hand is not None
+        await _type(pilot, "2b")  # too late to call blind once the cards were seen
+        assert "may not call blind" in _last_message(app)
+        await _type(pilot, "2")
+        await _until(pilot, lambda: app.session.view().calls[app.session.human] == 2)
+        assert not app.session.view().blind[app.session.human]
+        app.exit()
+
+    _run(session, body)
+
+
+def test_the_turn_timer_plays_the_default_when_time_runs_out() -> None:
+    session = Session.new(make_rules("callbreak", turn_timer="1"), opponents=["random"], seed=5)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        await _until(pilot, lambda: app.session.view().calls[app.session.human] is not None, 5.0)
+        assert app.session.view().calls[app.session.human] == 1  # the minimum call
+        app.exit()
+
+    _run(session, body)
+
+
+def _seed_with_claim(rules_name: str) -> int:
+    """A seed whose first deal lets seat 0 claim a redeal (found by dealing, not hard-coded)."""
+    for seed in range(1, 3000):
+        s = Session.new(make_rules(rules_name), opponents=["random"], seed=seed, save=False)
+        while s.turn is Turn.CHANCE:
+            s.apply(s.chance_action())
+        while s.turn is Turn.BOT and s.match.phase is Phase.REDEAL_CLAIM:
+            s.apply(Redeal(s.match.to_act, False))  # type: ignore[arg-type]
+        if s.match.phase is not Phase.REDEAL_CLAIM:
+            continue
+        if s.turn is Turn.HUMAN and Redeal(0, True) in s.view().legal:
+            return seed
+    pytest.fail("no seed gives seat 0 a weak hand")
+
+
+def test_a_redeal_claim_is_offered_and_taken_under_catsatcards() -> None:
+    seed = _seed_with_claim("catsatcards")
+    session = Session.new(make_rules("catsatcards"), opponents=["random"], seed=seed)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        # Bots before the person may claim first; keep going until the person is asked.
+        await _my_turn(app, pilot)
+        if app.session.view().phase is not Phase.REDEAL_CLAIM:
+            pytest.skip("a bot claimed the redeal before the person was asked")
+        await pilot.press("y")
+        await _until(pilot, lambda: any(getattr(a, "claim", False) and a.seat == 0
+                                        for a in app.session.match.history if a.kind == "redeal"))
+        await _until(pilot, lambda: any("Thrown in: seat 0 shows" in m for m in app.log_lines))
+        app.exit()
+
+    _run(session, body)
+
+
+def test_unlimited_deals_let_the_person_stop_the_table() -> None:
+    session = Session.new(make_rules("call-bridge"), opponents=["random"], seed=6)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        while app.mode != "stop":
+            await _my_turn(app, pilot)
+            if app.mode == "act":
+                await pilot.press("enter")
+        assert len(app.session.view().results) == 1
+        await pilot.press("s")
+        await _until(pilot, lambda: app.mode == "over")
+        await pilot.press("enter")
+
+    app = _run(session, body)
+    assert session.match.is_over and len(session.match.results) == 1
+    assert session.turn is Turn.OVER and not app.is_running
+
+
+def test_typing_while_the_bots_play_is_answered_not_acted_on() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seat=3, seed=8)
+    app = PlayApp(session, delay=0.3, think=0.02)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            while not (app.mode == "busy" and session.view().phase is Phase.PLAY):
+                if app.mode == "act":
+                    await pilot.press("enter")
+                await pilot.pause(0.02)
+            before = len(session.match.history)
+            await pilot.press("1", "enter")
+            assert "wait for your turn" in _last_message(app)
+            assert all(a.seat != 3 for a in session.match.history[before:] if hasattr(a, "seat"))
+            app.exit()
+
+    asyncio.run(main())
