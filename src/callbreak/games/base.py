@@ -666,6 +666,8 @@ class TrickGame:
         g.dealt = list(hands)
         g.stock = list(stock)
         g.discards = [0] * view.players
+        if view.seat is not None:
+            g.discards[view.seat] = sum(1 << c for c in view.discards)
         g.history = []
         g._restore_private(view)
         return g

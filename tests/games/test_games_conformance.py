@@ -1,0 +1,260 @@
+"""Random-playout conformance for every related game of seed 000 at every player count.
+
+Each game is played out with random legal actions while independent reference checks run after
+every step: cards are conserved, every play obeys the game's obligations (written out again here,
+not taken from the engine), each trick has one winner recomputed by hand, hand points and scores
+are recomputed, views show a seat nothing of other seats' cards, refused actions change nothing,
+and replaying the record reproduces every state.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from games_helpers import random_playout
+
+from callbreak.core.actions import Play
+from callbreak.core.cards import FULL_DECK, Card, Suit
+from callbreak.core.errors import IllegalActionError
+from callbreak.games import (
+    CHANCE,
+    GAMES,
+    Bid,
+    Exchange,
+    GameDeal,
+    GameDealer,
+    GamePhase,
+    Join,
+    NameTrump,
+    Pass,
+    Settle,
+    TrickGame,
+    make_trick_game,
+)
+from callbreak.games.record import (
+    dumps_game,
+    game_record_of,
+    loads_game,
+    replay_game_states,
+)
+
+CONFIGS = [(name, n) for name, info in GAMES.items() if info.cls is not None for n in info.player_counts]
+
+
+def mask(cards: object) -> int:
+    return sum(1 << c for c in cards)  # type: ignore[attr-defined]
+
+
+def rank_power(card: int, low_high: bool) -> int:
+    return -(card % 13) if low_high else card % 13
+
+
+def reference_winner(cards: list[Card], trump: int, low_high: bool) -> int:
+    trumps = [i for i, c in enumerate(cards) if c.suit == trump]
+    pool = trumps or [i for i, c in enumerate(cards) if c.suit == cards[0].suit]
+    return max(pool, key=lambda i: rank_power(cards[i], low_high))
+
+
+def check_play(g: TrickGame, seat: int, card: Card) -> None:
+    """The obligations of RULES.md section 4, restated."""
+    hand = [c for c in range(52) if g.hands[seat] >> c & 1]
+    assert card in hand
+    trick = g.trick
+    if not trick:
+        if g.NAME.startswith("batak") and not g.trump_broken and card.suit == g.trump:
+            assert all(c // 13 == g.trump for c in hand), "trump led before it was broken"
+        return
+    led = trick[0].suit
+    follow = [c for c in hand if c // 13 == led]
+    if follow:
+        assert card.suit == led, "did not follow suit"
+    if not g.NAME.startswith("batak"):
+        return
+    trumps_in = [c for c in trick if c.suit == g.trump]
+    if follow:
+        if led != g.trump and trumps_in:
+            return
+        top = max(c for c in trick if c.suit == led)
+        if any(c > top for c in follow):
+            assert card > top, "did not beat the trick though able"
+        return
+    my_trumps = [c for c in hand if c // 13 == g.trump]
+    if my_trumps:
+        assert card.suit == g.trump, "void but did not trump"
+        if trumps_in and any(c > max(trumps_in) for c in my_trumps):
+            assert card > max(trumps_in), "did not overtrump though able"
+
+
+def reference_points(g: TrickGame, before: list[int], deal: GameDeal) -> list[int]:
+    """Hand points by the scoring rules of section 4, from the finished hand's public state."""
+    n, won, act = g.players, g.won, g.active
+    if g.NAME == "batak-ihaleli":
+        d, bid = g.declarer, g.contract
+        assert d is not None and bid is not None
+        return [(bid if won[s] >= bid else -bid) if s == d else (won[s] or -bid) for s in range(n)]
+    if g.NAME == "batak-koz-maca":
+        return [b if won[s] >= b else -b for s, b in enumerate(x or 0 for x in g.bids)]
+    if g.NAME == "donut":
+        if sum(act) == 1 and not any(won):
+            return [-3 if s == g.results[-1].dealer else 0 for s in range(n)]
+        return [(-won[s] if won[s] else 3) if act[s] else 0 for s in range(n)]
+    if g.NAME == "horsethief":
+        if sum(act) == 1 and not any(won):
+            return [5 if act[s] else 0 for s in range(n)]
+        return [(won[s] or -5) if act[s] else 0 for s in range(n)]
+    assert g.NAME == "snarples"
+    d, bid = g.declarer, g.contract
+    assert d is not None and bid is not None
+    pts = [1 if g.joined[s] is False and before[s] <= 3 else 0 for s in range(n)]
+    settle = g.history[-1]
+    if isinstance(settle, Settle):  # everyone sat out: the bidder's choice
+        if settle.penalize_others:
+            pts = [p + 5 if s != d and deal.hands[s] else p for s, p in enumerate(pts)]
+        else:
+            pts[d] -= 5
+        return pts
+    for s in range(n):
+        if act[s]:
+            pts[s] += (-won[s] if won[s] >= bid else 5) if s == d else (-won[s] if won[s] else 5)
+    return pts
+
+
+def check_cards(g: TrickGame, deal: GameDeal) -> None:
+    dealt = mask(c for h in deal.hands for c in h)
+    played = mask(c for t in g.tricks for c in t.cards) | mask(g.trick)
+    held = 0
+    for h in g.hands:
+        assert not held & h
+        held |= h
+    assert not held & played
+    if g.NAME == "horsethief":
+        discards = 0
+        for d in g.discards:
+            discards |= d
+        parts = [held, played, discards, mask(g.stock), 1 << deal.upcard]  # type: ignore[operator]
+        total = 0
+        for p in parts:
+            assert not total & p, "a card is in two places"
+            total |= p
+        assert total == FULL_DECK
+    elif g.phase is GamePhase.PLAY:
+        assert held | played == dealt & ~_out_cards(g, deal)
+
+
+def _out_cards(g: TrickGame, deal: GameDeal) -> int:
+    """Cards of seats that sat out or dropped (set aside, unplayed)."""
+    out = 0
+    for s in range(g.players):
+        if not g.active[s]:
+            out |= mask(deal.hands[s]) & ~g.hands[s]
+    return out
+
+
+def check_views(g: TrickGame, rng: random.Random) -> None:
+    """A seat's view is the same whatever the other seats hold."""
+    if g.phase is GamePhase.OVER or g.phase is GamePhase.DEAL:
+        return
+    seat = rng.randrange(g.players)
+    v = g.view(seat)
+    assert mask(v.hand) == g.hands[seat]
+    others = [s for s in range(g.players) if s != seat and g.hands[s]]
+    pool = [c for s in others for c in range(52) if g.hands[s] >> c & 1]
+    rng.shuffle(pool)
+    twin = g.clone()
+    for s in others:
+        k = g.hands[s].bit_count()
+        twin.hands[s] = mask(pool[:k])
+        pool = pool[k:]
+    rng.shuffle(twin.stock)
+    assert twin.view(seat) == v
+
+
+def check_refusals(g: TrickGame, rng: random.Random) -> None:
+    """Bad input is refused and changes nothing."""
+    before = g.snapshot()
+    seat = g.turn if g.turn >= 0 else 0
+    other = (seat + 1) % g.players
+    held = [c for c in range(52) if g.hands[seat] >> c & 1]
+    bad = [Play(other, Card(0)), Bid(seat, 99), Pass(7), Join(other, True), NameTrump(other, Suit.SPADES),
+           Exchange(seat, (Card(0), Card(0))), GameDeal(hands=())]
+    if g.phase is GamePhase.PLAY:
+        legal = g.play_mask()
+        bad += [Play(seat, Card(c)) for c in held if not legal >> c & 1]
+        bad += [Play(seat, Card(c)) for c in range(52) if not g.hands[seat] >> c & 1][:2]
+    for action in bad:
+        if g.is_legal(action):
+            continue
+        with pytest.raises(IllegalActionError):
+            g.apply(action)  # type: ignore[arg-type]
+        assert g.snapshot() == before
+
+
+def check_from_view(g: TrickGame) -> None:
+    """Rebuilding the state from a view plus the true hidden cards gives the same game."""
+    if g.phase in (GamePhase.OVER, GamePhase.DEAL):
+        return
+    v = g.view(g.turn)
+    twin = type(g).from_view(v, list(g.hands), list(g.stock))
+    assert twin.legal_actions() == g.legal_actions()
+    assert twin.view(g.turn) == v
+
+
+@pytest.mark.parametrize("name, players", CONFIGS)
+def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -> None:
+    games = 2 if players <= 5 else 1
+    for seed in range(games):
+        g = make_trick_game(name, players, max_hands=12)
+        rng = random.Random(seed)
+        dealer = GameDealer(seed)
+        snaps = [g.snapshot()]
+        deal: GameDeal | None = None
+        scores_before = list(g.scores)
+        hand_start = list(g.scores)
+        while not g.is_over:
+            if g.to_act == CHANCE:
+                deal = dealer.chance(g)
+                g.apply(deal)
+                hand_start = list(g.scores)
+            else:
+                action = rng.choice(g.legal_actions())
+                if isinstance(action, Play):
+                    check_play(g, action.seat, action.card)
+                    trick_before = list(g.trick)
+                    tricks_before = len(g.tricks)
+                g.apply(action)
+                if isinstance(action, Play) and len(g.tricks) > tricks_before:
+                    t = g.tricks[-1]
+                    cards = [*trick_before, action.card]
+                    assert list(t.cards) == cards and len(cards) == sum(g.active)
+                    assert t.winner == t.seats[reference_winner(cards, g.trump, g.low_high)]
+                    assert sum(g.won) == len(g.tricks)
+            assert deal is not None
+            if len(g.results) and g.results[-1].number == g.hand_number - (0 if g.is_over else 1) \
+                    and g.phase in (GamePhase.DEAL, GamePhase.OVER) and g.scores != hand_start:
+                assert list(g.results[-1].points) == reference_points(g, hand_start, deal)
+                hand_start = list(g.scores)
+            if g.phase not in (GamePhase.DEAL, GamePhase.OVER):
+                check_cards(g, deal)
+            if rng.random() < 0.2:
+                check_views(g, rng)
+                check_refusals(g, rng)
+                check_from_view(g)
+            snaps.append(g.snapshot())
+        totals = [scores_before[s] + sum(r.points[s] for r in g.results) for s in range(players)]
+        assert totals == g.scores
+        assert g.winners and g.phase is GamePhase.OVER and g.to_act is None
+        record = loads_game(dumps_game(game_record_of(g)))
+        replayed = [s.snapshot() for s in replay_game_states(record)]
+        assert [_no_history(s) for s in replayed] == [_no_history(s) for s in snaps]
+
+
+def _no_history(snap: tuple[object, ...]) -> tuple[object, ...]:
+    return tuple(kv for kv in snap if kv[0] != "history")  # type: ignore[index]
+
+
+def test_seed000_every_game_finishes_without_a_hand_limit() -> None:
+    for name, players in CONFIGS:
+        g = make_trick_game(name, players)
+        random_playout(g, seed=11)
+        assert g.is_over and g.winners
