@@ -39,6 +39,10 @@ _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack"}
 
 # How many tricks an unseen hand is worth on average, and how unsure that is (blind calls).
 _BLIND_MEAN, _BLIND_SPREAD = 3.25, 1.5
+# How unsure a call's trick count is (a trick spread of base + slope x mean), and how far the
+# raw count runs low; fitted on self-play.
+_SPREAD_BASE, _SPREAD_SLOPE = 0.8, 0.06
+_CALIBRATION_OFFSET = 0.3
 # Tenths of a point that a certain match win is worth beside the deal's own score (last deal).
 _MATCH_WEIGHT = 60.0
 
@@ -312,7 +316,7 @@ class HeuristicBot:
         hand = mask_of(view.hand or ())
         est = _mean_estimate(view, hand)
         mean = _table_adjusted(view, _calibrated(est.tricks))
-        spread = 0.8 + 0.06 * mean
+        spread = _SPREAD_BASE + _SPREAD_SLOPE * mean
         partner = (seat + 2) % 4 if rules.partnership else None
         partner_call = view.calls[partner] if partner is not None else None
         target = _match_target(view)
@@ -364,7 +368,7 @@ def _calibrated(estimate: float) -> float:
     Fitted on heuristic self-play (300 deals, callbreak preset): a raw count of 1 took 1.5
     tricks on average, 3 took 3.3, 6 took 6.2.
     """
-    return estimate + 0.3 + 0.3 * max(0.0, 1.5 - estimate)
+    return estimate + _CALIBRATION_OFFSET + 0.3 * max(0.0, 1.5 - estimate)
 
 
 def _table_adjusted(view: SeatView, mean: float) -> float:
@@ -581,12 +585,13 @@ class _Play:
                 return self.decision(card, f"{card_name(card)} is a sure trick: no one else has trumps")
             if _popcount(self.hand & trump_mask) >= _popcount(unseen_trumps):
                 return self.decision(card, f"draw trumps with {card_name(card)}")
-        # 3. Lead a singleton to ruff that suit later, with trumps to spare.
+        # 3. Lead a low singleton to ruff that suit later, with trumps to spare (a singleton
+        #    honour is better kept: it may still win when the cards above it have gone).
         if _popcount(self.hand & trump_mask) >= 2 and self.mode != "spoil":
             for suit in range(4):
                 mine = legal & SUIT_MASKS[suit]
                 if suit != trump and _popcount(self.hand & SUIT_MASKS[suit]) == 1 and mine \
-                        and not self.is_master(_top(mine)) and self.unseen & SUIT_MASKS[suit]:
+                        and _top(mine) % 13 < 9 and self.unseen & SUIT_MASKS[suit]:
                     card = _top(mine)
                     return self.decision(card, f"lead the singleton {card_name(card)[4:]} to ruff "
                                                f"{_SUIT_WORDS[suit]} later")
@@ -686,10 +691,16 @@ class _Play:
                 card = self._cheapest(safe)
                 return self.decision(card, self._win_reason(card, lead_suit, later, safe=True))
             r, card = min(scored, key=lambda rc: (round(rc[0], 2), self._cost(rc[1])))
-            if r < 0.6 or not losers or not later:
+            # Second hand low: with two opponents still to come, a card that may be beaten is
+            # better kept; third hand may try, since only one player can still overtake.
+            try_it = r < 0.6 and (len(later) <= 1 or card // 13 == self.trump)
+            if try_it or not later:
                 return self.decision(card, self._win_reason(card, lead_suit, later, safe=False))
         if not losers:
             card = self._cheapest(winners)
+            if want:
+                return self.decision(card, f"{card_name(card)}: keep the big cards, others may "
+                                           "still overtake")
             return self.decision(card, f"{card_name(card)}: the cheapest card I may play")
         reason = "I cannot win this trick: play low" if not winners else "not worth winning: play low"
         return self.duck(losers, lead_suit, reason)
