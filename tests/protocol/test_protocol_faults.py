@@ -71,6 +71,11 @@ def test_a_failing_bot_still_gets_a_legal_answer_back_in_time(
     expected = biggest_card(sum(1 << from_protocol(c) for c in FIXTURE["legal"]), 0)
     assert r.json() == {"value": to_protocol(expected)}
     assert took < 0.5, f"answered after {took:.3f} s"
+    assert server_module_service(live).defaulted == 1
+
+
+def server_module_service(live: LiveServer) -> server_module.BotService:
+    return live.server.config.app.state.service  # type: ignore[no-any-return]
 
 
 def test_the_default_call_is_the_lowest(serve: Callable[[Any], LiveServer],

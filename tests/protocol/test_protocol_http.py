@@ -165,12 +165,17 @@ def _match_over_http(players: list[Any], seed: int, budget: float) -> Match:
 def test_full_matches_over_http_with_every_bot_level(serve: Callable[[Any], LiveServer],
                                                        level: str) -> None:
     """Four seats of remote players served by one stateless server; every answer is legal
-    (a RemoteBot raises otherwise) and the match runs to its end."""
-    live = serve(create_app(level, max_think=0.05))
+    (a RemoteBot raises otherwise), the match runs to its end, and the bot itself (not the
+    server's fallback) made most of the decisions."""
+    app = create_app(level, max_think=0.05, warm_up=True)
+    live = serve(app)
     players = [RemoteBot(live.url) for _ in range(4)]
-    match = _match_over_http(players, seed=7, budget=0.05)
+    match = _match_over_http(players, seed=7, budget=0.1)
     assert match.is_over and len(match.results) == 5
     assert sum(sum(r.won) for r in match.results) == 5 * 13
+    service = app.state.service
+    assert service.answered + service.defaulted == 5 * (4 + 52)
+    assert service.answered >= service.defaulted, (service.answered, service.defaulted)
 
 
 def test_server_answers_are_the_bots_own_choice_on_the_real_view(

@@ -33,7 +33,7 @@ def bot_server(
         err.print(f"[red]error:[/red] --max-think must be positive, got {max_think}", highlight=False)
         raise typer.Exit(2)
     try:
-        app = create_app(bot, seed=seed, max_think=max_think)
+        app = create_app(bot, seed=seed, max_think=max_think, warm_up=True)
     except CallbreakError as e:
         err.print(f"[red]error:[/red] {e}", highlight=False)
         raise typer.Exit(2) from None

@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from callbreak.bots import Bot, make_bot
-from callbreak.core import Action, Call, Play, SeatView
+from callbreak.core import Action, Call, Dealer, Match, Play, SeatView
 from callbreak.core.tricks import biggest_card
 from callbreak.protocol.wire import (
     RULES,
@@ -81,6 +81,10 @@ def request_seed(body: Any, seed: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
+class IllegalChoiceError(RuntimeError):
+    """Our bot chose an action the rules do not allow (a bug in the bot)."""
+
+
 class BotService:
     """Answers checked requests with a bot's decision, always legal and always in time."""
 
@@ -90,14 +94,30 @@ class BotService:
         self.seed = seed
         self.max_think = max_think
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        self.answered = 0  # decisions the bot made
+        self.defaulted = 0  # decisions the server made for it (late, failed or illegal)
+
+    def warm_up(self, decisions: int = 6, budget: float = 0.05) -> None:
+        """Let the bot decide a call and a few plays of a practice deal before serving, so that
+        one-time costs (compiling, loading tables) do not land on a real request's clock."""
+        match = Match(RULES)
+        match.apply(Dealer(seed=self.seed).chance(match))
+        bot = make_bot(self.spec, seed=self.seed)
+        for _ in range(decisions):
+            seat = match.to_act
+            assert seat is not None and seat >= 0
+            try:
+                action = bot.decide(match.view(seat), budget).action
+            except Exception:  # a failing bot is dealt with per request; warming must not stop us
+                log.exception("bot %s failed while warming up", self.spec)
+                return
+            match.apply(action if match.is_legal(action) else match.default_action())
 
     def _decide(self, request: Request, body: Any, budget: float) -> Action:
         bot: Bot = make_bot(self.spec, seed=request_seed(body, self.seed))
         action = bot.decide(request.view, budget).action
         if action not in request.view.legal:
-            log.warning("bot %s chose %r, which is not legal; answering the default",
-                        self.spec, action)
-            return default_action(request.view)
+            raise IllegalChoiceError(f"bot {self.spec} chose {action!r}, which is not legal")
         return action
 
     async def answer(self, request: Request, body: Any) -> Action:
@@ -108,11 +128,14 @@ class BotService:
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(self.pool, self._decide, request, body, budget)
         try:
-            return await asyncio.wait_for(work, timeout=limit)
+            action = await asyncio.wait_for(work, timeout=limit)
+            self.answered += 1
+            return action
         except TimeoutError:
             log.warning("bot %s did not answer within %.3f s; answering the default", self.spec, limit)
         except Exception:  # a failing bot must not cost the seat its turn
             log.exception("bot %s failed; answering the default", self.spec)
+        self.defaulted += 1
         return default_action(request.view)
 
 
@@ -120,12 +143,17 @@ def _error(message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=400)
 
 
-def create_app(spec: str, *, seed: int = 0, max_think: float = 5.0, workers: int = 8) -> Starlette:
+def create_app(spec: str, *, seed: int = 0, max_think: float = 5.0, workers: int = 8,
+               warm_up: bool = False) -> Starlette:
     """The HTTP app serving bot ``spec`` (e.g. ``"heuristic"``, ``"expert:samples=20"``).
 
-    Raises :class:`~callbreak.bots.BotError` for an unknown bot or bad options.
+    With ``warm_up`` the bot first plays a few practice decisions (see
+    :meth:`BotService.warm_up`). Raises :class:`~callbreak.bots.BotError` for an unknown bot or
+    bad options.
     """
     service = BotService(spec, seed=seed, max_think=max_think, workers=workers)
+    if warm_up:
+        service.warm_up()
 
     async def hi(_: HttpRequest) -> JSONResponse:
         return JSONResponse({"value": "hello"})
