@@ -52,6 +52,8 @@ DEADLINE_SHARE = 0.8
 """The part of that share after which the server stops waiting and answers the default."""
 HTTP_MARGIN = 0.03
 """Seconds kept back from every deadline for the request and answer to cross the network."""
+MAX_BODY = 64 * 1024
+"""Bytes; a real request (a hand, 12 tricks, four players) is about 2 KB."""
 
 
 def think_budget(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
@@ -160,10 +162,15 @@ def create_app(spec: str, *, seed: int = 0, max_think: float = 5.0, workers: int
 
     async def decide(http: HttpRequest, kind: Kind) -> JSONResponse:
         raw = await http.body()
+        if len(raw) > MAX_BODY:
+            return _error(f"the request body is {len(raw)} bytes; a protocol request is far "
+                          f"smaller (at most {MAX_BODY})")
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as e:
             return _error(f"the request body is not valid JSON: {e}")
+        except RecursionError:
+            return _error("the request body is not valid JSON: nested too deeply")
         try:
             request = parse_request(kind, body)
         except ProtocolError as e:
