@@ -1,0 +1,231 @@
+"""Game records (replay, tampering, redaction), the game bots, and ``callbreak related-games``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from games_helpers import fill_deal, play_seq, random_playout
+
+from callbreak.bots.base import BotError
+from callbreak.bots.games_bots import heuristic_action, make_game_bot, sample_world
+from callbreak.core.cards import Card, Suit, parse_cards
+from callbreak.core.errors import RecordError
+from callbreak.games import (
+    CHANCE,
+    GAMES,
+    Bid,
+    Donut,
+    Exchange,
+    GameDealer,
+    GamePhase,
+    Horsethief,
+    Join,
+    NameTrump,
+    Pass,
+    TrickGame,
+    make_trick_game,
+)
+from callbreak.games.batak import BatakIhaleli
+from callbreak.games.record import (
+    HIDDEN,
+    dumps_game,
+    game_record_of,
+    loads_game,
+    narrate_game,
+    redact_game,
+    replay_game,
+)
+
+NAMES = [name for name, info in GAMES.items() if info.cls is not None]
+
+
+def finished(name: str, players: int | None = None, seed: int = 2) -> TrickGame:
+    g = make_trick_game(name, players, max_hands=3)
+    random_playout(g, seed)
+    return g
+
+
+# --- records ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_seed000_game_records_round_trip_and_replay_exactly(name: str) -> None:
+    g = finished(name)
+    text = dumps_game(game_record_of(g, meta={"event": "test"}))
+    data = json.loads(text)
+    assert data["format"] == "callbreak-record" and data["game"] == name
+    again = replay_game(loads_game(text))
+    assert again.snapshot() == g.snapshot()
+    lines = list(narrate_game(loads_game(text)))
+    assert lines[0].startswith(g.TITLE) and lines[-1].startswith("Winner")
+
+
+def tampered(name: str, change: object) -> str:
+    data = json.loads(dumps_game(game_record_of(finished(name))))
+    change(data)  # type: ignore[operator]
+    return json.dumps(data)
+
+
+def swap_play(data: dict) -> None:  # type: ignore[type-arg]
+    plays = [a for a in data["actions"] if a["type"] == "play"]
+    plays[0]["card"], plays[1]["card"] = plays[1]["card"], plays[0]["card"]
+
+
+def duplicate_card(data: dict) -> None:  # type: ignore[type-arg]
+    hands = data["actions"][0]["hands"]
+    hands[1][0] = hands[0][0]
+
+
+def wrong_scores(data: dict) -> None:  # type: ignore[type-arg]
+    data["result"]["scores"][0] += 1
+
+
+@pytest.mark.parametrize("change, message", [
+    (swap_play, "is refused"), (duplicate_card, "dealt twice"), (wrong_scores, "do not match"),
+    (lambda d: d.update(version=2), "version"), (lambda d: d.update(game="callbreak"), "Call Break"),
+    (lambda d: d.update(game="bridge"), "unknown game"), (lambda d: d.update(players=9), "seats"),
+    (lambda d: d["options"].update(deals="many"), "whole number"),
+    (lambda d: d["actions"].append({"type": "fly"}), "unknown action"),
+])
+def test_seed000_tampered_game_records_are_refused(change: object, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        loads_game(tampered("batak-ihaleli", change))
+
+
+def test_seed000_redacted_record_shows_a_seat_only_what_it_saw() -> None:
+    g = Horsethief(3)
+    g.apply(fill_deal(g, {1: "2C 3C 4C 5C 6C", 2: "2D 3D 4D 5D 6D", 0: "2S 3S 4S 5S 6S"}, upcard="AH"))
+    play_seq(g, [Join(1, True), Join(2, True), Join(0, False),
+                 Exchange(1, parse_cards("2C 3C")), Exchange(2, parse_cards("2D"))])
+    stock = [c.text for c in g.stock]
+    data = redact_game(game_record_of(g), seat=1)
+    deal = data["actions"][0]
+    assert deal["hands"][1] == ["2C", "3C", "4C", "5C", "6C"]
+    assert set(deal["hands"][2]) == {HIDDEN} and set(deal["hands"][0]) == {HIDDEN}
+    assert deal["stock"][2] == HIDDEN and deal["stock"][0] != HIDDEN  # its own two draws only
+    assert data["actions"][-1]["cards"] == [HIDDEN]  # seat 2's discard
+    assert data["actions"][-2]["cards"] == ["2C", "3C"]
+    assert stock[0] not in deal["stock"]
+
+
+# --- bots ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_seed000_every_game_bot_plays_only_legal_actions(name: str) -> None:
+    info = GAMES[name]
+    g = make_trick_game(name, info.max_players if info.max_players <= 5 else 5, max_hands=2)
+    bots = [make_game_bot(spec, seed=i) for i, spec in
+            enumerate(["search:samples=2", "heuristic", "random", "heuristic", "search:samples=2"])]
+    dealer = GameDealer(3)
+    while not g.is_over:
+        if g.to_act == CHANCE:
+            g.apply(dealer.chance(g))
+            continue
+        view = g.view(g.turn)
+        decision = bots[g.turn].decide(view, 0.5)
+        assert decision.action in view.legal and decision.reason
+        g.apply(decision.action)
+
+
+def test_seed000_search_bot_decides_from_the_view_alone() -> None:
+    g = make_trick_game("snarples", 4)
+    rng = random.Random(1)
+    g.apply(GameDealer(1).chance(g))
+    while g.phase is not GamePhase.PLAY or len(g.tricks) < 1:
+        if g.to_act == CHANCE:
+            g.apply(GameDealer(2).chance(g))
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+    seat = g.turn
+    twin = g.clone()
+    others = [s for s in range(4) if s != seat]
+    pool = [c for s in others for c in range(52) if g.hands[s] >> c & 1]
+    rng.shuffle(pool)
+    for s in others:
+        k = g.hands[s].bit_count()
+        twin.hands[s], pool = sum(1 << c for c in pool[:k]), pool[k:]
+    a = make_game_bot("search", seed=5).decide(g.view(seat), 5.0)
+    b = make_game_bot("search", seed=5).decide(twin.view(seat), 5.0)
+    assert a == b
+
+
+def test_seed000_sampled_worlds_respect_what_the_view_shows() -> None:
+    g = Donut(4)
+    g.apply(fill_deal(g, {0: "AH 2D 3D 4D 5D", 1: "KC 5S 6S 7S 8S"}, upcard="AH"))
+    play_seq(g, [Join(1, True), Join(2, True), Join(3, True)])
+    g.apply(g.legal_actions()[0])  # seat 1 leads 5S
+    view = g.view(1)
+    for seed in range(20):
+        hands, stock = sample_world(view, random.Random(seed))
+        assert hands[1] == g.hands[1] and not stock
+        assert hands[0] >> Card.parse("AH") & 1  # the upcard is known to be the dealer's
+        assert [h.bit_count() for h in hands] == [h.bit_count() for h in g.hands]
+        union = 0
+        for h in hands:
+            assert not union & h
+            union |= h
+
+
+def test_seed000_heuristic_bids_strong_hands_passes_weak_ones_and_names_the_long_suit() -> None:
+    strong = BatakIhaleli()
+    strong.apply(fill_deal(strong, {3: "AH KH QH JH 10H 9H 8H AS KS AC KC AD KD"}))
+    action, _ = heuristic_action(strong.view(3))
+    assert isinstance(action, Bid) and action.tricks >= 5
+    strong.apply(action)
+    weak = BatakIhaleli()
+    weak.apply(fill_deal(weak, {3: "2H 3H 4H 5H 2S 3S 4S 2C 3C 4C 2D 3D 4D"}))
+    assert isinstance(heuristic_action(weak.view(3))[0], Pass)
+    play_seq(strong, [Pass(0), Pass(1), Pass(2)])
+    action, _ = heuristic_action(strong.view(3))
+    assert action == NameTrump(3, Suit.HEARTS)
+
+
+def test_seed000_heuristic_exchange_keeps_trumps_and_high_cards() -> None:
+    g = Horsethief(3)
+    g.apply(fill_deal(g, {1: "2H AC 3C 4D KS", 2: "2D 3D 5D 6D 7D"}, upcard="AH"))
+    play_seq(g, [Join(1, True), Join(2, True), Join(0, True)])
+    action, _ = heuristic_action(g.view(1))
+    assert isinstance(action, Exchange) and set(action.cards) == set(parse_cards("3C 4D"))
+
+
+def test_seed000_heuristic_drops_a_hopeless_donut_hand_and_plays_aces() -> None:
+    g = Donut(4)
+    g.apply(fill_deal(g, {0: "AH 6D 7D 8D 9D", 1: "2S 3S 2C 3C 4C", 2: "AS KS AC KC 2H"}, upcard="AH"))
+    assert heuristic_action(g.view(1))[0] == Join(1, False)
+    g.apply(Join(1, False))
+    assert heuristic_action(g.view(2))[0] == Join(2, True)
+
+
+def test_seed000_game_bot_names_and_options_are_checked() -> None:
+    with pytest.raises(BotError, match="unknown game bot"):
+        make_game_bot("genius")
+    with pytest.raises(BotError, match="bad option"):
+        make_game_bot("search:depth=3")
+    with pytest.raises(BotError, match="whole number"):
+        make_game_bot("search:samples=many")
+    assert make_game_bot("search:samples=3").samples == 3  # type: ignore[union-attr]
+
+
+# --- the command ------------------------------------------------------------------------------------
+
+
+def test_seed000_related_games_command_lists_describes_and_plays() -> None:
+    from typer.testing import CliRunner
+
+    from callbreak.cli.main import app
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["related-games"])
+    assert listed.exit_code == 0
+    for name in GAMES:
+        assert name in listed.output
+    shown = runner.invoke(app, ["related-games", "horsethief"])
+    assert shown.exit_code == 0 and "ties" in shown.output
+    played = runner.invoke(app, ["related-games", "donut", "--players", "4", "--bots", "heuristic,random",
+                                 "--option", "max_hands=2"])
+    assert played.exit_code == 0 and "Winner" in played.output
+    assert runner.invoke(app, ["related-games", "whist"]).exit_code == 2
+    assert runner.invoke(app, ["related-games", "donut", "--option", "colour=red"]).exit_code == 2
