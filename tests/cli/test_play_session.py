@@ -15,7 +15,7 @@ from callbreak.cli.tui.saves import (
     write_atomically,
 )
 from callbreak.cli.tui.session import Session, Turn, best_bot_name, default_opponents
-from callbreak.core import CallbreakError, Call, Match, Play, RecordError, make_rules
+from callbreak.core import Call, CallbreakError, Match, Play, RecordError, make_rules
 from callbreak.record import loads
 
 

@@ -89,8 +89,9 @@ def test_a_whole_match_by_key_presses_with_every_way_of_choosing() -> None:
                 await _type(pilot, str(hand.index(legal[0]) + 1))  # the card's number
             else:
                 await pilot.press("right", "enter")  # arrows pick among legal cards only
-            await _until(pilot, lambda b=before: len(app.session.view().played) > b  # type: ignore[misc]
-                         or app.session.view().deal_number != view.deal_number)
+            deal = view.deal_number
+            await _until(pilot, lambda b=before, d=deal: len(app.session.view().played) > b  # type: ignore[misc]
+                         or app.session.view().deal_number != d)
             plays_made += 1
 
     _run(session, body)
@@ -179,12 +180,14 @@ def test_the_hint_key_names_the_bot_and_a_legal_move() -> None:
         await _my_turn(app, pilot, Phase.CALL)
         await pilot.press("h")
         await _until(pilot, lambda: "Hint from" in _last_message(app))
-        assert "call" in _last_message(app)
+        assert "call " in _last_message(app)
         await pilot.press("enter")  # the hint moved the picker to the suggested call
         await _my_turn(app, pilot, Phase.PLAY)
         await pilot.press("h")
         await _until(pilot, lambda: "Hint from" in _last_message(app))
-        assert "plays" in _last_message(app) or "play" in _last_message(app)
+        hint = _last_message(app)
+        assert "play " in hint
+        assert any(f"play {c.pretty}" in hint for c in app.session.view().legal_cards)
         app.exit()
 
     _run(session, body)

@@ -181,7 +181,7 @@ def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
     parts: list[RenderableType] = [head, table]
     if view.tricks:
         trick = view.tricks[-1]
-        line = Text("last trick ", style="dim")
+        line = Text("last ", style="dim")
         for card in trick.cards:
             line.append_text(card_text(card))
             line.append(" ")
@@ -221,15 +221,18 @@ def describe(action: Action, names: Sequence[str]) -> str:
     kind = action.kind
     seat = getattr(action, "seat", None)
     who = names[seat] if seat is not None and kind != "choose_dealer" else ""
+    s = "" if who in ("You", "you") else "s"  # "You play", "East plays"
     if kind == "play":
-        return f"{who} plays {action.card.pretty}"  # type: ignore[union-attr]
+        return f"{who} play{s} {action.card.pretty}"  # type: ignore[union-attr]
     if kind == "call":
         blind = " blind (x2)" if action.blind else ""  # type: ignore[union-attr]
-        return f"{who} calls {action.tricks}{blind}"  # type: ignore[union-attr]
+        return f"{who} call{s} {action.tricks}{blind}"  # type: ignore[union-attr]
     if kind == "look":
-        return f"{who} looks at their cards"
+        return f"{who} look{s} at the cards"
     if kind == "redeal":
-        return f"{who} claims a redeal" if action.claim else f"{who} keeps the hand"  # type: ignore[union-attr]
+        if action.claim:  # type: ignore[union-attr]
+            return f"{who} claim{s} a redeal"
+        return f"{who} keep{s} the hand"
     if kind == "deal":
         return "the cards are dealt"
     if kind == "choose_dealer":
