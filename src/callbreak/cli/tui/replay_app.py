@@ -129,8 +129,8 @@ class ReplayApp(App[None]):
             self.go(self.index - 1)
         elif char == "t":
             self._jump(self._trick_ends(), True)
-        elif char == "T":
-            self._jump(self._trick_ends(), False)
+        elif char == "T":  # back a trick; the deal's start counts, so T never skips a deal
+            self._jump(sorted(set(self._trick_ends()) | set(self._deal_starts())), False)
         elif char == "d":
             self._jump(self._deal_starts(), True)
         elif char == "D":

@@ -1,0 +1,112 @@
+"""`callbreak replay FILE --step` (the stepper) and the `play` / `games` command-line checks."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from callbreak.cli.main import app
+from callbreak.cli.tui.replay_app import ReplayApp
+from callbreak.cli.tui.session import Session, Turn
+from callbreak.core import CHANCE, Dealer, Match, Phase, make_rules
+from callbreak.record import Record, dumps, record_of
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CALLBREAK_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _finished_record(deals: int = 2) -> Record:
+    m = Match(make_rules("callbreak", deals=deals))
+    dealer = Dealer(seed=12)
+    while not m.is_over:
+        m.apply(dealer.chance(m) if m.to_act == CHANCE else m.legal_actions()[0])
+    return record_of(m, seats=["ann", "bob", "cy", "di"])
+
+
+def test_the_stepper_moves_by_action_trick_and_deal_and_shows_one_seat() -> None:
+    record = _finished_record()
+    app = ReplayApp(record, seat=1)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert app.index == 0
+            await pilot.press("d")  # to just after the first deal
+            assert record.actions[app.index - 1].kind == "deal"
+            view = app.states[app.index].view(app.seat)
+            assert view.hand is not None and len(view.hand) == 13 and view.seat == 1
+            first_deal = app.index
+            await pilot.press("t")  # to the end of the first trick
+            state = app.states[app.index]
+            assert len(state.tricks) == 1 and not state.trick
+            await pilot.press("right")
+            assert len(app.states[app.index].trick) == 1  # one card into trick 2
+            await pilot.press("left", "T")
+            assert app.index == first_deal  # back a trick from trick 1: the deal's start
+            await pilot.press("tab")
+            assert app.seat == 2
+            await pilot.press("end")
+            assert app.index == len(app.states) - 1 and app.states[app.index].phase is Phase.OVER
+            await pilot.press("D")
+            assert record.actions[app.index - 1].kind == "deal" and app.index > first_deal
+            await pilot.press("home")
+            assert app.index == 0
+            await pilot.press("q")
+
+    asyncio.run(main())
+    assert not app.is_running
+
+
+def test_replay_step_reports_a_bad_file_without_opening_a_screen(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something-else"}')
+    result = runner.invoke(app, ["replay", str(bad), "--step"])
+    assert result.exit_code == 2 and "not a Call Break record" in result.output
+    result = runner.invoke(app, ["replay", str(tmp_path / "nope.json"), "--step"])
+    assert result.exit_code == 2 and "cannot read" in result.output
+
+
+def test_plain_replay_still_prints_the_account(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(dumps(_finished_record(1)))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0 and "Trick 13" in result.output and "Winner" in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--preset", "nope"], "unknown preset 'nope'"),
+    (["--option", "deals"], "--option expects key=value"),
+    (["--option", "colour=blue"], "unknown option 'colour'"),
+    (["--option", "max_call=20"], "max_call must be 1..13"),
+    (["--opponents", "random,nosuch,random"], "unknown bot 'nosuch'"),
+    (["--seat", "7"], "--seat must be 0, 1, 2 or 3"),
+])
+def test_play_refuses_bad_options_before_any_screen_opens(
+        args: list[str], message: str, data_dir: Path) -> None:
+    result = runner.invoke(app, ["play", *args])
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split())
+    assert not (data_dir / "games").exists() or not any((data_dir / "games").iterdir())
+
+
+def test_resume_with_nothing_to_resume_says_so() -> None:
+    result = runner.invoke(app, ["play", "--resume"])
+    assert result.exit_code == 2 and "no unfinished match" in result.output
+
+
+def test_games_lists_saved_games() -> None:
+    assert "No saved games" in runner.invoke(app, ["games"]).output
+    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=1)
+    while s.turn is Turn.CHANCE:
+        s.apply(s.chance_action())
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert s.save_path is not None and s.save_path.name[:12] in result.output
+    assert "unfinished" in result.output
