@@ -156,3 +156,49 @@ def test_the_docstring_examples_hold(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(f"callbreak.protocol.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+def _paths(node: object, prefix: tuple = ()) -> list[tuple]:
+    """Every path to a value inside a JSON document."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_any_damaged_body_is_refused_with_a_protocol_error_or_still_consistent(path: Path) -> None:
+    """Replace any one value of a real body by a value of another shape: the result is either a
+    clean :class:`ProtocolError` or a request that still adds up (never another exception)."""
+    import copy
+
+    fixture = json.loads(path.read_text())
+    kind = fixture["endpoint"].strip("/")
+    rng = random.Random(path.stem)
+    junk = [None, -1, 0, 3, 13, 10**20, 2.5, float("nan"), True, "", "x", "1S", "TD", [], {},
+            [0, ["1S"], 0], {"bid": 1}]
+    paths = _paths(fixture["body"])[1:]
+    refused = 0
+    for _ in range(400):
+        body = copy.deepcopy(fixture["body"])
+        where = rng.choice(paths)
+        node = body
+        for key in where[:-1]:
+            node = node[key]
+        if rng.random() < 0.2 and isinstance(node, (dict, list)):
+            del node[where[-1]]
+        else:
+            node[where[-1]] = rng.choice(junk)
+        try:
+            request = parse_request(kind, body)
+        except ProtocolError as e:
+            refused += 1
+            assert str(e)
+            continue
+        # Accepted: it must still be a position with something legal to do.
+        assert request.view.legal
+    assert refused > 300

@@ -114,6 +114,14 @@ def parse_request(kind: Kind, body: Any) -> Request:
                             f"{list(player_ids)}, got {found}")
     entries = [_player_entry(players[pid], pid) for pid in player_ids]
     totals = tuple(e[0] for e in entries)
+    # Each earlier deal scored between -max_call and max_call + the overtricks (tenths).
+    low = -RULES.max_call * 10 * (deal - 1)
+    high = (RULES.max_call * 10 + TRICKS - RULES.max_call) * (deal - 1)
+    for pid, total in zip(player_ids, totals, strict=True):
+        if not low <= total <= high:
+            raise ProtocolError(f"context.players.{pid}.totalPoints is {total / 10:g}, but after "
+                                f"{deal - 1} deal(s) a total lies between {low / 10:g} and "
+                                f"{high / 10:g}")
     bids = [e[1] for e in entries]
     won_claimed = [e[2] for e in entries]
 
