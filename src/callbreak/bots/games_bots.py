@@ -117,7 +117,7 @@ def heuristic_action(view: GameView) -> tuple[GameAction, str]:
     if isinstance(first, Join):
         trump = view.trump.value if view.trump is not None else -1
         est = estimate_tricks(hand, trump, players, view.low_high)
-        need = {"horsethief": 1.2, "donut": 0.75, "snarples": 0.9}.get(view.game, 0.8)
+        need = {"horsethief": 1.2, "donut": 0.5, "snarples": 0.9}.get(view.game, 0.8)
         if view.game == "snarples" and view.seat is not None and view.scores[view.seat] <= 3:
             need -= 0.3  # sitting out costs a point here
         playing = est >= need

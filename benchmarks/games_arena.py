@@ -1,0 +1,89 @@
+"""Arena for the related games of seed 000: search bot vs heuristic vs random, per game.
+
+Each game is played ``--games`` times from seeded deals; seat ``s`` of game ``i`` gets bot kind
+``KINDS[(s + i) % 3]``, so every kind sits in every seat and meets the same deals. A game stops at
+its own end or after ``--max-hands`` hands (the games' ``max_hands`` option: the best score then
+wins). Reported per game and bot kind: points per seat-hand (sign flipped for the race-down games
+so that higher is always better), the share of games won per seat, and the median time of the
+search bot's decisions.
+
+Reproduce (what benchmarks/RESULTS.md quotes):
+
+    .venv/bin/python benchmarks/games_arena.py --games 12 --max-hands 6 --samples 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+
+from callbreak.bots.games_bots import make_game_bot
+from callbreak.games import CHANCE, GAMES, GameDealer, make_trick_game
+
+KINDS = ("search", "heuristic", "random")
+PLAYERS = {"batak-ihaleli": 4, "batak-koz-maca": 4, "snarples": 4, "donut": 4, "horsethief": 3}
+
+
+def run_game(name: str, players: int, index: int, max_hands: int, samples: int,
+             think: list[float]) -> tuple[list[str], list[float], list[float]]:
+    """One game; returns seat kinds, points per hand for each seat, and win credit per seat."""
+    game = make_trick_game(name, players, max_hands=max_hands)
+    kinds = [KINDS[(s + index) % 3] for s in range(players)]
+    bots = [make_game_bot(f"search:samples={samples}" if k == "search" else k, seed=1000 * index + s)
+            for s, k in enumerate(kinds)]
+    dealer = GameDealer(index)
+    start = list(game.scores)
+    while not game.is_over:
+        if game.to_act == CHANCE:
+            game.apply(dealer.chance(game))
+            continue
+        seat = game.turn
+        t0 = time.perf_counter()
+        decision = bots[seat].decide(game.view(seat), 2.0)
+        if kinds[seat] == "search":
+            think.append(time.perf_counter() - t0)
+        game.apply(decision.action)
+    sign = -1 if game.LOW_WINS else 1
+    hands = len(game.results)
+    per_hand = [sign * (game.scores[s] - start[s]) / hands for s in range(players)]
+    credit = [1 / len(game.winners) if s in game.winners else 0.0 for s in range(players)]
+    return kinds, per_hand, credit
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--max-hands", type=int, default=6)
+    ap.add_argument("--samples", type=int, default=8)
+    ap.add_argument("--only", default="", help="comma separated game names")
+    args = ap.parse_args()
+    names = [n for n in PLAYERS if not args.only or n in args.only.split(",")]
+    print(f"games={args.games} max_hands={args.max_hands} samples={args.samples}")
+    print("| game | players | bot | points/hand (median of games) | mean | win share | win share / random's |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        players = PLAYERS[name]
+        points: dict[str, list[float]] = defaultdict(list)
+        wins: dict[str, list[float]] = defaultdict(list)
+        think: list[float] = []
+        t0 = time.perf_counter()
+        for i in range(args.games):
+            kinds, per_hand, credit = run_game(name, players, i, args.max_hands, args.samples, think)
+            for s, k in enumerate(kinds):
+                points[k].append(per_hand[s])
+                wins[k].append(credit[s])
+        base = statistics.mean(wins["random"])
+        for k in KINDS:
+            share = statistics.mean(wins[k])
+            print(f"| {GAMES[name].title} | {players} | {k} | {statistics.median(points[k]):+.2f} | "
+                  f"{statistics.mean(points[k]):+.2f} | {share:.2f} | "
+                  f"{f'{share / base:.1f}x' if base else 'n/a (random won none)'} |")
+        med = statistics.median(think) * 1000 if think else 0.0
+        print(f"| {GAMES[name].title} | | search decision median {med:.0f} ms | | | | "
+              f"({time.perf_counter() - t0:.0f} s) |")
+
+
+if __name__ == "__main__":
+    main()
