@@ -236,6 +236,8 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
                 hand_start = list(g.scores)
             if g.phase not in (GamePhase.DEAL, GamePhase.OVER):
                 check_cards(g, deal)
+            if g.to_act is not None and g.to_act >= 0:
+                assert g.is_legal(g.default_action())  # the turn timer's choice is always legal
             if rng.random() < 0.2:
                 check_views(g, rng)
                 check_refusals(g, rng)

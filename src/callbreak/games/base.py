@@ -99,7 +99,9 @@ class GameOptions:
 
     first_dealer: int = 0  # who deals first is settled when the table is seated
     dealer_rotation: DealerRotation = DealerRotation.WITH_PLAY
-    max_hands: int | None = None  # an agreed limit (for timed tables and arenas); None: none
+    # An agreed limit on the number of hands (timed tables, arenas); when it is reached the best
+    # score among the players still in the game wins (ties share). None: play to the game's end.
+    max_hands: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
@@ -226,12 +228,12 @@ class GameView:
         return frozenset(out)
 
     def unseen_mask(self) -> int:
-        """Cards this seat has not seen: not in its hand, not played, not the upcard, not its
-        own discards."""
+        """Cards whose place this seat does not know: not in its hand, not played, not its own
+        discards, not the upcard (in Donut the upcard is the dealer's until played)."""
         mask = FULL_DECK
         for c in (*(self.hand or ()), *self.played, *self.discards):
             mask &= ~(1 << c)
-        if self.upcard is not None and (self.game != "donut" or self.seat == self.dealer):
+        if self.upcard is not None:
             mask &= ~(1 << self.upcard)
         return mask
 
