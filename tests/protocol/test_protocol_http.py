@@ -34,10 +34,15 @@ def _answer(url: str, endpoint: str, body: Any, http: httpx.Client | None = None
                                 headers={"content-type": "application/json"})
 
 
-def test_hi_answers_hello(serve: Callable[[Any], LiveServer]) -> None:
+def test_hi_answers_hello_and_other_paths_say_what_is_served(
+        serve: Callable[[Any], LiveServer]) -> None:
     live = serve(create_app("random"))
     r = httpx.get(live.url + "/hi")
     assert r.status_code == 200 and r.json() == {"value": "hello"}
+    r = httpx.get(live.url + "/bid")
+    assert r.status_code == 405 and "POST /bid" in r.json()["error"]
+    r = httpx.post(live.url + "/move", json={})
+    assert r.status_code == 404 and "POST /play" in r.json()["error"]
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.json")))

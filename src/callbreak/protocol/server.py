@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request as HttpRequest
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -192,7 +193,13 @@ def create_app(spec: str, *, seed: int = 0, max_think: float = 5.0, workers: int
         yield
         service.pool.shutdown(wait=False, cancel_futures=True)
 
-    app = Starlette(routes=[
+    async def http_error(_: HttpRequest, exc: Exception) -> JSONResponse:
+        # Unknown paths and wrong methods answer in the protocol's error shape too.
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": f"{exc.detail}: this bot serves GET /hi, POST /bid and "
+                                      "POST /play"}, status_code=exc.status_code)
+
+    app = Starlette(exception_handlers={HTTPException: http_error}, routes=[
         Route("/hi", hi, methods=["GET"]),
         Route("/bid", bid, methods=["POST"]),
         Route("/play", play, methods=["POST"]),
