@@ -180,3 +180,10 @@ def test_seed000_batak_is_for_four_players() -> None:
             BatakIhaleli(n)
     with pytest.raises(RulesError, match="forced_bid"):
         BatakIhaleli(forced_bid=6)
+
+
+def test_seed000_koz_maca_first_lead_option_lets_the_highest_caller_lead() -> None:
+    g = BatakKozMaca(first_lead="highest_call")
+    g.apply(fill_deal(g, {}))
+    play_seq(g, [Bid(1, 3), Bid(2, 5), Bid(3, 5), Bid(0, 2)])
+    assert g.turn == 2  # the earlier of the two fives

@@ -27,7 +27,8 @@ no trick.
 Batak Koz Maca. 000 gives no detail beyond "each player makes a bid", so it is settled as Turkish
 tables play it (RULES.md): spades are always trump; every player calls once, 1..13, starting at
 the dealer's right and ending with the dealer; no auction, no passing. The player at the dealer's
-right leads the first trick (the first to call; there is no single high bidder). A player who wins
+right leads the first trick (the first to call; there is no single high bidder), or with
+``first_lead="highest_call"`` the highest caller (the earliest of equal calls). A player who wins
 at least the call scores +call, else -call.
 """
 
@@ -60,9 +61,15 @@ class BatakOptions(GameOptions):
     auction_start: AuctionStart = AuctionStart.LEFT
 
 
+class FirstLead(str, Enum):
+    RIGHT_OF_DEALER = "right_of_dealer"  # the first to call leads
+    HIGHEST_CALL = "highest_call"  # the highest call leads (the earliest of equal calls)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KozMacaOptions(GameOptions):
     deals: int = 10
+    first_lead: FirstLead = FirstLead.RIGHT_OF_DEALER
 
 
 class _Batak(TrickGame):
@@ -219,7 +226,11 @@ class BatakKozMaca(_Batak):
         if action.seat != self.dealer:
             self.turn = (action.seat + 1) % self.players
             return
-        self.start_play((self.dealer + 1) % self.players)
+        first = (self.dealer + 1) % self.players
+        if self.options.first_lead is FirstLead.HIGHEST_CALL:
+            order = [(first + i) % self.players for i in range(self.players)]
+            first = max(order, key=lambda s: (self.bids[s] or 0, -order.index(s)))
+        self.start_play(first)
 
     def _score_hand(self) -> tuple[list[int], str]:
         points = []
