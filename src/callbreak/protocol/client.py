@@ -9,6 +9,7 @@ rules' default, and the game goes on.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from types import TracebackType
@@ -50,18 +51,20 @@ class RulesNotSupportedError(RemoteBotError):
     """The protocol cannot express the rules the table plays."""
 
 
-_shared: httpx.Client | None = None
+_shared: tuple[int, httpx.Client] | None = None  # (process id, client)
 _shared_lock = threading.Lock()
 
 
 def _shared_client() -> httpx.Client:
-    """One connection pool for every remote bot: players built per decision (as the web tables
-    do) then reuse kept-alive connections instead of opening a socket per move."""
+    """One connection pool for every remote bot of this process: players built per decision (as
+    the web tables do) then reuse kept-alive connections instead of opening a socket per move.
+    A forked worker (the arena's) gets its own pool rather than its parent's sockets."""
     global _shared
     with _shared_lock:
-        if _shared is None:
-            _shared = httpx.Client(timeout=10.0, limits=httpx.Limits(max_connections=64))
-        return _shared
+        if _shared is None or _shared[0] != os.getpid():
+            _shared = (os.getpid(), httpx.Client(timeout=10.0,
+                                                 limits=httpx.Limits(max_connections=64)))
+        return _shared[1]
 
 
 def _base(url: str) -> str:
