@@ -39,10 +39,11 @@ _RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack"}
 
 # How many tricks an unseen hand is worth on average, and how unsure that is (blind calls).
 _BLIND_MEAN, _BLIND_SPREAD = 3.25, 1.5
-# How unsure a call's trick count is (a trick spread of base + slope x mean), and how far the
-# raw count runs low; fitted on self-play.
-_SPREAD_BASE, _SPREAD_SLOPE = 0.8, 0.06
-_CALIBRATION_OFFSET = 0.3
+# How unsure the fitted trick count is: the spread of its error grows from 0.6 tricks for weak
+# hands to 0.9 (measured on self-play).
+_SPREAD_BASE, _SPREAD_SLOPE, _SPREAD_MAX = 0.6, 0.1, 0.92
+# A redeal gives everyone an average hand again: claim it when ours is clearly below average.
+_REDEAL_BELOW = 2.5
 # Tenths of a point that a certain match win is worth beside the deal's own score (last deal).
 _MATCH_WEIGHT = 60.0
 
@@ -129,6 +130,75 @@ def estimate_tricks(hand: int, trump: int) -> Estimate:
     if not features:
         features.append("no sure winners")
     return Estimate(min(total, 13.0), tuple(features))
+
+
+# Weights of a linear model of tricks won, fitted by least squares on 16,000 hands of heuristic
+# self-play (callbreak preset); out of sample its error spread is 0.87 tricks against 0.95 for
+# the hand count above. Side-suit features are summed over the three side suits.
+_WEIGHTS = {
+    "ace": 0.993, "long_ace": 0.865, "king_with_ace": 0.677, "long_king_with_ace": 0.173,
+    "guarded_king": 0.683, "long_guarded_king": 0.337, "queen_with_ace_king": 0.099,
+    "queen_with_one_honour": 0.149, "guarded_queen": 0.201, "short_queen": 0.081,
+    "void": 0.990, "singleton": 0.702, "doubleton": 0.359,
+    "trump_ace": 0.915, "trump_king": 0.769, "bare_trump_king": -0.303, "trump_queen": 0.584,
+    "short_trump_queen": -0.145, "trump_jack": 0.417, "trump_ten": 0.301,
+    "trump_length": 0.284, "trump_length_over_3": 0.222, "trump_length_over_5": 0.161,
+    "ruff_potential": 0.288,
+}
+_INTERCEPT = -0.339
+
+
+def fitted_tricks(hand: int, trump: int) -> float:
+    """Expected tricks of ``hand`` with ``trump`` as trump, from the fitted linear model.
+
+    >>> nothing = mask_of([Card.parse(t) for t in "2H 3H 4H 5H 6H 2C 3C 4C 5C 2D 3D 4D 5D".split()])
+    >>> round(fitted_tricks(nothing, 0), 1)
+    0.0
+    """
+    w = _WEIGHTS
+    lengths = [_popcount(hand & SUIT_MASKS[s]) for s in range(4)]
+    total = _INTERCEPT
+    short = 0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        base = suit * 13
+        length = lengths[suit]
+        ace, king = hand >> (base + 12) & 1, hand >> (base + 11) & 1
+        queen = hand >> (base + 10) & 1
+        if ace:
+            total += w["ace"] if length <= 5 else w["long_ace"]
+        if king and ace:
+            total += w["king_with_ace"] if length <= 4 else w["long_king_with_ace"]
+        elif king and 2 <= length <= 4:
+            total += w["guarded_king"]
+        elif king and length >= 5:
+            total += w["long_guarded_king"]
+        if queen:
+            if ace and king:
+                total += w["queen_with_ace_king"]
+            elif ace + king == 1 and length >= 3:
+                total += w["queen_with_one_honour"]
+            elif ace + king == 0 and length >= 3:
+                total += w["guarded_queen"]
+            elif length < 3:
+                total += w["short_queen"]
+        if length <= 2:
+            total += (w["void"], w["singleton"], w["doubleton"])[length]
+            short += (2, 1, 0)[length]
+    if trump >= 0:
+        base = trump * 13
+        length = lengths[trump]
+        total += w["trump_ace"] * (hand >> (base + 12) & 1)
+        king = hand >> (base + 11) & 1
+        queen = hand >> (base + 10) & 1
+        total += w["trump_king"] * king + w["bare_trump_king"] * (king and length == 1)
+        total += w["trump_queen"] * queen + w["short_trump_queen"] * (queen and length <= 2)
+        total += w["trump_jack"] * (hand >> (base + 9) & 1) + w["trump_ten"] * (hand >> (base + 8) & 1)
+        total += (w["trump_length"] * length + w["trump_length_over_3"] * max(0, length - 3)
+                  + w["trump_length_over_5"] * max(0, length - 5))
+        total += w["ruff_potential"] * min(short, max(0, length - 2))
+    return min(13.0, max(0.0, total))
 
 
 def _count_word(n: int) -> str:
@@ -282,7 +352,7 @@ class HeuristicBot:
         keep = next((a for a in view.legal if isinstance(a, Redeal) and not a.claim), None)
         hand = mask_of(view.hand or ())
         est = _mean_estimate(view, hand)
-        if keep is None or (claim is not None and est.tricks < 2.0):
+        if keep is None or (claim is not None and est.tricks < _REDEAL_BELOW):
             assert claim is not None
             return Decision(claim, f"claim a redeal: this hand is worth about {est.tricks:.1f} tricks")
         if claim is None:
@@ -315,8 +385,8 @@ class HeuristicBot:
         open_calls = [a for a in calls if not a.blind] or calls
         hand = mask_of(view.hand or ())
         est = _mean_estimate(view, hand)
-        mean = _table_adjusted(view, _calibrated(est.tricks))
-        spread = _SPREAD_BASE + _SPREAD_SLOPE * mean
+        mean = _table_adjusted(view, est.tricks)
+        spread = min(_SPREAD_MAX, _SPREAD_BASE + _SPREAD_SLOPE * mean)
         partner = (seat + 2) % 4 if rules.partnership else None
         partner_call = view.calls[partner] if partner is not None else None
         target = _match_target(view)
@@ -348,27 +418,19 @@ def _trump_for_estimate(view: SeatView) -> int | None:
 
 
 def _mean_estimate(view: SeatView, hand: int) -> Estimate:
-    """The estimate under the known trump, or under first-led trump not yet chosen."""
+    """Expected tricks (from the fitted model) under the known trump, or under a first-led
+    trump not chosen yet; the features come from the hand count, to explain the call."""
     trump = _trump_for_estimate(view)
     if trump is not None:
-        return estimate_tricks(hand, trump)
-    options = [estimate_tricks(hand, s) for s in range(4)]
+        return Estimate(fitted_tricks(hand, trump), estimate_tricks(hand, trump).features)
+    options = [(fitted_tricks(hand, s), s) for s in range(4)]
+    best, suit = max(options)
+    features = estimate_tricks(hand, suit).features
     first_leader = (view.dealer + 1) % 4 if view.dealer is not None else None
     if view.seat == first_leader:
         # The first leader chooses trump by leading its best suit.
-        return max(options, key=lambda e: e.tricks)
-    mean = sum(e.tricks for e in options) / 4
-    best = max(options, key=lambda e: e.tricks)
-    return Estimate(mean, best.features)
-
-
-def _calibrated(estimate: float) -> float:
-    """Expected tricks from the raw count: the count runs low, most of all for weak hands.
-
-    Fitted on heuristic self-play (300 deals, callbreak preset): a raw count of 1 took 1.5
-    tricks on average, 3 took 3.3, 6 took 6.2.
-    """
-    return estimate + _CALIBRATION_OFFSET + 0.3 * max(0.0, 1.5 - estimate)
+        return Estimate(best, features)
+    return Estimate(sum(t for t, _ in options) / 4, features)
 
 
 def _table_adjusted(view: SeatView, mean: float) -> float:
