@@ -182,10 +182,11 @@ def test_full_matches_over_http_with_every_bot_level(serve: Callable[[Any], Live
     """Four seats of remote players served by one stateless server; every answer is legal
     (a RemoteBot raises otherwise), the match runs to its end, and the bot itself (not the
     server's fallback) made most of the decisions."""
-    app = create_app(level, max_think=0.05, warm_up=True)
+    # Each decision: 200 ms share, the bot thinks at most 20 ms, the server waits up to 130 ms.
+    app = create_app(level, max_think=0.02, warm_up=True)
     live = serve(app)
     players = [RemoteBot(live.url) for _ in range(4)]
-    match = _match_over_http(players, seed=7, budget=0.1)
+    match = _match_over_http(players, seed=7, budget=0.2)
     assert match.is_over and len(match.results) == 5
     assert sum(sum(r.won) for r in match.results) == 5 * 13
     service = app.state.service

@@ -64,9 +64,10 @@ def think_budget(time_budget_ms: float, decisions_left: int, max_think: float = 
 
 
 def deadline(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
-    """Seconds after which the server answers the default instead of the bot's choice."""
+    """Seconds after which the server answers the default instead of the bot's choice: most of
+    the decision's share, but never much beyond the most it lets the bot think."""
     share = time_budget_ms / 1000 / max(decisions_left, 1)
-    return max(0.005, min(2 * max_think, share * DEADLINE_SHARE - HTTP_MARGIN))
+    return max(0.005, min(2 * max_think + 0.5, share * DEADLINE_SHARE - HTTP_MARGIN))
 
 
 def default_action(view: SeatView) -> Action:
