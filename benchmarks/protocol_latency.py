@@ -142,7 +142,7 @@ def strength(hero: str, matches: int, decision_s: float) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=2, help="deals per bot level for latency")
-    parser.add_argument("--matches", type=int, default=2, help="duplicate match sets for strength")
+    parser.add_argument("--matches", type=int, default=2, help="duplicate match sets for strength (0: latency only)")
     parser.add_argument("--decision-ms", type=float, default=200.0,
                         help="budget per decision; timeBudget = this x decisions left in the deal")
     parser.add_argument("--hero", default="expert", help="the bot measured against heuristic")
@@ -162,6 +162,8 @@ def main() -> None:
               f"| {r['local_median']:.2f} | {r['local_p99']:.2f} | {r['hi_median']:.2f} "
               f"| {ratio:.1f}x |", flush=True)
     print()
+    if args.matches < 1:
+        return
     if args.hero not in available():
         print(f"strength: bot {args.hero!r} is not available (bots: {', '.join(available())})")
         return
