@@ -1,0 +1,192 @@
+"""The fast simulation kernel: trick play compiled by numba, with an identical Python fallback.
+
+The search bots play thousands of deals to the end for every decision; the general engine
+(:class:`~callbreak.core.Match`) checks and records everything and is far too slow for that. The
+kernel plays on int64 card masks with a fast rollout policy. Its source is
+:mod:`callbreak.bots.kernel_impl`; :func:`get_kernel` returns it compiled by numba (``"numba"``) or
+as plain Python (``"python"``), and both give identical results for identical inputs.
+
+The backend is chosen by the ``CALLBREAK_KERNEL`` environment variable (``numba`` or
+``python``), else numba when it can be imported. Compiled code is cached on disk
+(``cache=True``), so only the first run after installation pays the compile time; call
+:meth:`Kernel.warm_up` before timing anything.
+
+>>> k = get_kernel("python")
+>>> totals = np.zeros(4, dtype=np.int64)
+>>> _ = k.random_deals(3, 7, options_array(make_rules("callbreak")), POLICY_RANDOM, False, totals)
+>>> int(totals.sum())
+39
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from callbreak.bots import kernel_impl as impl
+from callbreak.bots.kernel_impl import (
+    OPT_MUST_BEAT,
+    OPT_NO_SPADE_LEAD,
+    OPT_NO_WASTING,
+    OPT_PARTNERSHIP,
+    OPT_VOID_RULE,
+    OPTS_SIZE,
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    ST_DONE,
+    ST_LEADER,
+    ST_NTRICK,
+    ST_TRUMP,
+    ST_WINPOS,
+    STATE_SIZE,
+    VOID_FREE,
+    VOID_MUST_TRUMP,
+    VOID_TRUMP_IF_WINNING,
+)
+from callbreak.core import Rules, SeatView, make_rules
+from callbreak.core.rules import SpadeLead, VoidRule
+from callbreak.core.tricks import trick_winner
+
+__all__ = [
+    "BACKENDS", "Kernel", "POLICY_HEURISTIC", "POLICY_RANDOM", "Position", "default_backend",
+    "get_kernel", "options_array", "position_of",
+]
+
+BACKENDS = ("numba", "python")
+
+_VOID_CODES = {
+    VoidRule.TRUMP_IF_WINNING: VOID_TRUMP_IF_WINNING,
+    VoidRule.MUST_TRUMP: VOID_MUST_TRUMP,
+    VoidRule.FREE: VOID_FREE,
+}
+
+
+def options_array(rules: Rules) -> np.ndarray:
+    """The rule options the kernel needs, as its int64 option array."""
+    opts = np.zeros(OPTS_SIZE, dtype=np.int64)
+    opts[OPT_MUST_BEAT] = int(rules.follow_must_beat)
+    opts[OPT_VOID_RULE] = _VOID_CODES[rules.void_rule]
+    opts[OPT_NO_WASTING] = int(rules.no_wasting_trumps)
+    opts[OPT_NO_SPADE_LEAD] = int(rules.spade_lead_first_trick is SpadeLead.FORBIDDEN)
+    opts[OPT_PARTNERSHIP] = int(rules.partnership)
+    return opts
+
+
+class Kernel:
+    """One backend's entry points (see :mod:`callbreak.bots.kernel_impl` for their contracts)."""
+
+    playout: Any
+    replay: Any
+    random_deals: Any
+    evaluate: Any
+
+    def __init__(self, backend: str) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown kernel backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        self.backend = backend
+        self._warm = False
+        if backend == "numba":
+            import numba
+
+            for name in impl.ENTRY_POINTS:
+                setattr(self, name, numba.njit(cache=True, nogil=True)(getattr(impl, name)))
+        else:
+            for name in impl.ENTRY_POINTS:
+                setattr(self, name, getattr(impl, name))
+
+    def warm_up(self) -> None:
+        """Compile (or load from the disk cache) every entry point by running it once."""
+        if self._warm:
+            return
+        opts = options_array(make_rules("callbreak"))
+        totals = np.zeros(4, dtype=np.int64)
+        self.random_deals(1, 1, opts, POLICY_HEURISTIC, False, totals)
+        worlds = np.zeros((1, 4), dtype=np.int64)
+        for s in range(4):
+            worlds[0, s] = 0x1FFF << (13 * s)
+        state = np.zeros(STATE_SIZE, dtype=np.int64)
+        out = np.zeros((1, 1, 1, 4), dtype=np.int64)
+        trick = np.zeros(4, dtype=np.int64)
+        won = np.zeros(4, dtype=np.int64)
+        self.evaluate(worlds, trick, state, won, opts, np.array([-1], dtype=np.int64), 1,
+                      POLICY_HEURISTIC, 1, out)
+        hands = worlds[0].copy()
+        self.replay(hands, trick, state.copy(), won.copy(), opts, np.array([0], dtype=np.int64),
+                    np.zeros(1, dtype=np.int64))
+        rng = np.array([1], dtype=np.int64)
+        self.playout(worlds[0].copy(), trick, state.copy(), won.copy(), opts, POLICY_RANDOM, rng,
+                     np.zeros(52, dtype=np.int64))
+        self._warm = True
+
+
+_KERNELS: dict[str, Kernel] = {}
+_LOCK = threading.Lock()
+
+
+def default_backend() -> str:
+    """``CALLBREAK_KERNEL`` if set, else numba when it can be imported, else python."""
+    chosen = os.environ.get("CALLBREAK_KERNEL", "").strip().lower()
+    if chosen:
+        if chosen not in BACKENDS:
+            raise ValueError(f"CALLBREAK_KERNEL must be one of {', '.join(BACKENDS)}, got {chosen!r}")
+        return chosen
+    try:
+        import numba  # noqa: F401
+    except ImportError:  # pragma: no cover
+        return "python"
+    return "numba"
+
+
+def get_kernel(backend: str | None = None) -> Kernel:
+    """The kernel for ``backend`` (default: :func:`default_backend`), built once per process."""
+    name = backend or default_backend()
+    with _LOCK:
+        kernel = _KERNELS.get(name)
+        if kernel is None:
+            kernel = _KERNELS[name] = Kernel(name)
+    return kernel
+
+
+class Position:
+    """The public part of a play-phase position as kernel arrays (hands come from sampling)."""
+
+    __slots__ = ("trick", "state", "won")
+
+    def __init__(self, trick: np.ndarray, state: np.ndarray, won: np.ndarray) -> None:
+        self.trick = trick
+        self.state = state
+        self.won = won
+
+    @property
+    def seat_to_act(self) -> int:
+        return int((self.state[ST_LEADER] + self.state[ST_NTRICK]) % 4)
+
+
+def position_of(view: SeatView) -> Position:
+    """The kernel position of a play-phase view.
+
+    Raises ValueError outside the play phase.
+    """
+    if view.leader is None:
+        raise ValueError("the kernel plays out positions of the play phase only")
+    return make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
+                         len(view.tricks), view.won)
+
+
+def make_position(trick_cards: Sequence[int], leader: int, trump: int, done: int,
+                  won: Sequence[int]) -> Position:
+    """A kernel position from plain values (``trump`` -1: not set yet, for ``first_led``)."""
+    trick = np.zeros(4, dtype=np.int64)
+    for i, c in enumerate(trick_cards):
+        trick[i] = int(c)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[ST_NTRICK] = len(trick_cards)
+    state[ST_LEADER] = leader
+    state[ST_TRUMP] = trump
+    state[ST_DONE] = done
+    state[ST_WINPOS] = trick_winner([int(c) for c in trick_cards], trump) if trick_cards else 0
+    return Position(trick, state, np.array([int(w) for w in won], dtype=np.int64))

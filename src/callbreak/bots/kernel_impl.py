@@ -1,0 +1,515 @@
+"""The simulation kernel's source: trick play on int64 card masks, written once for two backends.
+
+Every function here is plain Python that numba can also compile. :mod:`callbreak.bots.kernel`
+compiles the entry points with ``numba.njit`` (the helpers are ``register_jitable``, so numba
+inlines them and plain Python calls them as they are); without numba, or when asked, the very
+same functions run as Python. Because both backends execute one source with the same integer
+arithmetic and the same random stream (a 32-bit xorshift kept in a one-element array), they give
+identical results, which the tests check.
+
+Cards are ``suit * 13 + rank - 2`` as in :mod:`callbreak.core.cards`; hands are int64 masks.
+Arithmetic is kept below 2**53 so that numba's wrapping int64 and Python's unbounded ints agree.
+
+A position is held in five arrays: ``hands`` (4 masks), ``trick`` (cards of the current trick in
+play order), ``state`` (see the ``ST_*`` indices), ``won`` (tricks per seat) and ``opts`` (the
+rule options, see the ``OPT_*`` indices).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_jitable: Any
+try:
+    from numba.extending import register_jitable as _jitable
+except ImportError:  # pragma: no cover - numba is a dependency; the fallback still works without
+    _jitable = None
+
+
+def jitable(fn: F) -> F:
+    """Mark a helper numba may inline into compiled callers; returns ``fn`` unchanged."""
+    if _jitable is None:  # pragma: no cover
+        return fn
+    _jitable(fn)
+    return fn
+
+
+# state indices
+ST_NTRICK = 0  # cards in the current trick
+ST_LEADER = 1  # seat that led the current trick
+ST_TRUMP = 2  # trump suit, or -1 before the first lead of a ``first_led`` deal
+ST_DONE = 3  # completed tricks
+ST_WINPOS = 4  # index in the trick of the card winning it so far
+STATE_SIZE = 5
+
+# option indices
+OPT_MUST_BEAT = 0  # follow_must_beat
+OPT_VOID_RULE = 1  # VOID_* below
+OPT_NO_WASTING = 2  # no_wasting_trumps
+OPT_NO_SPADE_LEAD = 3  # spade_lead_first_trick=forbidden
+OPT_PARTNERSHIP = 4  # partners sit opposite (the rollout policy lets a partner's trick stand)
+OPTS_SIZE = 5
+
+VOID_TRUMP_IF_WINNING = 0
+VOID_MUST_TRUMP = 1
+VOID_FREE = 2
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+
+SUIT_BITS = 0x1FFF
+SPADE_MASK = 0x1FFF
+U32 = 0xFFFFFFFF
+
+
+def _bit_tables() -> tuple[np.ndarray, np.ndarray]:
+    low = np.full(1 << 13, -1, dtype=np.int64)
+    high = np.full(1 << 13, -1, dtype=np.int64)
+    for m in range(1, 1 << 13):
+        low[m] = (m & -m).bit_length() - 1
+        high[m] = m.bit_length() - 1
+    return low, high
+
+
+LOW_RANK, HIGH_RANK = _bit_tables()
+
+
+# --- bits and randomness -------------------------------------------------------------------
+# The helpers take and return scalars only: passing arrays into a compiled call costs
+# reference counting each time, which measured more than twice the cost of the work itself.
+
+
+@jitable
+def xorshift(x: int) -> int:
+    """One step of a 32-bit xorshift generator (``x`` nonzero, below 2**32)."""
+    x ^= (x << 13) & U32
+    x ^= x >> 17
+    x ^= (x << 5) & U32
+    return x
+
+
+@jitable
+def mix_seed(a: int, b: int) -> int:
+    """A nonzero 32-bit generator state from two ints."""
+    x = ((a * 0x9E37 + b * 0x85EB + 0x2545) ^ (b << 7)) & U32
+    if x == 0:
+        x = 0x6A09E667
+    for _ in range(4):
+        x = xorshift(x)
+    return x
+
+
+@jitable
+def popcount(m: int) -> int:
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@jitable
+def low_card(m: int) -> int:
+    """Index of the lowest card in a mask, -1 if empty."""
+    for s in range(4):
+        part = (m >> (13 * s)) & SUIT_BITS
+        if part:
+            return 13 * s + int(LOW_RANK[part])
+    return -1
+
+
+@jitable
+def high_card(m: int) -> int:
+    """Index of the highest card in a mask, -1 if empty."""
+    for s in range(3, -1, -1):
+        part = (m >> (13 * s)) & SUIT_BITS
+        if part:
+            return 13 * s + int(HIGH_RANK[part])
+    return -1
+
+
+@jitable
+def nth_card(m: int, k: int) -> int:
+    """The ``k``-th lowest card (0-based) of a mask."""
+    while k > 0:
+        m &= m - 1
+        k -= 1
+    return low_card(m)
+
+
+@jitable
+def suit_mask(s: int) -> int:
+    return SUIT_BITS << (13 * s)
+
+
+# --- the rules of trick play ---------------------------------------------------------------
+
+
+@jitable
+def legal_mask(hand: int, t0: int, t1: int, t2: int, ntrick: int, trump: int, first_trick: bool,
+               must_beat: int, void_rule: int, no_wasting: int, no_spade_lead: int) -> int:
+    """Cards ``hand`` may play after the trick's first ``ntrick`` cards ``t0, t1, t2``.
+
+    The same rule as :func:`callbreak.core.tricks.legal_mask`, on scalars.
+    """
+    if ntrick == 0:
+        if first_trick and no_spade_lead != 0:
+            rest = hand & ~SPADE_MASK
+            return rest if rest else hand
+        return hand
+    ls = t0 // 13
+    own = hand & suit_mask(ls)
+    hi_lead = t0
+    hi_trump = t0 if ls == trump else -1
+    if ntrick > 1:
+        s = t1 // 13
+        if s == ls and t1 > hi_lead:
+            hi_lead = t1
+        if s == trump and t1 > hi_trump:
+            hi_trump = t1
+        if ntrick > 2:
+            s = t2 // 13
+            if s == ls and t2 > hi_lead:
+                hi_lead = t2
+            if s == trump and t2 > hi_trump:
+                hi_trump = t2
+    trumped = ls != trump and hi_trump >= 0
+    if own:
+        if must_beat == 0 or trumped:
+            return own
+        higher = own & ~((2 << hi_lead) - 1)
+        return higher if higher else own
+    if trump < 0 or ls == trump:
+        return hand
+    own_trump = hand & suit_mask(trump)
+    if not own_trump:
+        return hand
+    winning = own_trump & ~((2 << hi_trump) - 1) if trumped else own_trump
+    if void_rule == VOID_MUST_TRUMP:
+        return winning if winning else own_trump
+    if void_rule == VOID_TRUMP_IF_WINNING and winning:
+        return winning
+    if no_wasting != 0 and trumped and not winning:
+        rest = hand & ~own_trump
+        return rest if rest else hand
+    return hand
+
+
+@jitable
+def beats(card: int, best: int, trump: int) -> bool:
+    cs = card // 13
+    bs = best // 13
+    if cs == bs:
+        return card > best
+    return cs == trump
+
+
+# --- the rollout policy --------------------------------------------------------------------
+
+
+@jitable
+def cheapest(m: int, trump: int) -> int:
+    """The lowest-ranked card of a mask, a non-trump preferred (what to throw away)."""
+    best = -1
+    best_key = 1000
+    for s in range(4):
+        part = (m >> (13 * s)) & SUIT_BITS
+        if part:
+            key = LOW_RANK[part] + (100 if s == trump else 0)
+            if key < best_key:
+                best_key = key
+                best = 13 * s + LOW_RANK[part]
+    return best
+
+
+@jitable
+def unbeatable(card: int, lead_suit: int, trump: int, later: int, ha: int, hb: int, hc: int) -> bool:
+    """Whether none of the ``later`` seats still to play (hands ``ha``, ``hb``, ``hc`` in order)
+    could beat ``card``: the rollout sees every hand, as in perfect-information play."""
+    for k in range(later):
+        h = ha if k == 0 else (hb if k == 1 else hc)
+        led = h & suit_mask(lead_suit)
+        if led:
+            if card // 13 == lead_suit and high_card(led) > card:
+                return False
+        elif trump >= 0 and lead_suit != trump:
+            tr = h & suit_mask(trump)
+            if tr and (card // 13 != trump or high_card(tr) > card):
+                return False
+    return True
+
+
+@jitable
+def heuristic_card(legal: int, ha: int, hb: int, hc: int, remaining: int, ntrick: int, lead: int,
+                   best: int, partner_winning: bool, trump: int) -> int:
+    """A quick, sensible card: cash sure winners, win cheaply when the trick can be held,
+    otherwise throw the cheapest card (and let a partner's safe trick stand).
+
+    ``ha``, ``hb``, ``hc`` are the hands of the next three seats; ``remaining`` every unplayed
+    card; ``lead`` and ``best`` the trick's first and currently winning cards.
+    """
+    if ntrick == 0:
+        longest = -1
+        longest_len = -1
+        for s in range(4):
+            mine = legal & suit_mask(s)
+            if not mine:
+                continue
+            top = high_card(mine)
+            if s != trump and top == high_card(remaining & suit_mask(s)):
+                return top  # a sure winner of its suit (unless ruffed)
+            ln = popcount(mine)
+            if s != trump and ln > longest_len:
+                longest_len = ln
+                longest = s
+        if longest >= 0:
+            return low_card(legal & suit_mask(longest))
+        top = high_card(legal)  # only trumps left
+        if top == high_card(remaining & suit_mask(top // 13)):
+            return top
+        return low_card(legal)
+    ls = lead // 13
+    later = 3 - ntrick
+    if partner_winning and unbeatable(best, ls, trump, later, ha, hb, hc):
+        return cheapest(legal, trump)
+    m = legal
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        if beats(c, best, trump) and unbeatable(c, ls, trump, later, ha, hb, hc):
+            return c  # the cheapest card that surely wins the trick
+    return cheapest(legal, trump)
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+@jitable
+def apply_card(hands: Any, trick: Any, state: Any, won: Any, card: int) -> int:
+    """Play ``card`` for the seat to act (no legality check); the trick's winner or -1."""
+    n = state[ST_NTRICK]
+    seat = (state[ST_LEADER] + n) % 4
+    hands[seat] &= ~(1 << card)
+    if n == 0:
+        if state[ST_TRUMP] < 0:
+            state[ST_TRUMP] = card // 13  # first_led: the deal's first card sets trump
+        state[ST_WINPOS] = 0
+    elif beats(card, trick[state[ST_WINPOS]], state[ST_TRUMP]):
+        state[ST_WINPOS] = n
+    trick[n] = card
+    n += 1
+    if n < 4:
+        state[ST_NTRICK] = n
+        return -1
+    winner = (state[ST_LEADER] + state[ST_WINPOS]) % 4
+    won[winner] += 1
+    state[ST_NTRICK] = 0
+    state[ST_LEADER] = winner
+    state[ST_DONE] += 1
+    return int(winner)
+
+
+@jitable
+def legal_now(hands: Any, trick: Any, state: Any, opts: Any) -> int:
+    """Legal cards of the seat to act."""
+    n = state[ST_NTRICK]
+    return legal_mask(hands[(state[ST_LEADER] + n) % 4], trick[0], trick[1], trick[2], n,
+                      state[ST_TRUMP], state[ST_DONE] == 0, opts[OPT_MUST_BEAT],
+                      opts[OPT_VOID_RULE], opts[OPT_NO_WASTING], opts[OPT_NO_SPADE_LEAD])
+
+
+@jitable
+def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy: int, rng: Any,
+                log: Any) -> int:
+    """Play the deal to its end with the rollout policy; ``log`` receives the cards played.
+
+    The rollout policy is uniformly random legal cards (``POLICY_RANDOM``) or
+    :func:`heuristic_card` with one move in eight random (``POLICY_HEURISTIC``). The position
+    lives in local scalars inside the loop and is written back at the end. Returns the number of
+    cards played (``log`` must have room for 52).
+    """
+    ntrick = state[ST_NTRICK]
+    leader = state[ST_LEADER]
+    trump = state[ST_TRUMP]
+    done = state[ST_DONE]
+    winpos = state[ST_WINPOS]
+    t0 = trick[0]
+    t1 = trick[1]
+    t2 = trick[2]
+    must_beat = opts[OPT_MUST_BEAT]
+    void_rule = opts[OPT_VOID_RULE]
+    no_wasting = opts[OPT_NO_WASTING]
+    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
+    partnership = opts[OPT_PARTNERSHIP]
+    x = rng[0]
+    k = 0
+    while done < 13:
+        seat = (leader + ntrick) % 4
+        legal = legal_mask(hands[seat], t0, t1, t2, ntrick, trump, done == 0, must_beat,
+                           void_rule, no_wasting, no_spade_lead)
+        best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+        count = popcount(legal)
+        if count == 1:
+            card = low_card(legal)
+        else:
+            at_random = policy == POLICY_RANDOM
+            if not at_random:
+                x = xorshift(x)
+                at_random = x % 8 == 0
+            if at_random:
+                x = xorshift(x)
+                card = nth_card(legal, x % count)
+            else:
+                partner_winning = (partnership != 0 and ntrick > 0
+                                   and (leader + winpos) % 4 == (seat + 2) % 4)
+                card = heuristic_card(legal, hands[(seat + 1) % 4], hands[(seat + 2) % 4],
+                                      hands[(seat + 3) % 4],
+                                      hands[0] | hands[1] | hands[2] | hands[3], ntrick, t0, best,
+                                      partner_winning, trump)
+        log[k] = card
+        k += 1
+        hands[seat] &= ~(1 << card)
+        if ntrick == 0:
+            if trump < 0:
+                trump = card // 13  # first_led: the deal's first card sets trump
+            t0 = card
+            winpos = 0
+            ntrick = 1
+        else:
+            if beats(card, best, trump):
+                winpos = ntrick
+            if ntrick == 1:
+                t1 = card
+            elif ntrick == 2:
+                t2 = card
+            ntrick += 1
+            if ntrick == 4:
+                winner = (leader + winpos) % 4
+                won[winner] += 1
+                ntrick = 0
+                leader = winner
+                done += 1
+    state[ST_NTRICK] = ntrick
+    state[ST_LEADER] = leader
+    state[ST_TRUMP] = trump
+    state[ST_DONE] = done
+    state[ST_WINPOS] = winpos
+    trick[0] = t0
+    trick[1] = t1
+    trick[2] = t2
+    rng[0] = x
+    return k
+
+
+# --- entry points (compiled by numba) ------------------------------------------------------
+
+
+def playout(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy: int, rng: Any,
+            log: Any) -> int:
+    """Entry point for :func:`play_to_end` (the arrays are changed in place)."""
+    return play_to_end(hands, trick, state, won, opts, policy, rng, log)
+
+
+def legal_for(hand: int, trick: Any, ntrick: int, trump: int, first_trick: bool, opts: Any) -> int:
+    """Entry point for :func:`legal_mask` with the trick and options as arrays."""
+    return legal_mask(hand, trick[0], trick[1], trick[2], ntrick, trump, first_trick,
+                      opts[OPT_MUST_BEAT], opts[OPT_VOID_RULE], opts[OPT_NO_WASTING],
+                      opts[OPT_NO_SPADE_LEAD])
+
+
+def replay(hands: Any, trick: Any, state: Any, won: Any, opts: Any, cards: Any,
+           legal_out: Any) -> int:
+    """Apply ``cards`` in order, writing the legal mask before each into ``legal_out``.
+
+    Stops at the first illegal card and returns how many were applied (used to check the kernel
+    against the engine).
+    """
+    for k in range(len(cards)):
+        legal = legal_now(hands, trick, state, opts)
+        legal_out[k] = legal
+        if not (legal >> cards[k]) & 1:
+            return k
+        apply_card(hands, trick, state, won, cards[k])
+    return len(cards)
+
+
+def random_deals(count: int, seed: int, opts: Any, policy: int, first_led: bool, totals: Any) -> int:
+    """Shuffle, deal and play out ``count`` deals; add the tricks won per seat into ``totals``.
+
+    The speed benchmark's loop. Returns a checksum of the cards played.
+    """
+    rng = np.empty(1, dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    log = np.zeros(52, dtype=np.int64)
+    x = mix_seed(seed, 1)
+    check = 0
+    for d in range(count):
+        for i in range(51, 0, -1):
+            x = xorshift(x)
+            j = x % (i + 1)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+        for s in range(4):
+            h = 0
+            for i in range(13):
+                h |= 1 << deck[13 * s + i]
+            hands[s] = h
+            won[s] = 0
+        state[ST_NTRICK] = 0
+        state[ST_LEADER] = d % 4
+        state[ST_TRUMP] = -1 if first_led else 0
+        state[ST_DONE] = 0
+        state[ST_WINPOS] = 0
+        rng[0] = x
+        play_to_end(hands, trick, state, won, opts, policy, rng, log)
+        x = rng[0]
+        for s in range(4):
+            totals[s] += won[s]
+        check = (check * 31 + log[51] + log[17]) & U32
+    return check
+
+
+def evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: Any, reps: int,
+             policy: int, seed: int, out: Any) -> None:
+    """Roll out every candidate card in every sampled world.
+
+    ``worlds`` is (N, 4) hand masks consistent with the position; ``cands`` the cards to try for
+    the seat to act (-1: no forced card, just play on). ``out`` (N, C, reps, 4) receives the
+    final tricks won per seat. All candidates of one (world, rep) share a random stream, so their
+    differences come from the card and not from luck (common random numbers).
+    """
+    rng = np.empty(1, dtype=np.int64)
+    h = np.zeros(4, dtype=np.int64)
+    t = np.zeros(4, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    w = np.zeros(4, dtype=np.int64)
+    log = np.zeros(52, dtype=np.int64)
+    for i in range(worlds.shape[0]):
+        for r in range(reps):
+            stream = mix_seed(seed + i, r)
+            for c in range(len(cands)):
+                for s in range(4):
+                    h[s] = worlds[i, s]
+                    t[s] = trick[s]
+                    w[s] = won[s]
+                for s in range(STATE_SIZE):
+                    st[s] = state[s]
+                rng[0] = stream
+                if cands[c] >= 0:
+                    apply_card(h, t, st, w, cands[c])
+                play_to_end(h, t, st, w, opts, policy, rng, log)
+                for s in range(4):
+                    out[i, c, r, s] = w[s]
+
+
+ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate")
