@@ -1,0 +1,637 @@
+// The Call Break web client: lobby, table, history, leaderboard and scorekeeper.
+// Plain ES module, no build step. The server owns the game; this only shows the seat view it
+// is sent and sends actions with the seat's token and the state version they were made against.
+
+import { cardBack, cardLabel, cardSvg, sortHand, SUITS } from "/static/cards.js";
+
+const app = document.getElementById("app");
+const store = window.localStorage;
+
+// --- small helpers -------------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function points(tenths) {
+  const sign = tenths < 0 ? "-" : "";
+  const a = Math.abs(tenths);
+  return a % 10 ? `${sign}${Math.floor(a / 10)}.${a % 10}` : `${sign}${a / 10}`;
+}
+
+function grouped(code) {
+  return code.replace(/(.{4})(?=.)/g, "$1-");
+}
+
+function toast(message, ms = 3500) {
+  const t = document.getElementById("toast");
+  t.textContent = message;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, ms);
+}
+
+async function api(method, path, body) {
+  const r = await fetch(path, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await r.json().catch(() => ({ message: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(data.message || data.detail || `HTTP ${r.status}`);
+  return data;
+}
+
+const tokenKey = (code) => `callbreak:token:${code}`;
+const sheetKey = (code) => `callbreak:sheet:${code}`;
+
+let meta = null;
+async function getMeta() {
+  if (!meta) meta = await api("GET", "/api/meta");
+  return meta;
+}
+
+// --- routing -------------------------------------------------------------------------------
+
+let leave = () => {};
+
+function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest("a[data-link]");
+  if (a && !e.ctrlKey && !e.metaKey) {
+    e.preventDefault();
+    navigate(a.getAttribute("href"));
+  }
+});
+window.addEventListener("popstate", route);
+
+function route() {
+  leave();
+  leave = () => {};
+  const path = location.pathname;
+  let m;
+  app.replaceChildren();
+  if ((m = path.match(/^\/t\/([A-Za-z0-9-]+)$/))) return tablePage(m[1].toUpperCase().replace(/-/g, ""));
+  if ((m = path.match(/^\/s\/([A-Za-z0-9-]+)$/))) return sheetPage(m[1].toUpperCase().replace(/-/g, ""));
+  if ((m = path.match(/^\/history\/([A-Za-z0-9-]+)$/))) return replayPage(m[1].toUpperCase());
+  if (path === "/history") return historyPage();
+  if (path === "/stats") return statsPage();
+  if (path === "/scorekeeper") return newSheetPage();
+  return homePage();
+}
+
+// --- home: create or join ------------------------------------------------------------------
+
+async function homePage() {
+  const m = await getMeta();
+  const name = h("input", { id: "name", maxlength: 24, value: store.getItem("callbreak:name") || "",
+                            placeholder: "Your name", autocomplete: "nickname" });
+  const presetSel = h("select", { id: "preset" },
+    m.presets.map((p) => h("option", { value: p.name }, p.name)));
+  const desc = h("p", { class: "muted", id: "preset-desc" });
+  const deals = h("input", { id: "deals", type: "number", min: 1, max: 100, value: 5 });
+  const timer = h("select", { id: "timer" },
+    [["", "No turn timer"], ["15", "15 seconds"], ["30", "30 seconds"], ["60", "60 seconds"]]
+      .map(([v, t]) => h("option", { value: v }, t)));
+  const botSelects = [1, 2, 3].map((i) => h("select", { id: `bot-${i}`, "aria-label": `Bot for seat ${i + 1}` },
+    m.bots.map((b) => h("option", { value: b, selected: b === m.strongest_bot }, b))));
+  const botSpeed = h("select", { id: "bot-speed" },
+    [["0.7", "Bots play at a human pace"], ["0.2", "Bots play fast"], ["0", "Bots play instantly"]]
+      .map(([v, t]) => h("option", { value: v }, t)));
+  const botUrl = h("input", { id: "bot-url", placeholder: "optional: a tournament bot URL for seat 4" });
+  const options = h("input", { id: "options", placeholder: "optional overrides, e.g. blind_call=on min_call=2" });
+  const err = h("p", { class: "error", id: "create-error" });
+  const syncPreset = () => {
+    const p = m.presets.find((x) => x.name === presetSel.value);
+    desc.textContent = p.description;
+    deals.value = p.rules.deals || 5;
+    timer.value = p.rules.turn_timer ? String(Math.round(p.rules.turn_timer)) : "";
+    if (!timer.value && p.rules.turn_timer) timer.append(h("option", { value: p.rules.turn_timer }, `${p.rules.turn_timer} s`));
+  };
+  presetSel.addEventListener("change", syncPreset);
+  syncPreset();
+
+  async function create(e) {
+    e.preventDefault();
+    err.textContent = "";
+    const opts = {};
+    for (const part of options.value.split(/[\s,]+/).filter(Boolean)) {
+      const [k, v] = part.split("=");
+      if (!k || v === undefined) { err.textContent = `Option "${part}" should look like key=value`; return; }
+      opts[k] = v;
+    }
+    const bots = [botSelects[0].value, ...botSelects.map((s) => s.value)];  // seat 1 is the host's unless they move
+    if (botUrl.value.trim()) bots[3] = botUrl.value.trim();
+    try {
+      store.setItem("callbreak:name", name.value);
+      const made = await api("POST", "/api/tables", { name: name.value, settings: {
+        preset: presetSel.value, deals: Number(deals.value), timer: timer.value ? Number(timer.value) : null,
+        bots, options: opts, bot_delay: Number(botSpeed.value) } });
+      store.setItem(tokenKey(made.code), made.token);
+      navigate(made.link);
+    } catch (x) { err.textContent = x.message; }
+  }
+
+  const joinCode = h("input", { id: "join-code", placeholder: "Room code, e.g. ABCD-EFGH-JKMN", autocomplete: "off" });
+  app.append(
+    h("div", { class: "grid2" },
+      h("form", { class: "panel", onsubmit: create },
+        h("h2", {}, "Start a table"),
+        h("label", { for: "name" }, "Your name"), name,
+        h("label", { for: "preset" }, "Rules"), presetSel, desc,
+        h("div", { class: "row" },
+          h("div", {}, h("label", { for: "deals" }, "Deals"), deals),
+          h("div", {}, h("label", { for: "timer" }, "Turn timer"), timer)),
+        h("label", {}, "Bots for the seats nobody takes"), h("div", { class: "row" }, botSelects),
+        h("label", { for: "bot-speed" }, "Bot speed"), botSpeed,
+        h("details", {}, h("summary", {}, "More options"),
+          h("label", { for: "options" }, "Rule overrides"), options,
+          h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl),
+        h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, "Create table")), err),
+      h("form", { class: "panel", onsubmit: (e) => { e.preventDefault();
+        const code = joinCode.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
+        if (code) navigate(`/t/${code}`); } },
+        h("h2", {}, "Join friends"),
+        h("p", { class: "muted" }, "Got a link? Just open it. Or type the room code:"),
+        joinCode, h("p", {}, h("button", { type: "submit", id: "join-go" }, "Go to table")),
+        h("h3", {}, "Playing with real cards?"),
+        h("p", {}, h("a", { href: "/scorekeeper", "data-link": true }, "Open the scorekeeper"),
+          " to keep the score of a game at a real table."))));
+}
+
+// --- the table -----------------------------------------------------------------------------
+
+function tablePage(code) {
+  let token = store.getItem(tokenKey(code));
+  let ws = null;
+  let closed = false;
+  let retry = 0;
+  let state = null;
+  let selected = -1;
+  let hint = null;
+  let callBuffer = "";
+  let shownResults = null;
+  let clockTimer = null;
+  let clockEnds = null;
+
+  const root = h("div", { id: "table" });
+  app.append(root);
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${proto}://${location.host}/ws/${code}`);
+    ws.onopen = () => { retry = 0; ws.send(JSON.stringify({ type: "hello", token })); };
+    ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+    ws.onclose = () => {
+      if (closed) return;
+      retry = Math.min(retry + 1, 5);
+      setTimeout(() => { if (!closed) connect(); }, 400 * retry);
+    };
+  }
+
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ token, ...message }));
+  }
+
+  function act(action) {
+    if (!state) return;
+    hint = null;
+    send({ type: "action", version: state.version, action });
+  }
+
+  function onMessage(m) {
+    if (m.type === "state") {
+      state = m;
+      if (state.view && state.view.legal.length === 0) selected = -1;
+      if (hint && hint.version !== state.version) hint = null;
+      clockEnds = m.clock && m.clock.left !== null ? performance.now() + m.clock.left * 1000 : null;
+      render();
+    } else if (m.type === "error") {
+      if (m.code === "no_table") { closed = true; renderMissing(); return; }
+      if (m.code === "stale") return;  // the newer state is on its way
+      toast(m.message);
+    } else if (m.type === "hint") {
+      hint = m;
+      render();
+    } else if (m.type === "rematch") {
+      if (m.token) store.setItem(tokenKey(m.code), m.token);
+      toast("Rematch! Moving to the new table…");
+      setTimeout(() => navigate(`/t/${m.code}`), 600);
+    }
+  }
+
+  function renderMissing() {
+    root.replaceChildren(h("div", { class: "panel" }, h("h2", {}, "No open table with that code"),
+      h("p", {}, "Check the code, or look for the game in the ", h("a", { href: "/history", "data-link": true }, "history"), ".")));
+  }
+
+  function render() {
+    if (!state) return;
+    if (state.table.status === "lobby") renderLobby();
+    else renderGame();
+  }
+
+  // Lobby: seats, share link, join, start.
+  function renderLobby() {
+    const t = state.table;
+    const me = state.you;
+    const link = `${location.origin}/t/${t.code}`;
+    const nameInput = h("input", { id: "join-name", maxlength: 24, value: store.getItem("callbreak:name") || "",
+                                   placeholder: "Your name" });
+    const seatSlot = (s) => {
+      const mine = s.seat === me;
+      const label = s.kind === "open" ? `Open — a ${t.bots[s.seat]} bot plays unless someone sits` : s.name;
+      const takeable = s.kind === "open" && (me === null || me === undefined ? true : true);
+      return h("div", { class: `seat-slot ${s.kind !== "open" ? "taken" : ""} ${mine ? "me" : ""}`,
+                        "data-seat": s.seat },
+        h("div", {}, h("strong", {}, `Seat ${s.seat + 1}`), mine ? " (you)" : "", s.seat === t.host_seat ? " · host" : ""),
+        h("div", {}, label),
+        takeable ? h("button", { class: "take-seat", "data-seat": s.seat, onclick: () => takeSeat(s.seat) },
+          me === null ? "Sit here" : "Move here") : null);
+    };
+    async function takeSeat(seat) {
+      try {
+        if (me === null) {
+          store.setItem("callbreak:name", nameInput.value);
+          const joined = await api("POST", `/api/tables/${code}/join`, { name: nameInput.value, seat });
+          token = joined.token;
+          store.setItem(tokenKey(code), token);
+          ws.close();  // reconnects with the token
+        } else {
+          await api("POST", `/api/tables/${code}/seat`, { token, seat });
+        }
+      } catch (x) { toast(x.message); }
+    }
+    root.replaceChildren(h("div", { class: "panel" },
+      h("h2", {}, "Table ", h("span", { class: "code", id: "room-code" }, grouped(t.code))),
+      h("p", {}, `${t.preset} · ${t.deals} deal${t.deals > 1 ? "s" : ""} · `,
+        t.timer ? `${t.timer} s turn timer` : "no turn timer"),
+      h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
+        h("button", { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied")) }, "Copy link")),
+      h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
+      me === null ? h("div", {}, h("label", { for: "join-name" }, "Your name (then pick a seat)"), nameInput) : null,
+      h("div", { class: "seat-list" }, t.seats.map(seatSlot)),
+      h("p", {}, me !== null && me === t.host_seat
+        ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
+        : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…"))));
+  }
+
+  const rel = (seat) => (seat - (state.you ?? 0) + 4) % 4;  // 0 = you (bottom), 1 right, 2 top, 3 left
+  const AREAS = ["bottom", "right", "top", "left"];
+
+  function renderGame() {
+    const v = state.view;
+    const t = state.table;
+    const mySeat = state.you;
+    const myTurn = mySeat !== null && v.to_act === mySeat && v.phase !== "over";
+    const names = t.seats.map((s) => s.name);
+
+    const seatBox = (seat) => {
+      const s = t.seats[seat];
+      const call = v.calls[seat];
+      return h("div", { class: `seat seat-${AREAS[rel(seat)]} ${v.to_act === seat ? "turn" : ""}`, "data-seat": seat },
+        h("div", { class: "name", title: s.name }, s.name, seat === mySeat ? " (you)" : "", s.kind === "bot" ? " (bot)" : ""),
+        h("div", { class: "tricks-count" },
+          call === null ? (v.phase === "call" ? "calling…" : "") : `won ${v.won[seat]} / called ${call}${v.blind[seat] ? " blind" : ""}`),
+        h("div", {}, `total ${points(v.totals[seat])}`, v.dealer === seat ? " · dealer" : ""),
+        s.connected ? null : h("div", { class: "away" }, "away — a bot plays after the timer"),
+        seat !== mySeat ? h("div", { class: "backs" }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack())) : null);
+    };
+
+    const trick = h("div", { class: "trick", id: "trick", "aria-label": "Cards on the table" },
+      v.trick.map((c, i) => h("div", { class: `played pos-${rel(v.trick_seats[i])}`, "data-card": c }, cardSvg(c))));
+    if (!v.trick.length && v.tricks.length && v.phase === "play") {
+      const last = v.tricks[v.tricks.length - 1];
+      trick.append(h("div", { class: "lead-note" }, `${names[last.winner]} won the last trick`));
+    }
+
+    // Your hand: legal cards raised and clickable.
+    const legalCards = new Set(v.legal.filter((a) => a.type === "play").map((a) => a.card));
+    const hand = v.hand ? sortHand(v.hand) : [];
+    const legalList = hand.filter((c) => legalCards.has(c));
+    if (selected >= legalList.length) selected = legalList.length - 1;
+    const hintCard = hint && hint.action.type === "play" ? hint.action.card : null;
+    const handRow = h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" },
+      hand.map((c) => {
+        const legal = legalCards.has(c);
+        const isSel = legal && legalList.indexOf(c) === selected;
+        return h("button", { class: `card ${legal ? "legal" : myTurn && v.phase === "play" ? "illegal" : ""} ${isSel ? "selected" : ""} ${hintCard === c ? "hinted" : ""}`,
+                             "data-card": c, "aria-label": cardLabel(c) + (legal ? " (playable)" : ""),
+                             "aria-disabled": legal ? null : "true", tabindex: legal ? null : "-1",
+                             onclick: () => { if (legal) act({ type: "play", card: c }); } }, cardSvg(c));
+      }));
+    if (v.hand === null && mySeat !== null && v.hand_sizes[mySeat]) {
+      handRow.append(h("p", {}, "Your cards are face down (you may call blind before looking)."));
+    }
+
+    // Calls, looks, redeal claims.
+    const controls = h("div", { class: "controls", id: "controls" });
+    const calls = v.legal.filter((a) => a.type === "call" && !a.blind);
+    const blinds = v.legal.filter((a) => a.type === "call" && a.blind);
+    const look = v.legal.find((a) => a.type === "look");
+    if (calls.length) {
+      controls.append(h("span", {}, "Your call:"),
+        ...calls.map((a) => h("button", { class: "call", "data-call": a.tricks, onclick: () => act(a) }, a.tricks)));
+    }
+    if (blinds.length) {
+      controls.append(h("span", {}, "Blind (doubled):"),
+        ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, onclick: () => act(a) }, a.tricks)));
+    }
+    if (look) controls.append(h("button", { id: "look", onclick: () => act(look) }, "Look at my cards"));
+    for (const a of v.legal.filter((x) => x.type === "redeal")) {
+      controls.append(h("button", { class: "redeal", onclick: () => act(a) },
+        a.claim ? "Show my hand and claim a redeal" : "Keep my hand"));
+    }
+    if (myTurn && v.legal.length) {
+      controls.append(h("button", { id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
+    }
+    const hintText = h("div", { class: "hint-text", id: "hint-text" },
+      hint ? `Hint (${hint.bot}): ${describe(hint.action)} — ${hint.reason}` : "");
+
+    const clock = h("span", { class: "clock", id: "clock" });
+    const turnText = v.phase === "over" ? "Game over"
+      : v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} to play` : "";
+    const status = h("div", { class: "status" },
+      h("span", {}, `Deal ${v.deal_number > (v.deals || 99) ? v.deals : v.deal_number}${v.deals ? ` of ${v.deals}` : ""}`),
+      h("span", {}, v.trump ? `Trump ${SUITS[v.trump]}` : "Trump: first card led"),
+      h("span", { id: "turn" }, turnText), clock,
+      h("button", { id: "show-scores", onclick: () => showScores(false) }, "Scores"));
+
+    const board = h("div", { class: "board" }, [0, 1, 2, 3].filter((s) => s !== mySeat).map(seatBox), trick,
+      mySeat !== null ? seatBox(mySeat) : null);
+    root.replaceChildren(h("div", { class: "felt" }, status, board, handRow, controls, hintText,
+      h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
+        " play, digits + ", h("kbd", {}, "Enter"), " call, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
+      ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []));
+    tickClock();
+
+    // A scoreboard after each deal and at the end.
+    if (shownResults === null) shownResults = v.results.length;
+    if (v.results.length > shownResults || (v.phase === "over" && shownResults !== -1)) {
+      shownResults = v.phase === "over" ? -1 : v.results.length;
+      showScores(v.phase === "over");
+    }
+  }
+
+  function describe(a) {
+    if (a.type === "play") return `play the ${cardLabel(a.card)}`;
+    if (a.type === "call") return `call ${a.tricks}${a.blind ? " blind" : ""}`;
+    if (a.type === "look") return "look at your cards";
+    if (a.type === "redeal") return a.claim ? "claim a redeal" : "keep the hand";
+    return a.type;
+  }
+
+  function showScores(final) {
+    const v = state.view;
+    const t = state.table;
+    const names = t.seats.map((s) => s.name);
+    document.querySelectorAll(".modal").forEach((x) => x.remove());
+    const close = () => modal.remove();
+    const winners = v.winners.map((s) => names[s]).join(" and ");
+    const isHost = state.you !== null && state.you === t.host_seat;
+    const modal = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
+      h("div", { class: "panel", role: "dialog", "aria-label": "Scoreboard" },
+        h("h2", {}, final ? `Game over — ${winners} win${v.winners.length > 1 ? "" : "s"}!` : "Scoreboard"),
+        scoreTable(names, v.results, v.totals),
+        v.chips ? h("p", {}, "Chips: ", names.map((n, i) => `${n} ${v.chips[i] > 0 ? "+" : ""}${v.chips[i]}`).join(", ")) : null,
+        h("div", { class: "row" },
+          h("button", { id: "close-scores", onclick: close }, "Close"),
+          final && isHost ? h("button", { class: "primary", id: "rematch", onclick: () => send({ type: "rematch" }) }, "Rematch") : null,
+          final && !isHost ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
+          final ? h("a", { href: `/history/${t.code}`, "data-link": true, onclick: close }, "Replay this game") : null)));
+    document.body.append(modal);
+    modal.querySelector("#close-scores").focus();
+  }
+
+  function tickClock() {
+    const el = document.getElementById("clock");
+    if (!el) return;
+    if (clockEnds === null) { el.textContent = ""; return; }
+    const left = Math.max(0, (clockEnds - performance.now()) / 1000);
+    const kind = state.clock.kind;
+    el.textContent = kind === "bot" ? "" : `${Math.ceil(left)} s left`;
+    el.classList.toggle("low", left < 5);
+  }
+  clockTimer = setInterval(tickClock, 250);
+
+  function onKey(e) {
+    if (!state || !state.view || e.target.tagName === "INPUT" || document.querySelector(".modal") && e.key !== "Escape" && e.key !== "s") {
+      if (e.key === "Escape") document.querySelectorAll(".modal").forEach((x) => x.remove());
+      return;
+    }
+    const v = state.view;
+    const playable = (v.hand ? sortHand(v.hand) : []).filter((c) => v.legal.some((a) => a.type === "play" && a.card === c));
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      if (!playable.length) return;
+      selected = e.key === "ArrowRight" ? (selected + 1) % playable.length : (selected - 1 + playable.length) % playable.length;
+      render();
+      e.preventDefault();
+    } else if (e.key === "Enter" || e.key === " ") {
+      if (callBuffer) {
+        const n = Number(callBuffer);
+        callBuffer = "";
+        const a = v.legal.find((x) => x.type === "call" && !x.blind && x.tricks === n);
+        if (a) act(a); else toast(`You cannot call ${n} now`);
+        e.preventDefault();
+      } else if (selected >= 0 && playable[selected]) {
+        act({ type: "play", card: playable[selected] });
+        e.preventDefault();
+      }
+    } else if (/^[0-9]$/.test(e.key)) {
+      callBuffer = (callBuffer + e.key).slice(-2);
+      toast(`Call ${callBuffer}? Press Enter`, 1500);
+    } else if (e.key === "h" || e.key === "H") {
+      send({ type: "hint" });
+    } else if (e.key === "s" || e.key === "S") {
+      if (document.querySelector(".modal")) document.querySelectorAll(".modal").forEach((x) => x.remove());
+      else showScores(false);
+    } else if (e.key === "Escape") {
+      document.querySelectorAll(".modal").forEach((x) => x.remove());
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  leave = () => {
+    closed = true;
+    if (ws) ws.close();
+    clearInterval(clockTimer);
+    document.removeEventListener("keydown", onKey);
+    document.querySelectorAll(".modal").forEach((x) => x.remove());
+  };
+  connect();
+}
+
+function scoreTable(names, results, totals) {
+  return h("table", { class: "scores" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Deal"), names.map((n) => h("th", {}, n)))),
+    h("tbody", {}, results.map((r) => h("tr", {}, h("td", {}, r.tiebreak ? "tie-break" : r.number),
+      r.points.map((p, s) => h("td", { title: `called ${r.calls[s]}, won ${r.won[s]}` },
+        `${r.won[s]}/${r.calls[s]}${r.blind[s] ? "B" : ""} → ${points(p)}`))))),
+    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), totals.map((t) => h("td", {}, points(t))))));
+}
+
+// --- history and replay --------------------------------------------------------------------
+
+async function historyPage() {
+  const data = await api("GET", "/api/history");
+  app.append(h("div", { class: "panel" }, h("h2", {}, "Finished games"),
+    data.games.length ? h("table", { class: "scores", id: "history" },
+      h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "Rules"), h("th", {}, "Players (total)"), h("th", {}, ""))),
+      h("tbody", {}, data.games.map((g) => h("tr", {},
+        h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString() : ""),
+        h("td", {}, g.preset),
+        h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${points(s.total)}`).join(", ")),
+        h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay"))))))
+      : h("p", { class: "muted" }, "No finished games yet.")));
+}
+
+async function replayPage(code) {
+  let data;
+  try { data = await api("GET", `/api/history/${code}`); } catch (x) {
+    app.append(h("p", { class: "error" }, x.message)); return;
+  }
+  let i = 0;
+  let playing = null;
+  const view = h("div", {});
+  const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: 0, "aria-label": "Move" });
+  slider.addEventListener("input", () => { i = Number(slider.value); show(); });
+  const step = (d) => { i = Math.max(0, Math.min(data.frames.length - 1, i + d)); slider.value = i; show(); };
+  function show() {
+    const f = data.frames[i];
+    const v = f.view;
+    const a = f.action;
+    const who = data.seats[a.seat];
+    const what = a.type === "play" ? `${who} plays ${cardLabel(a.card)}` : a.type === "call" ? `${who} calls ${a.tricks}${a.blind ? " blind" : ""}` : `${who}: ${a.claim ? "claims a redeal" : "keeps the hand"}`;
+    view.replaceChildren(
+      h("p", {}, h("strong", {}, `Deal ${Math.min(v.deal_number, v.deals || v.deal_number)} · move ${i + 1}/${data.frames.length}: `), what),
+      h("div", { class: "replay-hands" }, data.seats.map((n, s) => h("div", { class: "panel" },
+        h("div", {}, h("strong", {}, n), ` — called ${v.calls[s] ?? "–"}, won ${v.won[s]}, total ${points(v.totals[s])}`),
+        h("div", { class: "hand" }, sortHand(f.hands[s].filter((c) => c !== "??")).map((c) => h("span", { class: "card" }, cardSvg(c))),
+          f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` +${f.hands[s].filter((c) => c === "??").length} unseen`) : null)))),
+      h("div", { class: "felt" }, h("div", { class: "row" }, "Trick: ",
+        (v.trick.length ? v.trick : (v.tricks.length && a.type === "play" ? v.tricks[v.tricks.length - 1].cards : []))
+          .map((c) => h("span", { class: "card", style: "margin-left:4px" }, cardSvg(c))))),
+      v.results.length ? scoreTable(data.seats, v.results, v.totals) : null);
+  }
+  app.append(h("div", { class: "panel" }, h("h2", {}, `Replay ${grouped(data.code)}`),
+    h("p", {}, `Winner${data.winners.length > 1 ? "s" : ""}: ${data.winners.map((s) => data.seats[s]).join(", ")}`),
+    h("div", { class: "row" },
+      h("button", { onclick: () => step(-1) }, "◀ Back"), h("button", { onclick: () => step(1) }, "Next ▶"),
+      h("button", { onclick: (e) => {
+        if (playing) { clearInterval(playing); playing = null; e.target.textContent = "Play"; return; }
+        e.target.textContent = "Pause";
+        playing = setInterval(() => { if (i >= data.frames.length - 1) { clearInterval(playing); playing = null; } else step(1); }, 600);
+      } }, "Play"), slider), view));
+  leave = () => { if (playing) clearInterval(playing); };
+  show();
+}
+
+async function statsPage() {
+  const data = await api("GET", "/api/stats");
+  const row = (r, rank) => h("tr", {}, h("td", {}, rank + 1), h("td", {}, r.name, r.kind === "bot" ? " (bot)" : ""),
+    h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, `${Math.round(r.win_rate * 100)}%`),
+    h("td", {}, r.avg_per_deal), h("td", {}, `${Math.round(r.call_accuracy * 100)}%`));
+  app.append(h("div", { class: "panel" }, h("h2", {}, "Leaderboard"),
+    data.leaderboard.length ? h("table", { class: "scores", id: "leaderboard" },
+      h("thead", {}, h("tr", {}, ["#", "Player", "Games", "Wins", "Win rate", "Avg per deal", "Calls made"].map((x) => h("th", {}, x)))),
+      h("tbody", {}, data.leaderboard.map(row))) : h("p", { class: "muted" }, "Finish a game to appear here.")));
+}
+
+// --- scorekeeper ---------------------------------------------------------------------------
+
+async function newSheetPage() {
+  const m = await getMeta();
+  const presetSel = h("select", { id: "sheet-preset" }, m.presets.map((p) => h("option", { value: p.name }, p.name)));
+  const names = [0, 1, 2, 3].map((i) => h("input", { id: `sheet-name-${i}`, maxlength: 24, value: ["North", "East", "South", "West"][i] }));
+  const err = h("p", { class: "error" });
+  app.append(h("form", { class: "panel", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const made = await api("POST", "/api/sheets", { preset: presetSel.value, names: names.map((n) => n.value), deals: [] });
+      store.setItem(sheetKey(made.code), made.key);
+      navigate(made.link);
+    } catch (x) { err.textContent = x.message; }
+  } }, h("h2", {}, "Scorekeeper"),
+    h("p", { class: "muted" }, "For a game with real cards: enter each deal's calls and tricks; the totals follow the rules you pick."),
+    h("label", { for: "sheet-preset" }, "Rules"), presetSel,
+    h("label", {}, "Players"), h("div", { class: "row" }, names),
+    h("p", {}, h("button", { class: "primary", id: "sheet-create", type: "submit" }, "Start the sheet")), err));
+}
+
+async function sheetPage(code) {
+  const key = store.getItem(sheetKey(code));
+  let sheet;
+  try { sheet = (await api("GET", `/api/sheets/${code}`)).sheet; } catch (x) {
+    app.append(h("p", { class: "error" }, x.message)); return;
+  }
+  const wrap = h("div", {});
+  app.append(wrap);
+  function render() {
+    const link = `${location.origin}/s/${code}`;
+    const rows = sheet.rows.map((r, n) => h("tr", {}, h("td", {}, n + 1),
+      r.points.map((p, s) => h("td", {}, `${r.won[s]}/${r.calls[s]}${r.blind[s] ? "B" : ""} → ${points(p)}`))));
+    const table = h("table", { class: "scores", id: "sheet-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Deal"), sheet.names.map((n) => h("th", {}, n)))),
+      h("tbody", {}, rows),
+      h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), sheet.totals.map((t, s) => h("td", { "data-total": s }, points(t))))));
+    const [lo, hi] = sheet.call_range;
+    const inputs = sheet.names.map((n, s) => ({
+      call: h("input", { type: "number", min: lo, max: hi, id: `call-${s}`, "aria-label": `${n} called` }),
+      won: h("input", { type: "number", min: 0, max: 13, id: `won-${s}`, "aria-label": `${n} won` }),
+      blind: h("input", { type: "checkbox", id: `blind-${s}`, "aria-label": `${n} called blind` }),
+    }));
+    const err = h("p", { class: "error", id: "sheet-error" });
+    async function addDeal(e) {
+      e.preventDefault();
+      err.textContent = "";
+      const deal = { calls: inputs.map((x) => Number(x.call.value)), won: inputs.map((x) => Number(x.won.value)),
+                     blind: inputs.map((x) => x.blind.checked) };
+      const wonSum = deal.won.reduce((a, b) => a + b, 0);
+      if (inputs.some((x) => x.call.value === "" || x.won.value === "")) { err.textContent = "Enter every call and every trick count."; return; }
+      if (wonSum !== 13) { err.textContent = `The tricks add up to ${wonSum}; a deal has 13.`; return; }
+      try {
+        sheet = (await api("PUT", `/api/sheets/${code}`, { key, sheet: { ...sheet, deals: [...sheet.deals, deal] } })).sheet;
+        render();
+      } catch (x) { err.textContent = x.message; }
+    }
+    async function undo() {
+      try {
+        sheet = (await api("PUT", `/api/sheets/${code}`, { key, sheet: { ...sheet, deals: sheet.deals.slice(0, -1) } })).sheet;
+        render();
+      } catch (x) { err.textContent = x.message; }
+    }
+    const leaders = sheet.leaders.map((s) => sheet.names[s]).join(", ");
+    wrap.replaceChildren(h("div", { class: "panel" },
+      h("h2", {}, `Score sheet ${grouped(code)}`),
+      h("p", {}, `${sheet.preset}${sheet.deals_planned ? ` · ${sheet.deals_planned} deals` : ""}`,
+        sheet.rows.length ? ` · ${sheet.complete ? "finished, won by" : "leading"}: ${leaders}` : ""),
+      h("div", { class: "row" }, h("input", { value: link, readonly: true, id: "sheet-link" }),
+        h("span", { class: "muted" }, key ? "Anyone with the link can follow the score; only this browser can edit." : "View only.")),
+      table,
+      key ? h("form", { onsubmit: addDeal, id: "deal-form" }, h("h3", {}, `Deal ${sheet.rows.length + 1}`),
+        h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, `Called (${lo}–${hi})`), h("th", {}, "Won"),
+          sheet.blind_calls ? h("th", {}, "Blind") : null)),
+          h("tbody", {}, inputs.map((x, s) => h("tr", {}, h("td", {}, sheet.names[s]), h("td", {}, x.call), h("td", {}, x.won),
+            sheet.blind_calls ? h("td", {}, x.blind) : null)))),
+        h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "add-deal" }, "Add deal"),
+          sheet.deals.length ? h("button", { type: "button", onclick: undo }, "Undo last deal") : null), err) : null));
+  }
+  render();
+}
+
+route();

@@ -1,0 +1,81 @@
+"""Browser test plumbing: ``callbreak serve`` on a temporary SQLite file, and Debian's chromium.
+
+Playwright's own browser download does not work here, so the tests drive the system chromium
+(``CALLBREAK_CHROMIUM`` or /usr/bin/chromium) and skip when it is absent.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def chromium_path() -> str | None:
+    path = os.environ.get("CALLBREAK_CHROMIUM", "/usr/bin/chromium")
+    return path if Path(path).exists() else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(name="base_url", scope="module")
+def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A running ``callbreak serve`` for the module's tests."""
+    db = tmp_path_factory.mktemp("browser") / "web.db"
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve", "--port", str(port),
+         "--db", f"sqlite:///{db}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{url}/api/meta", timeout=2)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, proc.stdout.read() if proc.stdout else "server died"
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(name="browser", scope="module")
+def browser_fixture() -> Iterator[Any]:
+    path = chromium_path()
+    if path is None:
+        pytest.skip("Debian's chromium is not installed (scripts/services.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def shot(page: Any, name: str) -> None:
+    """Keep a screenshot as a test artefact."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))

@@ -1,0 +1,175 @@
+"""The web app in a real browser: create a table, play a whole deal with clicks against bots,
+reload in the middle of a trick and carry on, join by link, and keep score with the scorekeeper."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from browser_helpers import base_url_fixture, browser_fixture, shot  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+WAITING = """() => {
+  const board = document.querySelector('#scoreboard');
+  if (board) return board.textContent.includes('Game over') ? 'over' : 'scores';
+  if (document.querySelector('button.call')) return 'call';
+  if (document.querySelector('#hand .card.legal')) return 'play';
+  return '';
+}"""
+
+
+def create_table(page: Any, base_url: str, name: str = "Ann", deals: int = 1) -> str:
+    page.goto(base_url + "/")
+    page.fill("#name", name)
+    page.fill("#deals", str(deals))
+    page.select_option("#bot-1", "random")
+    page.select_option("#bot-2", "random")
+    page.select_option("#bot-3", "random")
+    page.click("summary")
+    page.select_option("#bot-speed", "0")
+    page.click("#create")
+    page.wait_for_selector("#start")
+    match = re.search(r"/t/([A-Z0-9]+)$", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def step(page: Any) -> str:
+    """Make one move by clicking (the lowest call, or the first playable card)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.wait_for_function(WAITING, timeout=20000)
+    what = page.evaluate(WAITING)
+    try:
+        # The table re-renders on every state message; a click can land on the fresh copy of
+        # the button while Playwright waits on the old one, so a short timeout and look again.
+        if what == "call":
+            page.locator("button.call").first.click(timeout=3000)
+        elif what == "play":
+            # Cards overlap on a phone: tap the visible left edge, as a person would.
+            page.locator("#hand .card.legal").first.click(position={"x": 8, "y": 30}, timeout=3000)
+        elif what == "scores":
+            page.click("#close-scores", timeout=3000)
+    except PlaywrightTimeout:
+        return "retry"
+    return str(what)
+
+
+def test_create_a_table_and_play_a_whole_deal_with_clicks(browser: Any, base_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    code = create_table(page, base_url)
+    assert page.locator("#room-code").inner_text().replace("-", "") == code
+    assert page.locator("#share-link").input_value().endswith(f"/t/{code}")
+    shot(page, "lobby")
+    page.click("#start")
+    plays = 0
+    deadline = time.monotonic() + 120
+    while (what := step(page)) != "over":
+        plays += what == "play"
+        if plays == 5:
+            shot(page, "table-desktop")
+        assert time.monotonic() < deadline
+    assert 13 <= plays <= 14  # one retried click may count twice
+    shot(page, "game-over")
+    text = page.locator("#scoreboard").inner_text()
+    assert "Game over" in text and "Total" in text
+    assert page.locator("#rematch").is_visible()
+    assert not errors, errors
+    # The finished game is in the history and its replay opens.
+    page.click("#close-scores")
+    page.goto(base_url + "/history")
+    page.wait_for_selector("#history")
+    assert "Ann" in page.locator("#history").inner_text()
+    page.goto(f"{base_url}/history/{code}")
+    page.wait_for_selector(".replay-hands")
+    page.goto(base_url + "/stats")
+    page.wait_for_selector("#leaderboard")
+    assert "Ann" in page.locator("#leaderboard").inner_text()
+    page.close()
+
+
+def test_reload_mid_trick_and_carry_on(browser: Any, base_url: str) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone-sized screen
+    create_table(page, base_url)
+    page.click("#start")
+    # Play until it is our turn with cards already on the table (mid-trick).
+    deadline = time.monotonic() + 60
+    while True:
+        page.wait_for_function(WAITING, timeout=20000)
+        if page.evaluate(WAITING) == "play" and page.locator("#trick .played").count() > 0:
+            break
+        step(page)
+        assert time.monotonic() < deadline
+    hand_before = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    trick_before = page.locator("#trick .played").evaluate_all("els => els.map(e => e.dataset.card)")
+    shot(page, "table-phone-before-reload")
+    page.reload()
+    page.wait_for_selector("#hand .card.legal")
+    assert page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)") == hand_before
+    assert page.locator("#trick .played").evaluate_all("els => els.map(e => e.dataset.card)") == trick_before
+    assert "(you)" in page.locator(".seat-bottom").inner_text()
+    # Keyboard play: choose with the arrow key and play with Enter.
+    page.keyboard.press("ArrowRight")
+    chosen = page.locator("#hand .card.selected").get_attribute("data-card")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{chosen}\"]')")
+    shot(page, "table-phone-after-reload")
+    while step(page) != "over":
+        assert time.monotonic() < deadline + 60
+    page.close()
+
+
+def test_a_friend_joins_by_link_and_the_host_starts(browser: Any, base_url: str) -> None:
+    host = browser.new_page()
+    code = create_table(host, base_url, name="Host")
+    friend_context = browser.new_context()
+    friend = friend_context.new_page()
+    friend.goto(f"{base_url}/t/{code}")
+    friend.fill("#join-name", "Friend")
+    friend.click("button.take-seat[data-seat='2']")
+    friend.wait_for_selector(".seat-slot.me[data-seat='2']")
+    host.wait_for_function("() => document.querySelector('.seat-slot[data-seat=\"2\"]').textContent.includes('Friend')")
+    assert friend.locator("#start").count() == 0  # only the host can start
+    host.click("#start")
+    friend.wait_for_selector("#hand .card")
+    assert friend.locator(".seat-bottom").inner_text().startswith("Friend")
+    host.close()
+    friend_context.close()
+
+
+def test_scorekeeper(browser: Any, base_url: str) -> None:
+    page = browser.new_page()
+    page.goto(base_url + "/scorekeeper")
+    for i, name in enumerate(["Asha", "Bikash", "Chandra", "Dipa"]):
+        page.fill(f"#sheet-name-{i}", name)
+    page.select_option("#sheet-preset", "callbreak")
+    page.click("#sheet-create")
+    page.wait_for_selector("#deal-form")
+    link = page.locator("#sheet-link").input_value()
+    for s, (call, won) in enumerate([(3, 4), (4, 4), (2, 1), (4, 4)]):
+        page.fill(f"#call-{s}", str(call))
+        page.fill(f"#won-{s}", str(won))
+    page.click("#add-deal")
+    page.wait_for_function("() => document.querySelector('[data-total=\"0\"]').textContent === '3.1'")
+    totals = [page.locator(f"[data-total='{s}']").inner_text() for s in range(4)]
+    assert totals == ["3.1", "4", "-2", "4"]
+    # A deal whose tricks do not add up to 13 is refused.
+    for s in range(4):
+        page.fill(f"#call-{s}", "2")
+        page.fill(f"#won-{s}", "3")
+    page.click("#add-deal")
+    assert "13" in page.locator("#sheet-error").inner_text()
+    shot(page, "scorekeeper")
+    # Shared by link: another browser sees the same totals, without the form.
+    other = browser.new_context().new_page()
+    other.goto(link)
+    other.wait_for_selector("#sheet-table")
+    assert [other.locator(f"[data-total='{s}']").inner_text() for s in range(4)] == totals
+    assert other.locator("#deal-form").count() == 0
+    other.close()
+    page.close()
