@@ -4,12 +4,13 @@ Each game is played ``--games`` times from seeded deals; seat ``s`` of game ``i`
 ``KINDS[(s + i) % 3]``, so every kind sits in every seat and meets the same deals. A game stops at
 its own end or after ``--max-hands`` hands (the games' ``max_hands`` option: the best score then
 wins). Reported per game and bot kind: points per seat-hand (sign flipped for the race-down games
-so that higher is always better), the share of games won per seat, and the median time of the
-search bot's decisions.
+so that higher is always better) with its standard error, the share of games won per seat (ties
+split), that share as a ratio to the heuristic's (the baseline, measured in the same run), and the
+median time of the search bot's decisions.
 
 Reproduce (what benchmarks/RESULTS.md quotes):
 
-    .venv/bin/python benchmarks/games_arena.py --games 12 --max-hands 6 --samples 8
+    .venv/bin/python benchmarks/games_arena.py --games 24 --max-hands 8 --samples 8
 """
 
 from __future__ import annotations
@@ -54,14 +55,15 @@ def run_game(name: str, players: int, index: int, max_hands: int, samples: int,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=12)
-    ap.add_argument("--max-hands", type=int, default=6)
+    ap.add_argument("--games", type=int, default=24)
+    ap.add_argument("--max-hands", type=int, default=8)
     ap.add_argument("--samples", type=int, default=8)
     ap.add_argument("--only", default="", help="comma separated game names")
     args = ap.parse_args()
     names = [n for n in PLAYERS if not args.only or n in args.only.split(",")]
     print(f"games={args.games} max_hands={args.max_hands} samples={args.samples}")
-    print("| game | players | bot | points/hand (median of games) | mean | win share | win share / random's |")
+    print("| game | players | bot | points/hand, median of games | mean ± s.e. | win share | "
+          "win share / heuristic's |")
     print("|---|---|---|---|---|---|---|")
     for name in names:
         players = PLAYERS[name]
@@ -74,12 +76,13 @@ def main() -> None:
             for s, k in enumerate(kinds):
                 points[k].append(per_hand[s])
                 wins[k].append(credit[s])
-        base = statistics.mean(wins["random"])
+        base = statistics.mean(wins["heuristic"])
         for k in KINDS:
             share = statistics.mean(wins[k])
+            se = statistics.stdev(points[k]) / len(points[k]) ** 0.5
             print(f"| {GAMES[name].title} | {players} | {k} | {statistics.median(points[k]):+.2f} | "
-                  f"{statistics.mean(points[k]):+.2f} | {share:.2f} | "
-                  f"{f'{share / base:.1f}x' if base else 'n/a (random won none)'} |")
+                  f"{statistics.mean(points[k]):+.2f} ± {se:.2f} | {share:.2f} | "
+                  f"{f'{share / base:.2f}x' if base else 'n/a'} |")
         med = statistics.median(think) * 1000 if think else 0.0
         print(f"| {GAMES[name].title} | | search decision median {med:.0f} ms | | | | "
               f"({time.perf_counter() - t0:.0f} s) |")
