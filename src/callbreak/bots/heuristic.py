@@ -44,6 +44,8 @@ _BLIND_MEAN, _BLIND_SPREAD = 3.25, 1.5
 _SPREAD_BASE, _SPREAD_SLOPE, _SPREAD_MAX = 0.6, 0.1, 0.92
 # A redeal gives everyone an average hand again: claim it when ours is clearly below average.
 _REDEAL_BELOW = 2.5
+# Partners call cautiously, so a partner takes a little more than their call on average.
+_PARTNER_MARGIN = 0.8
 # Tenths of a point that a certain match win is worth beside the deal's own score (last deal).
 _MATCH_WEIGHT = 60.0
 
@@ -392,7 +394,7 @@ class HeuristicBot:
         target = _match_target(view)
         if partner_call is not None:
             # The pair is judged on its summed calls and tricks: centre on the partner's call.
-            dist = trick_distribution(mean, math.hypot(spread, 1.0))
+            dist = trick_distribution(mean + _PARTNER_MARGIN, math.hypot(spread, 1.0))
             best = max(open_calls, key=lambda a: (call_value(a.tricks, dist, rules, offset=partner_call,
                                                              target=target), -a.tricks))
         else:
