@@ -305,3 +305,59 @@ def test_typing_while_the_bots_play_is_answered_not_acted_on() -> None:
             app.exit()
 
     asyncio.run(main())
+
+
+def _click_offset(text: object, action: str) -> tuple[int, int]:
+    """Where on a two-line clickable Text (as drawn with one column of padding) ``action`` is."""
+    from rich.style import Style
+    from rich.text import Text
+
+    assert isinstance(text, Text)
+    plain = text.plain
+    first_line = plain.index("\n") if "\n" in plain else len(plain)
+    for span in text.spans:
+        style = span.style
+        if isinstance(style, Style) and style.meta.get("@click") == action and (
+                "\n" not in plain or span.start > first_line):
+            col = span.start - (first_line + 1 if "\n" in plain else 0)
+            return 1 + col, (1 if "\n" in plain else 0)
+    raise AssertionError(f"{action} is not on screen")
+
+
+def test_mouse_clicks_make_the_call_and_play_a_legal_card() -> None:
+    from callbreak.cli.tui import render
+
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=9)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        picker = render.calls_text(app.session.view(), selected=app.selected_call)
+        x, _ = _click_offset(picker, "app.pick_call(4)")
+        await pilot.click("#prompt", offset=(x, 1))  # the picker is the prompt's second line
+        await _until(pilot, lambda: app.session.view().calls[0] == 4)
+        await _my_turn(app, pilot, Phase.PLAY)
+        view = app.session.view()
+        order = render.hand_order(view)
+        target = order.index(view.legal_cards[-1])
+        drawn = render.hand_text(view, selected=app.selected_card, my_turn=True)
+        await pilot.click("#hand", offset=_click_offset(drawn, f"app.pick_card({target})"))
+        await _until(pilot, lambda: order[target] in app.session.view().played)
+        app.exit()
+
+    _run(session, body)
+
+
+def test_keys_between_deals_are_answered_with_what_is_allowed() -> None:
+    session = Session.new(make_rules("callbreak", deals=2), opponents=["random"], seed=10)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        while app.mode != "continue":
+            await _my_turn(app, pilot)
+            if app.mode == "act":
+                await pilot.press("enter")
+        await pilot.press("x")
+        assert "Enter starts the next deal" in _last_message(app)
+        assert app.mode == "continue"
+        app.exit()
+
+    _run(session, body)

@@ -42,6 +42,9 @@ class PlayApp(App[None]):
     #scores { width: 28; padding: 0 1; border-left: solid $primary; }
     #status { height: 3; padding: 0 1; color: $text-muted; }
     #hand { height: 2; padding: 0 1; }
+    /* Cards and calls are clickable; keep their own look (legal cards are the underlined ones). */
+    #hand, #prompt { link-style: none; link-color: initial; link-background: initial;
+                     link-style-hover: bold reverse; }
     #prompt { height: 2; padding: 0 1; }
     #keys { height: 1; padding: 0 1; background: $primary-darken-3; color: $text-muted; }
     """
@@ -83,6 +86,10 @@ class PlayApp(App[None]):
             f"Call Break · calls {rules.min_call}-{rules.max_call} · you are seat {seat} · "
             f"seed {self.session.seed} · {where}")
         self.set_interval(0.5, self._tick)
+        if self.session.match.history:
+            view = self.session.view()
+            self.say(f"Resumed the saved match at deal {view.deal_number}, "
+                     f"{len(view.tricks)} tricks played.", "bold green")
         self.redraw()
         self.run_worker(self._drive(), exclusive=True, group="drive", exit_on_error=False)
 
@@ -96,7 +103,9 @@ class PlayApp(App[None]):
                 render.scoreboard(view, self.names, final=view.phase is Phase.OVER))
         else:
             self.query_one("#table", Static).update(render.table_view(view, self.names, me))
-        self.query_one("#scores", Static).update(render.scores_view(view, self.names))
+        scores = self.query_one("#scores", Static)
+        scores.display = not self.show_board  # the scoreboard needs the whole width at 80 columns
+        scores.update(render.scores_view(view, self.names))
         self.query_one("#status", Static).update(Text("\n").join(list(self.messages)))
         my_play = self.mode == "act" and view.phase is Phase.PLAY
         self.query_one("#hand", Static).update(
@@ -369,12 +378,20 @@ class PlayApp(App[None]):
         if self.mode == "over":
             if key in ("enter", "escape", "space") or char in ("q", "Q"):
                 self._resolve("quit")
+            elif char:
+                self.say("The match is over: Enter or q quits.", "dim")
+                self.redraw()
             return
         if self.mode in ("continue", "stop"):
             if key in ("enter", "space"):
                 self._resolve("deal")
             elif self.mode == "stop" and char in ("s", "S"):
                 self._resolve("stop")
+            elif char:
+                allowed = "Enter deals again, s stops the match" if self.mode == "stop" \
+                    else "Enter starts the next deal"
+                self.say(f"Between deals: {allowed}.", "dim")
+                self.redraw()
             return
         view = self.session.view()
         me = self.session.human

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
@@ -189,7 +190,8 @@ def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
         parts.append(line)
     if view.results:
         last = view.results[-1]
-        parts.append(Text("last deal: " + "  ".join(format_points(p) for p in last.points), style="dim"))
+        parts.append(Text(f"deal {last.number}: " + " ".join(format_points(p) for p in last.points),
+                          style="dim"))
     return Group(*parts)
 
 
@@ -197,7 +199,7 @@ def scoreboard(view: SeatView, names: Sequence[str], *, final: bool) -> Renderab
     """The deal-by-deal scores (won/call and points), totals, and the winners when over."""
     short = short_names(names)
     table = Table("deal", *short, title="Final standings" if final else "Scores",
-                  title_style="bold", padding=(0, 1))
+                  title_style="bold", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
     results = view.results[-12:]  # keep the board on one 24-line screen
     for r in results:
         cells = [f"{r.won[s]}/{r.calls[s]}{'b' if r.blind[s] else ''}  {format_points(r.points[s])}"
