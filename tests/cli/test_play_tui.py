@@ -361,3 +361,27 @@ def test_keys_between_deals_are_answered_with_what_is_allowed() -> None:
         app.exit()
 
     _run(session, body)
+
+
+def test_the_screen_is_drawn_only_from_the_persons_seat_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.cli.tui import render
+
+    drawn_for: set[int | None] = set()
+    for name in ("table_view", "hand_text", "scores_view", "scoreboard"):
+        original = getattr(render, name)
+
+        def spy(view, *args, _original=original, **kwargs):  # type: ignore[no-untyped-def]
+            drawn_for.add(view.seat)
+            return _original(view, *args, **kwargs)
+
+        monkeypatch.setattr(render, name, spy)
+    session = Session.new(make_rules("callbreak", deals=1), opponents=["random"], seat=2, seed=13)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        while app.is_running:
+            await _my_turn(app, pilot)
+            if app.is_running:
+                await pilot.press("enter")
+
+    _run(session, body)
+    assert session.is_over and drawn_for == {2}

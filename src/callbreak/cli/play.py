@@ -70,7 +70,7 @@ def play(
         return
     PlayApp(session, delay=0.0 if fast else delay, think=think).run()
     if session.save_path is not None:
-        if session.match.is_over:
+        if session.is_over:
             console.print(f"Match saved to {session.save_path}", highlight=False)
         else:
             console.print(f"Match saved to {session.save_path}; continue it with "

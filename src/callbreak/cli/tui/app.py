@@ -86,7 +86,7 @@ class PlayApp(App[None]):
             f"Call Break · calls {rules.min_call}-{rules.max_call} · you are seat {seat} · "
             f"seed {self.session.seed} · {where}")
         self.set_interval(0.5, self._tick)
-        if self.session.match.history:
+        if self.session.resumed:
             view = self.session.view()
             self.say(f"Resumed the saved match at deal {view.deal_number}, "
                      f"{len(view.tricks)} tricks played.", "bold green")

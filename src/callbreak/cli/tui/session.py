@@ -106,6 +106,7 @@ class Session:
         self.bots: dict[int, Bot] = {
             seat: make_opponent(spec, seed=seed * 10 + seat) for seat, spec in self.opponents.items()}
         self._hint_bot: Bot | None = None
+        self._resumed = bool(match.history)
 
     # --- building ----------------------------------------------------------------------
 
@@ -155,6 +156,15 @@ class Session:
                    started=str(meta.get("started") or ""))
 
     # --- what the interface may read ---------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over
+
+    @property
+    def resumed(self) -> bool:
+        """Whether the match already had actions when this session took it over."""
+        return self._resumed
 
     @property
     def rules(self) -> Rules:
