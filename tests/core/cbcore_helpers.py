@@ -20,15 +20,18 @@ from callbreak.core.view import Phase
 
 
 def fill_deal(spec: dict[int, str]) -> Deal:
-    """A deal where each seat in ``spec`` holds the given cards; the rest of the pack fills the
-    remaining places in pack order (seat 0 first)."""
+    """A deal where each seat in ``spec`` holds the given cards; the rest of the pack is dealt
+    round the seats that still need cards, in pack order."""
     hands: list[list[Card]] = [list(parse_cards(spec.get(s, ""))) for s in range(4)]
     used = {c for h in hands for c in h}
     assert len(used) == sum(len(h) for h in hands), "a card is given twice"
     rest = [c for c in DECK if c not in used]
-    for h in hands:
-        while len(h) < 13:
-            h.append(rest.pop(0))
+    # Round robin, so that every seat gets a spread of suits unless the spec says otherwise.
+    seat = 0
+    while rest:
+        if len(hands[seat]) < 13:
+            hands[seat].append(rest.pop(0))
+        seat = (seat + 1) % 4
     return Deal(hands=tuple(tuple(sorted(h)) for h in hands))
 
 
