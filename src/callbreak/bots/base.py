@@ -96,7 +96,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 def _load_builtin() -> None:
     # Importing the modules registers their bots.
-    from callbreak.bots import heuristic, simple  # noqa: F401
+    from callbreak.bots import expert, heuristic, simple  # noqa: F401
 
 
 _entry_points_loaded = False

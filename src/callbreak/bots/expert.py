@@ -1,0 +1,380 @@
+"""The ``expert`` bot: determinized search over sampled deals, anytime.
+
+For a card: draw hidden hands consistent with the seat's view (:mod:`callbreak.core.sampling`,
+calls weighted as evidence of strength), play every legal card in every sampled deal and finish
+the deal with the kernel's fast rollout policy (:mod:`callbreak.bots.kernel`), and choose the card
+with the best mean score for the deal under the table's scoring (partners scored together). On
+the last deal of a match the score also counts whether the seat ends the match on top, so the
+bot takes the risks that can still win and avoids the ones that can lose.
+
+For a call: simulate the deal from the start with this hand many times, which gives the
+distribution of tricks the hand takes, and call the number with the best expected score. Blind
+calls (004) are made only when the match situation asks for a gamble; weak-hand redeal claims
+are made when the hand is worth less than an average hand.
+
+Anytime: work is done in batches sized from the measured cost of the previous ones, and no batch
+starts unless it can end before the deadline, so the bot uses the budget it is given and no more.
+
+>>> from callbreak.bots import make_bot
+>>> bot = make_bot("expert:budget=0.05", seed=1)
+>>> bot.name
+'expert'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from callbreak.bots.base import Decision, register
+from callbreak.bots.kernel import (
+    POLICY_HEURISTIC,
+    Kernel,
+    Position,
+    get_kernel,
+    make_position,
+    options_array,
+)
+from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
+from callbreak.core.cards import Rank
+from callbreak.core.rules import Rules, Trump
+from callbreak.core.sampling import HandSampler, SamplingError, sample_by_calls
+from callbreak.core.scoring import deal_points, made
+
+TRICKS = 13
+DEFAULT_BUDGET = 1.0  # seconds, when decide() is given no usable budget
+MATCH_WIN_WEIGHT = 1000  # tenths: on the last deal, finishing on top outweighs any deal score
+REDEAL_BELOW = 25  # tenths: a weak hand worth less than this is thrown in (an average hand
+# under the callbreak preset is worth about 2.5 to 3 points with a good call)
+BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
+
+
+def card_name(card: Card) -> str:
+    """``the 9 of hearts``, ``the ace of spades``."""
+    rank = card.rank
+    word = rank.name.lower() if rank >= Rank.JACK else str(int(rank))
+    return f"the {word} of {card.suit.name.lower()}"
+
+
+class _Clock:
+    """A deadline and the measured cost of one unit of work (a sampled deal)."""
+
+    def __init__(self, budget: float) -> None:
+        self.start = time.perf_counter()
+        # Keep a margin for the work after the last batch (choosing, building the reason).
+        self.deadline = self.start + max(0.0, budget * 0.92 - 0.002)
+        self.unit = 0.0
+
+    def remaining(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def batch(self, cap: int) -> int:
+        """How many units the next batch may hold (0: stop)."""
+        left = self.remaining()
+        if left <= 0:
+            return 0
+        if self.unit <= 0:
+            return min(cap, 2)  # first batch: small, to measure the cost
+        n = int(left * 0.5 / self.unit)
+        return max(0, min(cap, n, 256))
+
+    def record(self, units: int, seconds: float) -> None:
+        per = seconds / max(units, 1)
+        self.unit = per if self.unit <= 0 else max(per, 0.5 * (self.unit + per))
+
+
+class ExpertBot:
+    """Determinized search (see the module docstring).
+
+    Args:
+        budget: seconds per decision; the budget passed to :meth:`decide` stays a hard limit.
+        samples: the most sampled deals per decision (None: as many as the time allows).
+        seed: for the sampling and the rollouts.
+        backend: ``numba`` or ``python`` kernel (default: :func:`~callbreak.bots.kernel.default_backend`).
+        reps: rollouts per sampled deal and candidate.
+    """
+
+    def __init__(self, budget: float | None = None, samples: int | None = None,
+                 seed: int | None = None, backend: str | None = None, reps: int = 2) -> None:
+        if budget is not None and not (budget > 0 and math.isfinite(budget)):
+            raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, got {samples!r}")
+        if reps < 1:
+            raise ValueError(f"reps must be at least 1, got {reps!r}")
+        self.name = "expert"
+        self.budget = budget
+        self.samples = samples
+        self.reps = reps
+        self.rng = random.Random(seed)
+        self.kernel: Kernel = get_kernel(backend)
+        self.kernel.warm_up()  # compile or load the cache now, never inside a move's budget
+        self._opts: dict[Rules, np.ndarray] = {}
+
+    # --- entry point -------------------------------------------------------------------
+
+    def decide(self, view: SeatView, budget: float) -> Decision:
+        """Choose one of ``view.legal`` within the budget."""
+        if not view.legal:
+            raise ValueError("the bot was asked to act with no legal action")
+        if view.seat is None:
+            raise ValueError("the bot needs a seat's view, not a spectator's")
+        clock = _Clock(self._effective_budget(budget))
+        legal = view.legal
+        if len(legal) == 1:
+            return Decision(legal[0], "the only legal move")
+        try:
+            if view.phase is Phase.PLAY:
+                return self._play(view, clock)
+            if view.phase is Phase.CALL:
+                if view.hand is None:
+                    return self._blind_or_look(view, clock)
+                return self._call(view, clock)
+            if view.phase is Phase.REDEAL_CLAIM:
+                return self._redeal(view, clock)
+        except SamplingError as e:  # pragma: no cover - would mean the engine's caps are wrong
+            return Decision(legal[0], f"no consistent deal to search ({e})")
+        return Decision(legal[0], "the first legal move")
+
+    def _effective_budget(self, given: float) -> float:
+        usable = given if given is not None and given > 0 and math.isfinite(given) else None
+        if self.budget is None:
+            return usable if usable is not None else DEFAULT_BUDGET
+        return min(self.budget, usable) if usable is not None else self.budget
+
+    def _options(self, rules: Rules) -> np.ndarray:
+        opts = self._opts.get(rules)
+        if opts is None:
+            opts = self._opts[rules] = options_array(rules)
+        return opts
+
+    # --- playing a card ----------------------------------------------------------------
+
+    def _play(self, view: SeatView, clock: _Clock) -> Decision:
+        seat = view.seat
+        assert seat is not None and view.leader is not None
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        cands = np.array([int(a.card) for a in plays], dtype=np.int64)
+        sampler = HandSampler(view)
+        pos = make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
+                            len(view.tricks), view.won)
+        opts = self._options(view.rules)
+        value = _Valuer(view)
+        totals = np.zeros(len(plays))
+        safe = np.zeros(len(plays))
+        count = 0
+        weigh_calls = len(view.tricks) < 8
+        while self.samples is None or count < self.samples:
+            cap = 256 if self.samples is None else self.samples - count
+            n = clock.batch(cap)
+            if n == 0:
+                break
+            t0 = time.perf_counter()
+            worlds = np.array([sample_by_calls(sampler, view, self.rng, 4 if weigh_calls else 1)
+                               for _ in range(n)], dtype=np.int64)
+            out = np.zeros((n, len(plays), self.reps, 4), dtype=np.int64)
+            self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
+                                 POLICY_HEURISTIC, self.rng.getrandbits(30), out)
+            utility, success = value.of(out)
+            totals += utility.sum(axis=(0, 2))
+            safe += success.sum(axis=(0, 2))
+            count += n
+            clock.record(n, time.perf_counter() - t0)
+        if count == 0:
+            return self._quick_play(view, sampler, pos, opts, plays)
+        best = int(np.argmax(totals))
+        card = plays[best].card
+        share = safe[best] / (count * self.reps)
+        goal = "the pair's call" if view.rules.partnership else "the call"
+        return Decision(plays[best], f"{card_name(card)} makes {goal} in {share:.0%} of "
+                                     f"{count} sampled deals")
+
+    def _quick_play(self, view: SeatView, sampler: HandSampler, pos: Position, opts: np.ndarray,
+                    plays: Sequence[Play]) -> Decision:
+        """No time to search: the rollout policy's own card in one sampled deal."""
+        hands = np.array(sampler.sample(self.rng), dtype=np.int64)
+        log = np.zeros(52, dtype=np.int64)
+        rng = np.array([self.rng.getrandbits(30) | 1], dtype=np.int64)
+        self.kernel.playout(hands, pos.trick.copy(), pos.state.copy(), pos.won.copy(), opts,
+                            POLICY_HEURISTIC, rng, log)
+        for a in plays:
+            if int(a.card) == int(log[0]):
+                return Decision(a, f"{card_name(a.card)}: no time to search, a quick judgement")
+        return Decision(plays[0], "no time to search")
+
+    # --- calling -----------------------------------------------------------------------
+
+    def _trick_samples(self, view: SeatView, clock: _Clock, own_hand_known: bool = True) -> np.ndarray:
+        """Tricks this seat (or its partnership) takes in deals played out from the first lead."""
+        seat = view.seat
+        assert seat is not None and view.dealer is not None
+        sampler = HandSampler(view)
+        trump = -1 if view.rules.trump is Trump.FIRST_LED else 0
+        pos = make_position((), (view.dealer + 1) % 4, trump, 0, (0, 0, 0, 0))
+        opts = self._options(view.rules)
+        cands = np.array([-1], dtype=np.int64)
+        chunks: list[np.ndarray] = []
+        count = 0
+        while self.samples is None or count < self.samples:
+            n = clock.batch(512 if self.samples is None else self.samples - count)
+            if n == 0:
+                break
+            t0 = time.perf_counter()
+            worlds = np.array([sample_by_calls(sampler, view, self.rng, 4) if own_hand_known
+                               else sampler.sample(self.rng) for _ in range(n)], dtype=np.int64)
+            out = np.zeros((n, 1, self.reps, 4), dtype=np.int64)
+            self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
+                                 POLICY_HEURISTIC, self.rng.getrandbits(30), out)
+            won = out[:, 0, :, :].reshape(-1, 4)
+            mine = won[:, seat] + (won[:, (seat + 2) % 4] if view.rules.partnership else 0)
+            chunks.append(mine)
+            count += n
+            clock.record(n, time.perf_counter() - t0)
+        return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
+
+    def _call(self, view: SeatView, clock: _Clock) -> Decision:
+        seat = view.seat
+        assert seat is not None
+        calls = [a for a in view.legal if isinstance(a, Call) and not a.blind]
+        tricks = self._trick_samples(view, clock)
+        if len(tricks) == 0:
+            return Decision(calls[0], "no time to simulate: the smallest call")
+        partner_call = view.calls[(seat + 2) % 4] if view.rules.partnership else None
+        histogram = np.bincount(tricks, minlength=2 * TRICKS + 1).astype(float) / len(tricks)
+        best, best_value = calls[0], -math.inf
+        for a in calls:
+            total_call = a.tricks + (partner_call or 0)
+            value = sum(p * deal_points(total_call, w, view.rules)
+                        for w, p in enumerate(histogram) if p > 0)
+            if value > best_value:
+                best, best_value = a, value
+        total_call = best.tricks + (partner_call or 0)
+        share = sum(p for w, p in enumerate(histogram) if p > 0 and made(total_call, w, view.rules))
+        who = "the pair takes" if view.rules.partnership and partner_call is not None else \
+            "this hand takes"
+        enough = f"{total_call} or more" if view.rules.scoring.value != "exact_or_one_over" else \
+            f"{total_call} or {total_call + 1}"
+        return Decision(best, f"a call of {best.tricks}: {who} {enough} tricks in {share:.0%} of "
+                              f"{len(tricks)} simulated deals")
+
+    def _blind_or_look(self, view: SeatView, clock: _Clock) -> Decision:
+        """Before looking (blind calls on): look, unless behind on the last deal."""
+        look = next((a for a in view.legal if isinstance(a, Look)), None)
+        blind = [a for a in view.legal if isinstance(a, Call) and a.blind]
+        seat = view.seat
+        assert seat is not None
+        deficit = max(view.totals) - view.totals[seat]
+        last = view.rules.deals is not None and view.deal_number >= view.rules.deals
+        if blind and (look is None or (last and deficit >= BLIND_DEFICIT)):
+            tricks = self._trick_samples(view, clock, own_hand_known=False)
+            if len(tricks) == 0:
+                return Decision(blind[0], "a blind call to catch up")
+            best, best_key = blind[0], (-1.0, -math.inf)
+            for a in blind:
+                pts = np.array([deal_points(a.tricks, int(w), view.rules, blind=True) for w in tricks])
+                key = (float(np.mean(pts > deficit)), float(np.mean(pts)))
+                if key > best_key:
+                    best, best_key = a, key
+            return Decision(best, f"a blind call of {best.tricks}: behind by "
+                                  f"{deficit / 10:g} on the last deal, it catches up in "
+                                  f"{best_key[0]:.0%} of simulated deals")
+        if look is not None:
+            return Decision(look, "look at the cards before calling")
+        return Decision(view.legal[0], "the first legal move")  # pragma: no cover
+
+    def _redeal(self, view: SeatView, clock: _Clock) -> Decision:
+        claim = next((a for a in view.legal if isinstance(a, Redeal) and a.claim), None)
+        keep = next((a for a in view.legal if isinstance(a, Redeal) and not a.claim), None)
+        assert keep is not None
+        if claim is None:
+            return Decision(keep, "keep the hand")
+        tricks = self._trick_samples(view, clock)
+        if len(tricks) == 0:
+            return Decision(claim, "a weak hand: ask for a new deal")
+        histogram = np.bincount(tricks, minlength=2 * TRICKS + 1) / len(tricks)
+        worth = max(sum(p * deal_points(c, w, view.rules) for w, p in enumerate(histogram) if p > 0)
+                    for c in view.rules.call_range)
+        if worth < REDEAL_BELOW:
+            return Decision(claim, f"this hand is worth about {worth / 10:.1f} points: "
+                                   "ask for a new deal")
+        return Decision(keep, f"a weak-looking hand still worth about {worth / 10:.1f} points: keep it")
+
+
+class _Valuer:
+    """Turns rollout results (tricks won per seat) into the seat's utility and call success."""
+
+    def __init__(self, view: SeatView) -> None:
+        seat = view.seat
+        assert seat is not None
+        rules = view.rules
+        self.seat = seat
+        self.partnership = rules.partnership
+        calls = [c if c is not None else 0 for c in view.calls]
+        # points[s][w]: seat s's deal points (its pair's, in partnership) with w tricks (pair's w).
+        size = 2 * TRICKS + 1
+        self.points = np.zeros((4, size), dtype=np.int64)
+        self.success = np.zeros((4, size), dtype=bool)
+        for s in range(4):
+            call = calls[s] + (calls[(s + 2) % 4] if self.partnership else 0)
+            for w in range(size):
+                self.points[s, w] = deal_points(call, w, rules,
+                                                blind=view.blind[s] and not self.partnership)
+                self.success[s, w] = made(call, w, rules)
+        deals = rules.deals
+        self.tiebreak = view.tiebreak_seats
+        self.last = bool(self.tiebreak) or (deals is not None and view.deal_number >= deals)
+        self.totals = np.array(view.totals, dtype=np.int64)
+
+    def of(self, won: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Utility and call success for the seat, for won arrays shaped (..., 4)."""
+        if self.partnership:
+            pair0 = won[..., 0] + won[..., 2]
+            pair1 = won[..., 1] + won[..., 3]
+            counted = np.stack([pair0, pair1, pair0, pair1], axis=-1)
+        else:
+            counted = won
+        seats = np.arange(4)
+        pts = self.points[seats, counted]  # (..., 4)
+        mine = pts[..., self.seat]
+        success = self.success[self.seat, counted[..., self.seat]]
+        if not self.last:
+            return mine.astype(float), success
+        if self.tiebreak:
+            among = list(self.tiebreak)
+            final = pts
+        else:
+            among = [0, 1, 2, 3]
+            final = pts + self.totals
+        others = [s for s in among if s != self.seat and not (self.partnership and s % 2 == self.seat % 2)]
+        if self.seat not in among or not others:
+            return mine.astype(float), success
+        mine_final = final[..., self.seat]
+        best_other = final[..., others].max(axis=-1)
+        win = np.where(mine_final > best_other, 1.0, np.where(mine_final == best_other, 0.5, 0.0))
+        return mine + MATCH_WIN_WEIGHT * win, success
+
+
+def _int(value: str | None, name: str) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+
+
+@register("expert")
+def _expert(budget: str | None = None, samples: str | None = None, seed: str | None = None,
+            backend: str | None = None, reps: str | None = None) -> ExpertBot:
+    seconds = None
+    if budget is not None:
+        try:
+            seconds = float(budget)
+        except ValueError:
+            raise ValueError(f"budget must be a number of seconds, got {budget!r}") from None
+    return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
+                     backend=backend, reps=_int(reps, "reps") or 2)
