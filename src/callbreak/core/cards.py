@@ -99,10 +99,10 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Card:
-        try:
+        # Checked explicitly: tuple indexing would accept -1 (the ace of spades) and True.
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 52:
             return _DECK[index]
-        except (IndexError, TypeError):
-            raise CardError(f"card index must be 0..51, got {index!r}") from None
+        raise CardError(f"card index must be 0..51, got {index!r}")
 
     @classmethod
     def of(cls, suit: Suit, rank: Rank | int) -> Card:
