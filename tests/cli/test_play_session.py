@@ -193,3 +193,19 @@ def test_playing_by_the_session_api_reaches_the_end() -> None:
     _finish(s)
     assert s.match.is_over and len(s.match.results) == 1
     assert all(isinstance(a, (Play, Call)) or a.kind in ("deal", "choose_dealer") for a in s.match.history)
+
+
+def test_remote_bots_are_checked_against_the_rules_and_fail_gracefully() -> None:
+    url = "http://127.0.0.1:9"  # the discard port: nothing answers there
+    with pytest.raises(BotError, match="remote bots cannot play these rules.*bhoos-tournament"):
+        Session.new(make_rules("callbreak"), opponents=[url, "random", "random"], save=False)
+    s = Session.new(make_rules("bhoos-tournament"), opponents=["random", url, "random"], seed=1,
+                    save=False)
+    while s.turn is Turn.CHANCE:
+        s.apply(s.chance_action())
+    while s.match.to_act != 2:  # let the local bots act up to the remote one
+        seat, view = s.bot_view()
+        s.apply(s.decide(seat, view, 0.01).action)
+    seat, view = s.bot_view()
+    move = s.decide(seat, view, 0.2)
+    assert move.fallback.startswith("failed") and move.action in view.legal

@@ -171,6 +171,8 @@ def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
     number = min(view.deal_number, rules.deals or view.deal_number) if view.phase is not Phase.OVER \
         else len(view.results)
     head = Text(f"Deal {number} of {deals}", style="bold")
+    if view.tiebreak_seats and view.phase is not Phase.OVER:
+        head = Text("Tie-break deal", style="bold")
     trump = view.trump.symbol if view.trump is not None else "none yet"
     head.append(f" · trump {trump}")
     table = Table("", "call", "won", "score", box=None, padding=(0, 1), show_edge=False)

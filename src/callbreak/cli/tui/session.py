@@ -75,12 +75,31 @@ def make_opponent(spec: str, seed: int | None) -> Bot:
     try:
         from callbreak.protocol.players import make_player
     except ImportError:
-        if spec.startswith(("http://", "https://")):
+        if _is_url(spec):
             raise BotError(f"cannot play against {spec!r}: remote bots need the tournament "
                            "protocol client, which is not installed") from None
         return make_bot(spec, seed=seed)
     player: Bot = make_player(spec, seed)
     return player
+
+
+def _is_url(spec: str) -> bool:
+    return spec.strip().lower().startswith(("http://", "https://"))
+
+
+def _check_remote(specs: Sequence[str], rules: Rules) -> None:
+    """Refuse, before the match starts, rules that tournament-protocol bots cannot play."""
+    if not any(_is_url(s) for s in specs):
+        return
+    try:
+        from callbreak.protocol.wire import check_rules
+    except ImportError:
+        return  # make_opponent explains that remote bots are unavailable
+    try:
+        check_rules(rules)
+    except CallbreakError as e:
+        raise BotError(f"remote bots cannot play these rules ({e}); try --preset "
+                       "bhoos-tournament") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +141,7 @@ class Session:
         if len(specs) != 3 or not all(s.strip() for s in specs):
             raise BotError(f"--opponents needs one or three bot names separated by commas, got "
                            f"{','.join(specs)!r}; bots are: {', '.join(available())}")
+        _check_remote(specs, rules)
         others = [s for s in range(4) if s != seat]
         table = {s: spec.strip() for s, spec in zip(others, specs, strict=True)}
         if seed is None:
