@@ -157,12 +157,38 @@ def from_json(data: Any) -> Record:
     record = Record(rules=rules, seats=tuple(seats), actions=tuple(actions), meta=meta)
     match = replay(record)  # refuses illegal actions, naming the first
     claimed = data.get("result")
-    if isinstance(claimed, dict) and "totals" in claimed:
-        actual = _result_json(match)["totals"]
-        if claimed["totals"] != actual:
-            raise RecordError(f"the recorded totals {claimed['totals']} do not match the replayed "
-                              f"totals {actual}")
+    if claimed is not None:
+        # The result is derived data, but a reader trusts it: it must agree with the replay.
+        wrong = _first_difference(claimed, _result_json(match), "result")
+        if wrong is not None:
+            path, said, actual = wrong
+            raise RecordError(f"{path} says {said!r} but replaying the actions gives {actual!r}")
     return record
+
+
+def _first_difference(claimed: Any, actual: Any, path: str) -> tuple[str, Any, Any] | None:
+    """The first place where ``claimed`` disagrees with ``actual`` (keys absent from ``claimed``
+    are not checked, so older or trimmed records still load)."""
+    if isinstance(actual, dict):
+        if not isinstance(claimed, dict):
+            return path, claimed, actual
+        for key, value in actual.items():
+            if key in claimed:
+                found = _first_difference(claimed[key], value, f"{path}.{key}")
+                if found is not None:
+                    return found
+        return None
+    if isinstance(actual, list):
+        if not isinstance(claimed, list) or len(claimed) != len(actual):
+            return path, claimed, actual
+        for i, (c, a) in enumerate(zip(claimed, actual, strict=True)):
+            found = _first_difference(c, a, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None
+    if type(claimed) is bool or type(actual) is bool:
+        return None if claimed is actual else (path, claimed, actual)
+    return None if claimed == actual else (path, claimed, actual)
 
 
 def redact(record: Record, seat: int) -> dict[str, Any]:

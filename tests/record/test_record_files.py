@@ -1,0 +1,236 @@
+"""Game records: round trip, replay of every state, redaction, and refusal of corrupt records."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from callbreak.core import CHANCE, Match, RecordError, make_rules
+from callbreak.core.actions import Redeal
+from callbreak.core.cards import cards_of
+from callbreak.core.dealing import Dealer
+from callbreak.record import (
+    FORMAT,
+    HIDDEN,
+    VERSION,
+    dumps,
+    from_json,
+    loads,
+    narrate,
+    record_of,
+    redact,
+    replay,
+    replay_states,
+)
+
+
+def _finished(preset: str = "callbreak", seed: int = 1) -> Match:
+    m = Match(make_rules(preset))
+    d = Dealer(seed)
+    rng = random.Random(seed)
+    while not m.is_over:
+        if m.to_act == CHANCE:
+            m.apply(d.chance(m, stop=len(m.results) >= 2))
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    return m
+
+
+def _json(m: Match) -> dict[str, Any]:
+    return json.loads(dumps(record_of(m, seats=["ana", "bo", "cy", "di"])))
+
+
+def test_record_header_and_round_trip() -> None:
+    m = _finished()
+    data = _json(m)
+    assert (data["format"], data["version"], data["seats"]) == (FORMAT, VERSION, ["ana", "bo", "cy", "di"])
+    assert data["rules"] == m.rules.to_dict()  # every option spelled out
+    assert sum(1 for a in data["actions"] if a["type"] == "deal") >= 5
+    assert data["result"]["totals"] == [t / 10 for t in m.totals]
+    rec = loads(json.dumps(data))
+    assert rec.actions == tuple(m.history) and rec.rules == m.rules
+    assert replay(rec).snapshot() == m.snapshot()
+
+
+@pytest.mark.parametrize("preset", ["catsatcards", "567", "call-bridge", "nepal-traditional", "no-trump"])
+def test_replay_rebuilds_every_state(preset: str) -> None:
+    """Replaying a record passes through exactly the states the live match went through."""
+    m = Match(make_rules(preset))
+    d = Dealer(7)
+    rng = random.Random(7)
+    states = [m.snapshot()]
+    while not m.is_over:
+        if m.to_act == CHANCE:
+            m.apply(d.chance(m, stop=len(m.results) >= 2))
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+        states.append(m.snapshot())
+    replayed = [s.snapshot() for s in replay_states(loads(dumps(record_of(m))))]
+    assert replayed == states
+
+
+def test_unfinished_match_records_and_replays() -> None:
+    m = Match(make_rules("callbreak"))
+    d = Dealer(2)
+    for _ in range(30):
+        m.apply(d.chance(m) if m.to_act == CHANCE else m.legal_actions()[-1])
+    data = _json(m)
+    assert data["result"]["finished"] is False
+    assert replay(from_json(data)).snapshot() == m.snapshot()
+
+
+# --- corrupt and tampered records ----------------------------------------------------------
+
+
+def _refused(data: Any, words: str) -> None:
+    text = data if isinstance(data, str) else json.dumps(data)
+    with pytest.raises(RecordError, match=words):
+        loads(text)
+
+
+def _first(data: dict[str, Any], kind: str, skip: int = 0) -> int:
+    return [i for i, a in enumerate(data["actions"]) if a["type"] == kind][skip]
+
+
+def test_broken_json_refused() -> None:
+    _refused('{"format": "callbreak-record", "version": 1,', "not a JSON record")
+    _refused("[1, 2]", "must be a JSON object")
+    with pytest.raises(RecordError):
+        loads(b"\xff\xfe\x00")
+
+
+def test_unknown_version_and_format_refused() -> None:
+    data = _json(_finished())
+    _refused(data | {"version": 99}, "unsupported record version 99")
+    _refused(data | {"format": "pgn"}, "not a Call Break record")
+    _refused(data | {"game": "batak"}, "not Call Break")
+    _refused(data | {"rules": {"max_call": 99}}, "bad rules in record: max_call")
+    _refused(data | {"seats": ["a", "b"]}, "four names")
+    _refused(data | {"actions": "none"}, "actions must be a list")
+
+
+def test_illegal_action_refused_naming_it() -> None:
+    data = _json(_finished())
+    i = _first(data, "play", skip=1)  # the second card of the first trick
+    seat = data["actions"][i]["seat"]
+    # A card the seat does not hold: one from the next seat's hand.
+    deal = data["actions"][_first(data, "deal")]
+    other = deal["hands"][(seat + 1) % 4][0]
+    data["actions"][i]["card"] = other
+    _refused(data, rf"action {i} \(.*\"play\".*\) is refused: seat {seat} does not hold {other}")
+
+
+def test_out_of_turn_action_refused_naming_it() -> None:
+    data = _json(_finished())
+    i = _first(data, "call")
+    data["actions"][i]["seat"] = (data["actions"][i]["seat"] + 1) % 4
+    _refused(data, rf"action {i} .* is refused: it is seat")
+
+
+def test_duplicated_card_refused() -> None:
+    """Cards that do not add up: the same card dealt to two seats."""
+    data = _json(_finished())
+    i = _first(data, "deal")
+    hands = data["actions"][i]["hands"]
+    hands[1][0] = hands[0][0]
+    _refused(data, rf"action {i} \(deal\) is refused: {hands[0][0]} is dealt twice")
+
+
+@pytest.mark.parametrize(("entry", "words"), [
+    ({"type": "play", "seat": 1, "card": "1S"}, "action 1: malformed play"),
+    ({"type": "play", "seat": 1}, "action 1: play action is missing 'card'"),
+    ({"type": "call", "seat": "1", "tricks": 3}, "action 1: expected a whole number"),
+    ({"type": "jump"}, "action 1: unknown action type 'jump'"),
+    ([1, 2], "action 1: an action must be an object"),
+])
+def test_malformed_action_refused_naming_it(entry: Any, words: str) -> None:
+    data = _json(_finished())
+    data["actions"][1] = entry
+    _refused(data, words)
+
+
+def test_wrong_totals_refused() -> None:
+    data = _json(_finished())
+    data["result"]["totals"][2] += 1
+    _refused(data, r"result.totals\[2\] says")
+
+
+def test_wrong_deal_score_and_winners_refused() -> None:
+    data = _json(_finished())
+    data["result"]["deals"][1]["points"][0] = 99.0
+    _refused(data, r"result.deals\[1\].points\[0\] says 99.0")
+    data = _json(_finished())
+    data["result"]["winners"] = [w for w in range(4) if w not in data["result"]["winners"]][:1]
+    _refused(data, r"result.winners.* says")
+
+
+def test_missing_result_still_loads() -> None:
+    data = _json(_finished())
+    del data["result"]
+    assert loads(json.dumps(data)).actions
+
+
+# --- redaction --------------------------------------------------------------------------------
+
+
+def test_redact_hides_other_seats_unplayed_cards() -> None:
+    m = Match(make_rules("callbreak"))
+    d = Dealer(4)
+    while len(m.history) < 2 + 4 + 10:  # draw, deal, four calls, ten cards played
+        m.apply(d.chance(m) if m.to_act == CHANCE else m.legal_actions()[0])
+    rec = record_of(m)
+    for seat in range(4):
+        data = redact(rec, seat)
+        hands = data["actions"][_first(data, "deal")]["hands"]
+        played = {a["card"] for a in data["actions"] if a["type"] == "play"}
+        assert hands[seat] == [c.text for c in cards_of(m.dealt[seat])]  # own hand in full
+        for s in range(4):
+            if s == seat:
+                continue
+            shown = [c for c in hands[s] if c != HIDDEN]
+            assert set(shown) == {c.text for c in cards_of(m.dealt[s])} & played
+            assert len(hands[s]) == 13
+        assert data["redacted_for"] == seat
+        # A redacted record is for reading, not replay: loading it is refused clearly.
+        with pytest.raises(RecordError, match="malformed deal"):
+            loads(json.dumps(data))
+
+
+def test_redact_shows_a_redeal_claimants_hand() -> None:
+    """Seed 000: a claimant shows the hand to everyone, so redaction shows it too."""
+    m = Match(make_rules("catsatcards"))
+    d = Dealer(0)
+    rng = random.Random(0)
+    claimed = None
+    for _ in range(5000):
+        if m.to_act == CHANCE:
+            if claimed is not None:
+                break
+            m.apply(d.chance(m))
+            continue
+        acts = m.legal_actions()
+        claim = [a for a in acts if isinstance(a, Redeal) and a.claim]
+        if claim:
+            claimed = claim[0].seat
+            m.apply(claim[0])
+        else:
+            m.apply(rng.choice(acts))
+    assert claimed is not None
+    viewer = (claimed + 1) % 4
+    data = redact(record_of(m), viewer)
+    last_deal = [a for a in data["actions"] if a["type"] == "deal"][-1]  # the deal thrown in
+    assert last_deal["hands"][claimed] == [c.text for c in cards_of(m.dealt[claimed])]
+    hidden_seat = next(s for s in range(4) if s not in (claimed, viewer))
+    assert set(last_deal["hands"][hidden_seat]) == {HIDDEN}
+
+
+def test_narrate_reads_deal_by_deal() -> None:
+    m = _finished("567", seed=3)
+    lines = list(narrate(record_of(m, seats=["ana", "bo", "cy", "di"])))
+    text = "\n".join(lines)
+    assert text.count("Deal ") == len(m.results)
+    assert text.count("Trick 13:") == len(m.results)
+    assert "Winner" in text and "Chips:" in text
