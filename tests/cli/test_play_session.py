@@ -209,3 +209,16 @@ def test_remote_bots_are_checked_against_the_rules_and_fail_gracefully() -> None
     seat, view = s.bot_view()
     move = s.decide(seat, view, 0.2)
     assert move.fallback.startswith("failed") and move.action in view.legal
+
+
+def test_a_failing_save_does_not_stop_the_game(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the games folder should be")
+    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    s.save_path = blocker / "game.json"
+    s.apply(s.chance_action())  # applied although it cannot be saved
+    assert s.match.history and s.save_error is not None and "could not save" in s.save_error
+    s.save_path = tmp_path / "game.json"
+    assert s.turn is Turn.CHANCE  # the first dealer is chosen; the deal is due
+    s.apply(s.chance_action())
+    assert s.save_error is None and loads(s.save_path.read_text()).actions

@@ -65,6 +65,7 @@ class PlayApp(App[None]):
         self._waiting: asyncio.Future[str] | None = None
         self._deadline: float | None = None
         self._hint_for: tuple[int, int, int] | None = None
+        self._shown_save_error: str | None = None
 
     # --- layout ------------------------------------------------------------------------
 
@@ -96,6 +97,9 @@ class PlayApp(App[None]):
     # --- drawing -----------------------------------------------------------------------
 
     def redraw(self) -> None:
+        if self.session.save_error and self.session.save_error != self._shown_save_error:
+            self.say(self.session.save_error, "bold red")
+        self._shown_save_error = self.session.save_error
         view = self.session.view()
         me = self.session.human
         if self.show_board:

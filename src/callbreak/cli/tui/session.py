@@ -126,6 +126,7 @@ class Session:
             seat: make_opponent(spec, seed=seed * 10 + seat) for seat, spec in self.opponents.items()}
         self._hint_bot: Bot | None = None
         self._resumed = bool(match.history)
+        self.save_error: str | None = None
 
     # --- building ----------------------------------------------------------------------
 
@@ -217,9 +218,18 @@ class Session:
     # --- acting ------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Apply an action and save. A refused action raises and changes nothing, on disk too."""
+        """Apply an action and save. A refused action raises and changes nothing, on disk too.
+
+        A save that fails (disk full, folder removed) does not stop the game: the error is kept
+        in :attr:`save_error` for the interface to show, and the next action tries again.
+        """
         self.match.apply(action)
-        self.save()
+        try:
+            self.save()
+        except OSError as e:
+            self.save_error = f"could not save the game to {self.save_path}: {e.strerror or e}"
+        else:
+            self.save_error = None
 
     def apply_human(self, action: Action) -> None:
         """Apply an action the person chose; anything not theirs is refused."""
