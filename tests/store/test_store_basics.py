@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy.exc import IntegrityError
 from store_helpers import db_url_fixture  # noqa: F401 (fixture)
 
 from callbreak.store import Store, StoreError, normalize_url
@@ -14,7 +13,7 @@ def test_games_keep_their_actions_in_order(db_url: str) -> None:
     gid = store.create_game("CODE1", {"preset": "callbreak", "seed": 4}, [{"kind": "open"}] * 4)
     for seq in range(5):
         store.append_action(gid, seq, {"type": "call", "seat": seq % 4, "tricks": seq + 1})
-    with pytest.raises(IntegrityError):  # the same version can never be written twice
+    with pytest.raises(StoreError):  # the same version can never be written twice
         store.append_action(gid, 3, {"type": "call", "seat": 0, "tricks": 1})
     store.update_game(gid, status="playing", seats=[{"kind": "bot"}] * 4)
     got = store.load_game("CODE1")

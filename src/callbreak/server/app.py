@@ -34,7 +34,7 @@ STATIC = Path(__file__).parent / "static"
 OUTBOX_LIMIT = 512  # messages queued for a client that does not read; beyond this it is dropped
 HELLO_TIMEOUT = 15.0
 
-STATUS = {"no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
+STATUS = {"unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409}
 

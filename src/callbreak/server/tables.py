@@ -33,7 +33,7 @@ from callbreak.core.rules import PRESETS
 from callbreak.core.scoring import made
 from callbreak.server import players
 from callbreak.server.wire import MessageError, parse_action, view_json
-from callbreak.store import Store, StoredGame
+from callbreak.store import Store, StoredGame, StoreError
 
 log = logging.getLogger("callbreak.server")
 
@@ -380,7 +380,11 @@ class TableService:
         match = table.match
         assert match is not None
         match.verify(action)
-        self.store.append_action(table.id, len(match.history), action.to_json())
+        try:
+            self.store.append_action(table.id, len(match.history), action.to_json())
+        except StoreError:
+            raise MessageError("unavailable", "the action could not be saved, so it was not "
+                                              "played; try again") from None
         match.apply(action)
 
     def _advance(self, table: Table) -> None:
@@ -483,12 +487,10 @@ class TableService:
     def _play_for(self, table: Table, action: Action, why: str) -> None:
         try:
             self._apply(table, action)
-        except CallbreakError as e:
-            log.error("table %s: could not apply %s (%s): %s", table.code, action, why, e)
-            return
-        except Exception as e:  # the store failed: try again shortly rather than stall
-            log.error("table %s: could not store %s: %s", table.code, action, e)
-            self._arm(table)
+        except Exception as e:  # e.g. the store is down: try again shortly rather than stall
+            log.error("table %s: could not play %s (%s): %s", table.code, action, why, e)
+            loop = self.loop or asyncio.get_running_loop()
+            loop.call_later(1.0, self._arm, table)
             return
         self._advance(table)
 
@@ -510,20 +512,30 @@ class TableService:
             self._arm(table)
             self.broadcast(table)
 
-    def state_message(self, table: Table, seat: int | None) -> dict[str, Any]:
+    def state_message(self, table: Table, seat: int | None,
+                      shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state as ``seat`` may see it; ``shared`` is the seat-independent part, if built."""
+        if shared is None:
+            shared = self._shared_state(table)
+        view = None if table.match is None else view_json(table.match.view(seat))
+        return {**shared, "you": seat, "view": view}
+
+    def _shared_state(self, table: Table) -> dict[str, Any]:
         left = None
         if table.deadline is not None:
             left = round(max(0.0, table.deadline - time.monotonic()), 2)
-        return {"type": "state", "version": table.version, "you": seat, "table": table.lobby_json(),
-                "clock": {"left": left, "kind": table.deadline_kind or None},
-                "view": None if table.match is None else view_json(table.match.view(seat))}
+        return {"type": "state", "version": table.version, "table": table.lobby_json(),
+                "clock": {"left": left, "kind": table.deadline_kind or None}}
 
     def broadcast(self, table: Table) -> None:
         """Each connection gets the view of its own seat (spectators: public information)."""
+        if not table.connections:
+            return
+        shared = self._shared_state(table)
         cache: dict[int | None, dict[str, Any]] = {}
         for conn in list(table.connections):
             if conn.seat not in cache:
-                cache[conn.seat] = self.state_message(table, conn.seat)
+                cache[conn.seat] = self.state_message(table, conn.seat, shared)
             conn.send(cache[conn.seat])
 
     def hint(self, code: str, token: Any) -> tuple[Table, int, str]:

@@ -6,7 +6,9 @@ accepted action is durably written before anyone hears about it.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +21,7 @@ from callbreak.core import CallbreakError
 from callbreak.store.models import ActionRow, GameRow, ResultRow, SheetRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+log = logging.getLogger("callbreak.store")
 
 
 class StoreError(CallbreakError):
@@ -80,8 +83,15 @@ class Store:
         except Exception as e:  # an unknown driver or a malformed URL
             raise StoreError(f"cannot use the database URL {url!r}: {e}") from None
         self.migrate()
+        self._writer: Any = None  # driver connection for append_action
+        marker = "?" if self.is_sqlite else "%s"
+        self._insert_action = f"INSERT INTO actions (game_id, seq, action) VALUES ({marker}, {marker}, {marker})"
 
     def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     def migrate(self) -> None:
@@ -119,9 +129,42 @@ class Store:
                 conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
     def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
-        """Write one accepted action; the unique (game, seq) pair refuses a double write."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(ActionRow).values(game_id=game_id, seq=seq, action=json.dumps(action)))
+        """Write and commit one accepted action; the unique (game, seq) pair refuses a double write.
+
+        This is the hot path (every card played), so it skips the SQL expression layer and uses
+        one dedicated driver connection; call it from one thread (the server's event loop).
+        """
+        params = (game_id, seq, json.dumps(action, separators=(",", ":")))
+        for attempt in (1, 2):
+            if self._writer is None:
+                self._writer = self.engine.raw_connection()
+            try:
+                cur = self._writer.cursor()
+                try:
+                    cur.execute(self._insert_action, params)
+                finally:
+                    cur.close()
+                self._writer.commit()
+                return
+            except Exception as e:
+                log.warning("storing action %d of game %d failed: %s", seq, game_id, e)
+                bad, self._writer = self._writer, None
+                with contextlib.suppress(Exception):
+                    bad.rollback()
+                with contextlib.suppress(Exception):
+                    bad.close()
+                # Retry once on a fresh connection only if the connection itself was lost; a
+                # duplicate (game, seq) or any other refusal is raised as it is.
+                if attempt == 2 or not self._connection_lost():
+                    raise StoreError(f"could not store action {seq} of game {game_id}") from None
+
+    def _connection_lost(self) -> bool:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+            return False
+        except Exception:
+            return True
 
     def finish_game(self, game_id: int, results: list[dict[str, Any]]) -> None:
         """Mark a game over and record each seat's outcome, in one transaction."""
