@@ -1,0 +1,101 @@
+"""The core's commands: ``callbreak --version``, ``presets``, ``presets NAME``, ``replay FILE``."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from callbreak import __version__
+from callbreak.cli.main import app
+from callbreak.core import CHANCE, PRESETS, Match, make_rules
+from callbreak.core.dealing import Dealer
+from callbreak.record import dumps, record_of
+
+runner = CliRunner()
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"callbreak {__version__}"
+
+
+def test_version_from_the_installed_command() -> None:
+    """The console script really exists and runs."""
+    exe = Path(sys.executable).parent / "callbreak"
+    out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and __version__ in out.stdout
+
+
+def test_presets_lists_every_preset_with_its_description() -> None:
+    result = runner.invoke(app, ["presets"], terminal_width=200)
+    assert result.exit_code == 0
+    for name, p in PRESETS.items():
+        line = next(ln for ln in result.stdout.splitlines() if ln.split() and ln.split()[0] == name)
+        assert p.description.split(":")[0] in line
+
+
+def test_presets_name_prints_every_option() -> None:
+    result = runner.invoke(app, ["presets", "nepal-traditional"], terminal_width=200)
+    assert result.exit_code == 0
+    lines = {ln.split()[0]: ln.split()[1:] for ln in result.stdout.splitlines()[1:] if ln.split()}
+    rules = PRESETS["nepal-traditional"].rules
+    for option in rules.to_dict():
+        assert option in lines
+    assert lines["min_call"] == ["2"] and lines["void_rule"] == ["must_trump"]
+    assert lines["spade_lead_first_trick"] == ["forbidden"]
+
+
+def test_unknown_preset_exits_2_with_a_clear_message() -> None:
+    result = runner.invoke(app, ["presets", "bridge"])
+    assert result.exit_code == 2
+    assert "unknown preset 'bridge'" in result.stderr and "callbreak" in result.stderr
+    assert result.stdout == ""
+
+
+def _record_file(tmp_path: Path) -> tuple[Path, Match]:
+    m = Match(make_rules("callbreak", deals=2))
+    d = Dealer(9)
+    rng = random.Random(9)
+    while not m.is_over:
+        m.apply(d.chance(m) if m.to_act == CHANCE else rng.choice(m.legal_actions()))
+    path = tmp_path / "game.json"
+    path.write_text(dumps(record_of(m, seats=["ana", "bo", "cy", "di"])))
+    return path, m
+
+
+def test_replay_prints_a_deal_by_deal_account(tmp_path: Path) -> None:
+    path, m = _record_file(tmp_path)
+    result = runner.invoke(app, ["replay", str(path)], terminal_width=200)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "Deal 1 (dealer" in out and "Deal 2 (dealer" in out
+    assert out.count("Trick ") == 26
+    assert "Winner" in out
+    assert any(ln.strip().startswith("Totals:") for ln in out.splitlines())
+
+
+def test_replay_refuses_a_corrupt_record(tmp_path: Path) -> None:
+    path, _ = _record_file(tmp_path)
+    data = json.loads(path.read_text())
+    i = next(i for i, a in enumerate(data["actions"]) if a["type"] == "call")
+    data["actions"][i]["tricks"] = 14
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert f"action {i}" in result.stderr and "call must be 1..13" in result.stderr
+    assert result.stdout == ""
+
+
+def test_replay_refuses_broken_json_and_missing_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 2 and "not a JSON record" in result.stderr
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "cannot read" in result.stderr
