@@ -42,7 +42,9 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Bots move instantly.")] = False,
     delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.", min=0, max=10)] = 0.8,
-    think: Annotated[float, typer.Option("--think", help="Seconds a bot may think per move.", min=0.01, max=30)] = 1.0,
+    think: Annotated[float | None, typer.Option(
+        "--think", help="Seconds a bot may think per move (and for a hint). Default: 1, or 0.1 with --fast.",
+        min=0.01, max=30)] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
 ) -> None:
     """Play a full match of Call Break against three bots in the terminal."""
@@ -68,6 +70,8 @@ def play(
     except OSError as e:
         fail(f"cannot save the game: {e}")
         return
+    if think is None:
+        think = 0.1 if fast else 1.0
     PlayApp(session, delay=0.0 if fast else delay, think=think).run()
     if session.save_path is not None:
         if session.is_over:

@@ -209,11 +209,15 @@ class PlayApp(App[None]):
             if turn is Turn.BOT:
                 self.mode = "busy"
                 self.redraw()
+                # The bot thinks during the pause, so a move takes max(delay, thinking), not both.
+                pause = self.delay
                 if not view.trick and view.tricks and view.phase is Phase.PLAY:
-                    await asyncio.sleep(self.delay)  # let the finished trick be seen before a new lead
-                await asyncio.sleep(self.delay)
+                    pause += self.delay  # let the finished trick be seen before a new lead
+                loop = asyncio.get_running_loop()
+                started = loop.time()
                 seat, bot_view = s.bot_view()
                 move = await asyncio.to_thread(s.decide, seat, bot_view, self.think)
+                await asyncio.sleep(max(0.0, pause - (loop.time() - started)))
                 if move.fallback:
                     self.say(f"{self.names[seat]} {move.fallback}; playing the default.", "red")
                 trick_done = move.action.kind == "play" and len(bot_view.trick) == 3
