@@ -245,33 +245,33 @@ def unbeatable(card: int, lead_suit: int, trump: int, later: int, ha: int, hb: i
 
 
 @jitable
-def heuristic_card(legal: int, ha: int, hb: int, hc: int, remaining: int, ntrick: int, lead: int,
+def heuristic_card(legal: int, ha: int, hb: int, hc: int, ntrick: int, lead: int,
                    best: int, partner_winning: bool, trump: int) -> int:
     """A quick, sensible card: cash sure winners, win cheaply when the trick can be held,
     otherwise throw the cheapest card (and let a partner's safe trick stand).
 
-    ``ha``, ``hb``, ``hc`` are the hands of the next three seats; ``remaining`` every unplayed
-    card; ``lead`` and ``best`` the trick's first and currently winning cards.
+    ``ha``, ``hb``, ``hc`` are the hands of the next three seats; ``lead`` and ``best`` the trick's first and currently winning cards.
     """
     if ntrick == 0:
+        # A top card nobody can beat (the rollout sees every hand, voids included) is a sure
+        # trick: cash side suits first, then draw trumps with the top trump.
+        for s in range(4):
+            mine = legal & suit_mask(s)
+            if s != trump and mine and unbeatable(high_card(mine), s, trump, 3, ha, hb, hc):
+                return high_card(mine)
+        if trump >= 0:
+            mine = legal & suit_mask(trump)
+            if mine and unbeatable(high_card(mine), trump, trump, 3, ha, hb, hc):
+                return high_card(mine)
         longest = -1
         longest_len = -1
         for s in range(4):
-            mine = legal & suit_mask(s)
-            if not mine:
-                continue
-            top = high_card(mine)
-            if s != trump and top == high_card(remaining & suit_mask(s)):
-                return top  # a sure winner of its suit (unless ruffed)
-            ln = popcount(mine)
+            ln = popcount(legal & suit_mask(s))
             if s != trump and ln > longest_len:
                 longest_len = ln
                 longest = s
-        if longest >= 0:
+        if longest_len > 0:
             return low_card(legal & suit_mask(longest))
-        top = high_card(legal)  # only trumps left
-        if top == high_card(remaining & suit_mask(top // 13)):
-            return top
         return low_card(legal)
     ls = lead // 13
     later = 3 - ntrick
@@ -329,7 +329,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
     """Play the deal to its end with the rollout policy; ``log`` receives the cards played.
 
     The rollout policy is uniformly random legal cards (``POLICY_RANDOM``) or
-    :func:`heuristic_card` with one move in eight random (``POLICY_HEURISTIC``). The position
+    :func:`heuristic_card` with one move in sixteen random (``POLICY_HEURISTIC``). The position
     lives in local scalars inside the loop and is written back at the end. Returns the number of
     cards played (``log`` must have room for 52).
     """
@@ -360,7 +360,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
             at_random = policy == POLICY_RANDOM
             if not at_random:
                 x = xorshift(x)
-                at_random = x % 8 == 0
+                at_random = x % 16 == 0
             if at_random:
                 x = xorshift(x)
                 card = nth_card(legal, x % count)
@@ -368,8 +368,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
                 partner_winning = (partnership != 0 and ntrick > 0
                                    and (leader + winpos) % 4 == (seat + 2) % 4)
                 card = heuristic_card(legal, hands[(seat + 1) % 4], hands[(seat + 2) % 4],
-                                      hands[(seat + 3) % 4],
-                                      hands[0] | hands[1] | hands[2] | hands[3], ntrick, t0, best,
+                                      hands[(seat + 3) % 4], ntrick, t0, best,
                                       partner_winning, trump)
         log[k] = card
         k += 1
