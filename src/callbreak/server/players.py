@@ -52,6 +52,15 @@ def check_spec(spec: Any) -> str:
     return text
 
 
+def check_remote_rules(rules: Any) -> None:
+    """A tournament-protocol bot plays only the rules that protocol speaks; refuse others early."""
+    module = importlib.import_module("callbreak.protocol.wire")
+    try:
+        module.check_rules(rules)
+    except Exception as e:
+        raise PlayerError(f"a bot seated by URL cannot play these rules: {e}") from None
+
+
 def build(spec: str, seed: int) -> Any:
     """A fresh player for ``spec``: a registered bot, or a tournament-protocol bot by URL."""
     if is_url(spec):

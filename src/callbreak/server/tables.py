@@ -94,7 +94,9 @@ def parse_config(data: Any) -> dict[str, Any]:
     try:
         bots = [players.check_spec(b) for b in bots]
         rules_options = {**options, "deals": deals, "turn_timer": timer}
-        make_rules(preset, **rules_options)
+        rules = make_rules(preset, **rules_options)
+        if any(players.is_url(b) for b in bots):
+            players.check_remote_rules(rules)
     except CallbreakError as e:
         raise MessageError("bad_config", str(e)) from None
     return {"preset": preset, "options": options, "deals": deals, "timer": timer,

@@ -1,0 +1,149 @@
+"""Web app load: many tables at once, four websocket players each, on loopback.
+
+Starts ``callbreak serve`` on a temporary SQLite file (or ``--db URL``), then for each table
+count creates that many tables with four people, connects four websocket clients per table and
+lets them play as fast as the server allows (each client answers its turn at once with a random
+legal action; ``--think`` adds a pause). It reports the action-to-broadcast latency (from sending
+an action to receiving the state that includes it) as median and p99, and the throughput in
+accepted actions per second.
+
+Reproduce (the numbers in benchmarks/RESULTS.md):
+
+    .venv/bin/python benchmarks/web_load.py --tables 25 50 100 200 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Player:
+    """One seat: answers its turns with a random legal action and times each answer's broadcast."""
+
+    def __init__(self, url: str, code: str, token: str, think: float, rng: random.Random,
+                 latencies: list[float], clock: dict[str, float]) -> None:
+        self.url, self.code, self.token, self.think = url, code, token, think
+        self.rng, self.latencies, self.clock = rng, latencies, clock
+        self.sent: tuple[int, float] | None = None
+        self.actions = 0
+
+    async def run(self) -> None:
+        async with connect(f"{self.url}/ws/{self.code}", max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            async for raw in ws:
+                now = time.perf_counter()
+                m = json.loads(raw)
+                if m["type"] != "state" or m["view"] is None:
+                    continue
+                if self.sent is not None and m["version"] > self.sent[0]:
+                    self.latencies.append(now - self.sent[1])
+                    self.sent = None
+                view = m["view"]
+                if view["phase"] == "over" or now > self.clock["stop"]:
+                    return
+                if view["to_act"] != view["seat"] or not view["legal"] or self.sent is not None:
+                    continue
+                ordinary = [a for a in view["legal"] if a["type"] != "look" and not a.get("blind")]
+                action = self.rng.choice(ordinary or view["legal"])
+                if self.think:
+                    await asyncio.sleep(self.think)
+                self.sent = (m["version"], time.perf_counter())
+                self.actions += 1
+                await ws.send(json.dumps({"type": "action", "token": self.token, "version": m["version"],
+                                          "action": action}))
+
+
+async def make_table(http: httpx.AsyncClient, deals: int) -> tuple[str, list[str]]:
+    r = await http.post("/api/tables", json={"name": "P0", "settings": {"deals": deals, "bots": "random",
+                                                                          "bot_delay": 0}})
+    r.raise_for_status()
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    for n in (1, 2, 3):
+        j = await http.post(f"/api/tables/{code}/join", json={"name": f"P{n}"})
+        j.raise_for_status()
+        tokens.append(j.json()["token"])
+    return code, tokens
+
+
+async def run_load(base: str, tables: int, seconds: float, think: float, deals: int, seed: int) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        made = [await make_table(http, deals) for _ in range(tables)]
+        latencies: list[float] = []
+        rng = random.Random(seed)
+        clock = {"stop": float("inf")}
+        players = [Player(base.replace("http", "ws"), code, t, think, random.Random(rng.random()), latencies, clock)
+                   for code, tokens in made for t in tokens]
+        tasks = [asyncio.create_task(p.run()) for p in players]
+        await asyncio.sleep(0.5)  # every client connected and said hello
+        for code, tokens in made:
+            (await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})).raise_for_status()
+        started = time.perf_counter()
+        clock["stop"] = started + seconds
+        await asyncio.wait(tasks, timeout=seconds + 30)
+        elapsed = min(time.perf_counter(), clock["stop"]) - started
+        for t in tasks:
+            t.cancel()
+    actions = sum(p.actions for p in players)
+    lat = sorted(latencies)
+    return {"tables": tables, "actions": actions, "seconds": round(elapsed, 2),
+            "throughput": round(len(lat) / elapsed, 1) if elapsed > 0 else 0.0,
+            "median_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
+            "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2) if lat else None,
+            "samples": len(lat)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, nargs="+", default=[25, 50, 100, 200])
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured play time per table count")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds each player waits before acting")
+    parser.add_argument("--deals", type=int, default=5)
+    parser.add_argument("--db", default=None, help="database URL for the server (default: temporary SQLite)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+        port = free_port()
+        server = subprocess.Popen([sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
+                                   "--port", str(port), "--db", db],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                try:
+                    httpx.get(f"{base}/api/meta", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            print(f"{'tables':>6} {'actions/s':>10} {'median ms':>10} {'p99 ms':>8} {'samples':>8}")
+            for n in args.tables:
+                r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed))
+                print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8}",
+                      flush=True)
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+if __name__ == "__main__":
+    main()
