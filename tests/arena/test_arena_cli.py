@@ -126,6 +126,7 @@ def test_a_different_seed_gives_different_deals(tmp_path: Path) -> None:
     (["random", "random", "--budget", "0"], "--budget must be positive"),
     (["random", "random", "--workers", "0"], "--workers must be at least 1"),
     (["random", "http://127.0.0.1:9", "--preset", "bhoos-tournament"], "cannot reach the bot"),
+    (["random", "http://127.0.0.1:9"], "protocol bot cannot play these rules"),
 ])
 def test_bad_input_is_refused_before_anything_runs(tmp_path: Path, args: list[str], message: str) -> None:
     records = tmp_path / "never"
@@ -142,3 +143,11 @@ def test_bad_output_paths_are_refused(tmp_path: Path) -> None:
     afile.write_text("x")
     code, text = arena("random", "random", "--records", str(afile))
     assert code == 2 and "not a directory" in text
+
+
+def test_a_bad_ray_address_is_refused_before_anything_runs() -> None:
+    pytest.importorskip("ray")
+    code, text = arena("random", "random", "--ray", "127.0.0.1:1", "--matches", "1", "-q")
+    assert code == 2 and "cannot reach a Ray cluster" in text
+    code, text = arena("random", "random", "--ray", "nonsense", "-q")
+    assert code == 2 and "HOST:PORT" in text

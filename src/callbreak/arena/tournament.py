@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -19,6 +20,10 @@ from callbreak.arena.runner import PLAYERS, ArenaError, Fault
 from callbreak.arena.stats import mean_ci, percentile, plackett_luce_ratings
 
 Progress = Callable[[int, int], None]  # (sets done, sets in all)
+
+
+class RayUnavailableError(ArenaError):
+    """Ray is not installed, or the cluster cannot be started or reached (nothing was played)."""
 
 
 def default_workers() -> int:
@@ -66,25 +71,54 @@ def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = Non
         for i in range(plan.sets):
             finished(run_set(plan, i))
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, plan.sets)) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(workers, plan.sets))
+        try:
             futures = [pool.submit(run_set, plan, i) for i in range(plan.sets)]
             for future in as_completed(futures):
                 finished(future.result())
+        except BaseException:
+            # A set that cannot be played (or Ctrl-C): do not wait for the rest of the run.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     return [done[i] for i in range(plan.sets)]
 
 
-def _run_on_ray(plan: ArenaPlan, address: str, workers: int, finished: Callable[[SetResult], None]) -> None:
+def check_ray(address: str, timeout: float = 3.0) -> None:
+    """Refuse ``--ray ADDRESS`` early: Ray missing, or nothing listening at a cluster address.
+
+    (``ray.init`` itself retries an unreachable cluster for minutes before giving up.)
+    """
     try:
-        import ray
+        import ray  # noqa: F401
     except ImportError:
-        raise ArenaError("--ray needs the optional extra: pip install 'callbreak[ray]'") from None
+        raise RayUnavailableError("--ray needs the optional extra: pip install 'callbreak[ray]'") from None
+    if address in ("local", "auto"):
+        return
+    hostport = address.split("://", 1)[-1].rstrip("/")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise RayUnavailableError(f"--ray expects 'local' or HOST:PORT (or ray://HOST:PORT), got {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise RayUnavailableError(f"cannot reach a Ray cluster at {address}: {e.strerror or e}") from None
+
+
+def _run_on_ray(plan: ArenaPlan, address: str, workers: int, finished: Callable[[SetResult], None]) -> None:
+    check_ray(address)
+    import ray
+
     local = address == "local"
     started = False
     if not ray.is_initialized():
-        if local:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
+        try:
+            if local:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        except Exception as e:  # Ray raises several kinds (ConnectionError, RuntimeError, ...)
+            raise RayUnavailableError(f"cannot start or reach Ray at {address!r}: {e}") from None
         started = True
     try:
         remote_set = ray.remote(run_set)

@@ -24,6 +24,7 @@ from rich.progress import (
 from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers, run_arena, sets_for
 from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
 from callbreak.arena.runner import UNLIMITED_MATCH_DEALS
+from callbreak.arena.tournament import RayUnavailableError, check_ray
 from callbreak.cli.main import app, fail
 from callbreak.core import CallbreakError, Rules, make_rules
 
@@ -114,9 +115,9 @@ def arena(
         fail(f"--workers must be at least 1, got {workers}")
     if ray is not None:
         try:
-            import ray as _ray  # noqa: F401
-        except ImportError:
-            fail("--ray needs the optional extra: pip install 'callbreak[ray]'")
+            check_ray(ray)
+        except CallbreakError as e:
+            fail(str(e))
     try:
         sets = sets_for(len(players), rules.deals or UNLIMITED_MATCH_DEALS, matches=matches, deals=deals)
     except ArenaError as e:
@@ -149,6 +150,9 @@ def arena(
             task = progress.add_task("sets", total=sets)
             report = run_arena(plan, preset=preset_name, workers=workers, ray_address=ray,
                                progress=lambda done, total: progress.update(task, completed=done))
+    except RayUnavailableError as e:
+        fail(str(e))
+        return
     except CallbreakError as e:
         Console(stderr=True).print(f"[red]error:[/red] the run stopped: {e}", highlight=False)
         raise typer.Exit(1) from None
