@@ -15,7 +15,8 @@ import time
 import pytest
 
 from callbreak.bots.base import BotError, make_bot
-from callbreak.bots.heuristic import HeuristicBot, card_name, estimate_tricks, trick_distribution
+from callbreak.bots.hand_value import card_name, estimate_tricks, fitted_tricks, trick_distribution
+from callbreak.bots.heuristic import HeuristicBot
 from callbreak.core import (
     CHANCE,
     PRESETS,
@@ -171,6 +172,7 @@ def test_estimate_counts_sure_tricks() -> None:
     assert 7 <= estimate_tricks(hand, 0).tricks <= 9
     nothing = mask_of(parse_cards("2H 3H 4H 5H 6H 2C 3C 4C 5C 2D 3D 4D 5D"))
     assert estimate_tricks(nothing, 0).tricks < 0.5
+    assert fitted_tricks(nothing, 0) < 0.5 < fitted_tricks(hand, 0)
     dist = trick_distribution(2.5, 1.0)
     assert math.isclose(sum(dist), 1.0) and dist[2] == dist[3]
 

@@ -23,18 +23,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from callbreak.bots.base import Decision, register
+from callbreak.bots.hand_value import (
+    SUIT_SINGULAR,
+    SUIT_WORDS,
+    Estimate,
+    bottom_card,
+    call_value,
+    card_name,
+    cards_in,
+    estimate_tricks,
+    fitted_tricks,
+    popcount,
+    top_card,
+    trick_distribution,
+)
 from callbreak.core import Action, Call, Look, Play, Redeal, SeatView
 from callbreak.core.cards import SUIT_MASKS, Card, above, mask_of
-from callbreak.core.rules import Rules, Scoring, Trump
-from callbreak.core.scoring import deal_points
+from callbreak.core.rules import Scoring, Trump
 from callbreak.core.tricks import beats
-
-_SUIT_WORDS = ("spades", "hearts", "clubs", "diamonds")
-_SUIT_SINGULAR = ("spade", "heart", "club", "diamond")
-_RANK_WORDS = {14: "ace", 13: "king", 12: "queen", 11: "jack"}
 
 # How many tricks an unseen hand is worth on average, and how unsure that is (blind calls).
 _BLIND_MEAN, _BLIND_SPREAD = 3.25, 1.5
@@ -45,281 +53,6 @@ _SPREAD_BASE, _SPREAD_SLOPE, _SPREAD_MAX = 0.6, 0.1, 0.92
 _REDEAL_BELOW = 2.5
 # Partners call cautiously, so a partner takes a little more than their call on average.
 _PARTNER_MARGIN = 0.8
-# Tenths of a point that a certain match win is worth beside the deal's own score (last deal).
-_MATCH_WEIGHT = 60.0
-
-
-def card_name(card: int) -> str:
-    """Spoken name of a card, for reasons: ``the ace of hearts``, ``the 7 of clubs``.
-
-    >>> card_name(Card.parse("AH")), card_name(Card.parse("7C"))
-    ('the ace of hearts', 'the 7 of clubs')
-    """
-    rank = card % 13 + 2
-    return f"the {_RANK_WORDS.get(rank, str(rank))} of {_SUIT_WORDS[card // 13]}"
-
-
-def _popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
-def _top(mask: int) -> int:
-    """Highest card index in a non-empty mask."""
-    return mask.bit_length() - 1
-
-
-def _bottom(mask: int) -> int:
-    """Lowest card index in a non-empty mask."""
-    return (mask & -mask).bit_length() - 1
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-# --- estimating the tricks a hand will take ----------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """Expected tricks of a hand and the features that made it (for the reason phrase)."""
-
-    tricks: float
-    features: tuple[str, ...]
-
-
-def estimate_tricks(hand: int, trump: int) -> Estimate:
-    """Expected tricks of ``hand`` (a card mask) with ``trump`` as trump (-1: none).
-
-    >>> round(estimate_tricks(mask_of([Card.parse(t) for t in "AS KS QS JS 10S AH AC AD KD 2H 3H 4C 5C".split()]), 0).tricks)
-    8
-    """
-    total = 0.0
-    aces = kings = 0
-    lengths = [_popcount(hand & SUIT_MASKS[s]) for s in range(4)]
-    for suit in range(4):
-        if suit == trump:
-            continue
-        part, ace, king = _side_suit_tricks(hand & SUIT_MASKS[suit], suit, lengths[suit], trump < 0)
-        total += part
-        aces += ace
-        kings += king
-    features: list[str] = []
-    if aces:
-        features.append(f"{_count_word(aces)} ace{'s' if aces > 1 else ''}")
-    if kings:
-        features.append(f"{_count_word(kings)} guarded king{'s' if kings > 1 else ''}")
-    if trump >= 0:
-        length = lengths[trump]
-        high, spare = _trump_tricks(hand & SUIT_MASKS[trump], trump, length)
-        total += high
-        ruffs = _ruff_tricks(lengths, trump, spare)
-        total += ruffs
-        word = _SUIT_SINGULAR[trump]
-        top = hand & SUIT_MASKS[trump] & ~((1 << (trump * 13 + 10)) - 1)  # Q, K, A of trump
-        if length >= 5:
-            features.insert(0, f"a long {word} suit")
-        elif _popcount(top) >= 2:
-            features.append(f"top {_SUIT_WORDS[trump]}")
-        if ruffs >= 0.5:
-            features.append("a short suit to ruff")
-    if not features:
-        features.append("no sure winners")
-    return Estimate(min(total, 13.0), tuple(features))
-
-
-# Weights of a linear model of tricks won, fitted by least squares on 16,000 hands of heuristic
-# self-play (callbreak preset); out of sample its error spread is 0.87 tricks against 0.95 for
-# the hand count above. Side-suit features are summed over the three side suits.
-_WEIGHTS = {
-    "ace": 0.993, "long_ace": 0.865, "king_with_ace": 0.677, "long_king_with_ace": 0.173,
-    "guarded_king": 0.683, "long_guarded_king": 0.337, "queen_with_ace_king": 0.099,
-    "queen_with_one_honour": 0.149, "guarded_queen": 0.201, "short_queen": 0.081,
-    "void": 0.990, "singleton": 0.702, "doubleton": 0.359,
-    "trump_ace": 0.915, "trump_king": 0.769, "bare_trump_king": -0.303, "trump_queen": 0.584,
-    "short_trump_queen": -0.145, "trump_jack": 0.417, "trump_ten": 0.301,
-    "trump_length": 0.284, "trump_length_over_3": 0.222, "trump_length_over_5": 0.161,
-    "ruff_potential": 0.288,
-}
-_INTERCEPT = -0.339
-
-
-def fitted_tricks(hand: int, trump: int) -> float:
-    """Expected tricks of ``hand`` with ``trump`` as trump, from the fitted linear model.
-
-    >>> nothing = mask_of([Card.parse(t) for t in "2H 3H 4H 5H 6H 2C 3C 4C 5C 2D 3D 4D 5D".split()])
-    >>> round(fitted_tricks(nothing, 0), 1)
-    0.0
-    """
-    w = _WEIGHTS
-    lengths = [_popcount(hand & SUIT_MASKS[s]) for s in range(4)]
-    total = _INTERCEPT
-    short = 0
-    for suit in range(4):
-        if suit == trump:
-            continue
-        base = suit * 13
-        length = lengths[suit]
-        ace, king = hand >> (base + 12) & 1, hand >> (base + 11) & 1
-        queen = hand >> (base + 10) & 1
-        if ace:
-            total += w["ace"] if length <= 5 else w["long_ace"]
-        if king and ace:
-            total += w["king_with_ace"] if length <= 4 else w["long_king_with_ace"]
-        elif king and 2 <= length <= 4:
-            total += w["guarded_king"]
-        elif king and length >= 5:
-            total += w["long_guarded_king"]
-        if queen:
-            if ace and king:
-                total += w["queen_with_ace_king"]
-            elif ace + king == 1 and length >= 3:
-                total += w["queen_with_one_honour"]
-            elif ace + king == 0 and length >= 3:
-                total += w["guarded_queen"]
-            elif length < 3:
-                total += w["short_queen"]
-        if length <= 2:
-            total += (w["void"], w["singleton"], w["doubleton"])[length]
-            short += (2, 1, 0)[length]
-    if trump >= 0:
-        base = trump * 13
-        length = lengths[trump]
-        total += w["trump_ace"] * (hand >> (base + 12) & 1)
-        king = hand >> (base + 11) & 1
-        queen = hand >> (base + 10) & 1
-        total += w["trump_king"] * king + w["bare_trump_king"] * (king and length == 1)
-        total += w["trump_queen"] * queen + w["short_trump_queen"] * (queen and length <= 2)
-        total += w["trump_jack"] * (hand >> (base + 9) & 1) + w["trump_ten"] * (hand >> (base + 8) & 1)
-        total += (w["trump_length"] * length + w["trump_length_over_3"] * max(0, length - 3)
-                  + w["trump_length_over_5"] * max(0, length - 5))
-        total += w["ruff_potential"] * min(short, max(0, length - 2))
-    return min(13.0, max(0.0, total))
-
-
-def _count_word(n: int) -> str:
-    return ("no", "one", "two", "three", "four")[n] if n < 5 else str(n)
-
-
-def _side_suit_tricks(cards: int, suit: int, length: int, no_trump: bool) -> tuple[float, int, int]:
-    """Likely tricks from one non-trump suit; also whether it holds an ace, a guarded king."""
-    if not length:
-        return 0.0, 0, 0
-    base = suit * 13
-    has = [bool(cards >> (base + r) & 1) for r in range(13)]  # has[12] = ace
-    ace, king, queen = has[12], has[11], has[10]
-    tricks = 0.0
-    guarded_king = 0
-    if ace:
-        tricks += 0.95 if length <= 6 else 0.75
-    if king:
-        if ace:
-            tricks += 0.85 if length <= 4 else 0.6
-        elif length >= 2:
-            tricks += 0.55 if length <= 4 else 0.35
-            guarded_king = 1
-        else:
-            tricks += 0.15
-    if queen:
-        if ace and king:
-            tricks += 0.55 if length <= 3 else 0.35
-        elif (ace or king) and length >= 3:
-            tricks += 0.35
-        elif length >= 3:
-            tricks += 0.2
-    if no_trump and length > 4:
-        tricks += 0.5 * (length - 4)  # with no trump a long suit runs
-    return tricks, int(ace), guarded_king
-
-
-def _trump_tricks(cards: int, trump: int, length: int) -> tuple[float, int]:
-    """Tricks from the trump suit: top trumps, then length; and the spare low trumps."""
-    if not length:
-        return 0.0, 0
-    base = trump * 13
-    has = [bool(cards >> (base + r) & 1) for r in range(13)]
-    tricks = 0.0
-    honours = 0
-    if has[12]:
-        tricks += 1.0
-        honours += 1
-    if has[11]:
-        tricks += 1.0 if (has[12] or length >= 2) else 0.5
-        honours += 1
-    if has[10]:
-        tricks += 0.9 if (length >= 3 or (has[12] and has[11])) else 0.4
-        honours += 1
-    if has[9] and length >= 4:
-        tricks += 0.9 if (has[12] and has[11] and has[10]) else 0.6
-        honours += 1
-    low = length - honours
-    long_tricks = min(low, max(0, length - 3))
-    tricks += 0.85 * long_tricks
-    return tricks, max(0, low - long_tricks)
-
-
-def _ruff_tricks(lengths: Sequence[int], trump: int, spare: int) -> float:
-    """Tricks from ruffing short side suits with spare trumps."""
-    if spare <= 0:
-        return 0.0
-    out = 0.0
-    for suit in sorted((s for s in range(4) if s != trump), key=lambda s: lengths[s]):
-        if spare <= 0:
-            break
-        n = lengths[suit]
-        if n == 0:
-            use = min(spare, 2)
-            out += 0.75 * use
-        elif n == 1:
-            use = 1
-            out += 0.55
-        elif n == 2:
-            use = 1
-            out += 0.25
-        else:
-            break
-        spare -= use
-    return out
-
-
-# --- choosing a call ---------------------------------------------------------------------------
-
-
-def trick_distribution(mean: float, spread: float) -> list[float]:
-    """A discrete distribution over 0..13 tricks around ``mean`` (a rounded normal).
-
-    >>> d = trick_distribution(3.0, 1.0)
-    >>> round(sum(d), 6), max(range(14), key=lambda k: d[k])
-    (1.0, 3)
-    """
-    weights = [math.exp(-((k - mean) ** 2) / (2 * spread * spread)) for k in range(14)]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
-def call_value(call: int, dist: Sequence[float], rules: Rules, *, blind: bool = False,
-               offset: int = 0, target: float | None = None) -> float:
-    """Expected points (tenths) of calling ``call`` when tricks follow ``dist``.
-
-    ``offset`` adds to both the call and the tricks (a partner's call, counted as made).
-    With a ``target`` (tenths), the value adds :data:`_MATCH_WEIGHT` for each unit of probability
-    that the deal scores more than the target: in the last deal, winning the match counts too.
-    """
-    ev = 0.0
-    reach = 0.0
-    for won, p in enumerate(dist):
-        if p < 1e-6:
-            continue
-        pts = deal_points(call + offset, won + offset, rules, blind=blind)
-        ev += p * pts
-        if target is not None and pts > target:
-            reach += p
-    return ev + (_MATCH_WEIGHT * reach if target is not None else 0.0)
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -545,7 +278,7 @@ class _Play:
             return 0.0
         cap = self.caps[seat][suit]
         higher = self.unseen & above(card) & ((2 << cap) - 1)
-        h = _popcount(higher)
+        h = popcount(higher)
         if not h:
             return 0.0
         k = self.holders(suit)
@@ -555,7 +288,7 @@ class _Play:
         """Chance that ``seat`` has no card of ``suit``."""
         if self.void[seat][suit]:
             return 1.0
-        u = _popcount(self.unseen & SUIT_MASKS[suit])
+        u = popcount(self.unseen & SUIT_MASKS[suit])
         if not u:
             return 1.0
         k = self.holders(suit)
@@ -596,8 +329,8 @@ class _Play:
     # -- choosing --
 
     def choose(self) -> Decision:
-        if _popcount(self.legal) == 1:
-            card = _top(self.legal)
+        if popcount(self.legal) == 1:
+            card = top_card(self.legal)
             return self.decision(card, f"{card_name(card)} is the only legal card")
         if not self.trick:
             return self.lead()
@@ -626,7 +359,7 @@ class _Play:
             mine = legal & SUIT_MASKS[suit]
             if not mine:
                 continue
-            card = _top(mine)
+            card = top_card(mine)
             if not self.is_master(card):
                 continue
             r = self.risk(card, suit, others)
@@ -635,37 +368,37 @@ class _Play:
         if best is not None:
             card = best[1]
             if not self.unseen & SUIT_MASKS[card // 13]:
-                why = f"cash {card_name(card)}: nobody else holds a {_SUIT_SINGULAR[card // 13]}"
+                why = f"cash {card_name(card)}: nobody else holds a {SUIT_SINGULAR[card // 13]}"
             elif card % 13 == 12:
                 why = f"cash {card_name(card)} before anyone is void"
             else:
-                why = f"cash {card_name(card)}, now the best {_SUIT_SINGULAR[card // 13]} left"
+                why = f"cash {card_name(card)}, now the best {SUIT_SINGULAR[card // 13]} left"
             return self.decision(card, why)
         # 2. Draw trumps with the top trump when we hold more of them than the others do.
         my_trumps = legal & trump_mask
-        if my_trumps and self.is_master(_top(my_trumps)):
-            card = _top(my_trumps)
+        if my_trumps and self.is_master(top_card(my_trumps)):
+            card = top_card(my_trumps)
             if not unseen_trumps:
                 return self.decision(card, f"{card_name(card)} is a sure trick: no one else has trumps")
-            if _popcount(self.hand & trump_mask) >= _popcount(unseen_trumps):
+            if popcount(self.hand & trump_mask) >= popcount(unseen_trumps):
                 return self.decision(card, f"draw trumps with {card_name(card)}")
         # 3. Lead a low singleton to ruff that suit later, with trumps to spare (a singleton
         #    honour is better kept: it may still win when the cards above it have gone).
-        if _popcount(self.hand & trump_mask) >= 2 and self.mode != "spoil":
+        if popcount(self.hand & trump_mask) >= 2 and self.mode != "spoil":
             for suit in range(4):
                 mine = legal & SUIT_MASKS[suit]
-                if suit != trump and _popcount(self.hand & SUIT_MASKS[suit]) == 1 and mine \
-                        and _top(mine) % 13 < 9 and self.unseen & SUIT_MASKS[suit]:
-                    card = _top(mine)
+                if suit != trump and popcount(self.hand & SUIT_MASKS[suit]) == 1 and mine \
+                        and top_card(mine) % 13 < 9 and self.unseen & SUIT_MASKS[suit]:
+                    card = top_card(mine)
                     return self.decision(card, f"lead the singleton {card_name(card)[4:]} to ruff "
-                                               f"{_SUIT_WORDS[suit]} later")
+                                               f"{SUIT_WORDS[suit]} later")
         # 4. Lead a suit the partner can ruff.
         if self.partner is not None and not self.void[self.partner][trump]:
             for suit in range(4):
                 mine = legal & SUIT_MASKS[suit]
                 if suit != trump and mine and self.void[self.partner][suit]:
-                    card = _bottom(mine)
-                    return self.decision(card, f"lead {_SUIT_WORDS[suit]} for my partner to ruff")
+                    card = bottom_card(mine)
+                    return self.decision(card, f"lead {SUIT_WORDS[suit]} for my partner to ruff")
         # 5. Lead low from the longest side suit that gives nothing away.
         return self.lead_low_safely()
 
@@ -676,8 +409,8 @@ class _Play:
             mine = legal & SUIT_MASKS[suit]
             if not mine:
                 continue
-            card = _bottom(mine)
-            length = _popcount(self.hand & SUIT_MASKS[suit])
+            card = bottom_card(mine)
+            length = popcount(self.hand & SUIT_MASKS[suit])
             score = float(length)
             if suit == trump:
                 score -= 6  # keep trumps for ruffing
@@ -693,16 +426,16 @@ class _Play:
         score, neg = max(candidates)
         card = -neg
         suit = card // 13
-        if suit == trump and _popcount(self.legal & ~SUIT_MASKS[trump]) == 0:
-            return self.decision(card, f"only {_SUIT_WORDS[suit]} left: lead the lowest")
-        return self.decision(card, f"lead low from {_SUIT_WORDS[suit]}, giving nothing away")
+        if suit == trump and popcount(self.legal & ~SUIT_MASKS[trump]) == 0:
+            return self.decision(card, f"only {SUIT_WORDS[suit]} left: lead the lowest")
+        return self.decision(card, f"lead low from {SUIT_WORDS[suit]}, giving nothing away")
 
     def lead_low_to_lose(self) -> Decision:
         """The call is made and more tricks would hurt: lead what someone else will win."""
         best: tuple[float, int] | None = None
-        for card in _cards(self.legal):
+        for card in cards_in(self.legal):
             suit = card // 13
-            higher = _popcount(self.unseen & above(card))
+            higher = popcount(self.unseen & above(card))
             score = higher - (8 if suit == self.trump else 0)
             if best is None or score > best[0] or (score == best[0] and card < best[1]):
                 best = (float(score), card)
@@ -715,9 +448,9 @@ class _Play:
         best_suit = max((s for s in range(4) if self.legal & SUIT_MASKS[s]),
                         key=lambda s: (estimate_tricks(self.hand, s).tricks, s))
         mine = self.legal & SUIT_MASKS[best_suit]
-        top = _top(mine)
-        card = top if top % 13 == 12 else _bottom(mine)
-        return self.decision(card, f"lead {card_name(card)} to make {_SUIT_WORDS[best_suit]} trump, "
+        top = top_card(mine)
+        card = top if top % 13 == 12 else bottom_card(mine)
+        return self.decision(card, f"lead {card_name(card)} to make {SUIT_WORDS[best_suit]} trump, "
                                    "my strongest suit")
 
     # following
@@ -732,7 +465,7 @@ class _Play:
         best = trick[win_i]
         winner_seat = self.view.trick_seats[win_i]
         later = self.later_seats()
-        legal = _cards(self.legal)
+        legal = cards_in(self.legal)
         winners = [c for c in legal if beats(c, best, trump)]
         losers = [c for c in legal if not beats(c, best, trump)]
 
@@ -800,7 +533,7 @@ class _Play:
 
         def discard_key(c: int) -> tuple[int, int, int, int]:
             suit = c // 13
-            length = _popcount(self.hand & SUIT_MASKS[suit])
+            length = popcount(self.hand & SUIT_MASKS[suit])
             return (1 if suit == trump else 0, 1 if self.is_master(c) else 0, length, c % 13)
 
         card = min(losers, key=discard_key)
