@@ -52,6 +52,7 @@ def play(
     from callbreak.cli.tui.saves import latest_unfinished
     from callbreak.cli.tui.session import Session
 
+    console.print("Setting up the table…", highlight=False)  # bots may take a moment to load
     try:
         if resume:
             path = latest_unfinished()

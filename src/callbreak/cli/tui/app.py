@@ -23,8 +23,7 @@ from callbreak.cli.tui import render
 from callbreak.cli.tui.session import Session, Turn
 from callbreak.core import Call, CallbreakError, Card, Look, Phase, Play, Redeal, SeatView
 
-KEYS_HELP = ("←/→ choose · Enter confirm · type QH or a number · h hint · ? help · "
-             "Esc clear · ctrl+q quit (saved)")
+KEYS_HELP = "←→ choose  Enter ok  type QH or 3  h hint  ? help  Esc clear  ctrl+q save+quit"
 HELP = ("Play: ←/→ pick a legal card and Enter, click a card, or type it (QH, 10S, ts) or its number "
         "and Enter. Call: ←/→ and Enter, or type the number. h asks the strongest bot for a hint. "
         "The game is saved after every move; `callbreak play --resume` continues it.")

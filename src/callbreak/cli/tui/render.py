@@ -156,7 +156,8 @@ def table_view(view: SeatView, names: Sequence[str], me: int) -> RenderableType:
 
 
 def _who(names: Sequence[str], seat: int, me: int) -> str:
-    return "You" if seat == me else names[seat].split(" (")[0]
+    """A seat's short name ("You", "East"); ``me`` is drawn at the bottom of the table."""
+    return names[seat].split(" (")[0]
 
 
 def short_names(names: Sequence[str]) -> list[str]:

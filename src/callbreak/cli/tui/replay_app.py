@@ -14,11 +14,11 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from callbreak.cli.tui import render
+from callbreak.cli.tui.session import POSITIONS
 from callbreak.core import Match, Phase
 from callbreak.record import Record, replay_states
 
-REPLAY_KEYS = ("→/n next · ←/p back · t/T trick · d/D deal · Home/End · Tab seat · "
-               "s scores · q quit")
+REPLAY_KEYS = "→ next  ← back  t/T trick  d/D deal  Home/End  Tab seat  s scores  q quit"
 
 
 class ReplayApp(App[None]):
@@ -30,7 +30,7 @@ class ReplayApp(App[None]):
     #title { height: 1; background: $primary-darken-2; padding: 0 1; }
     #middle { height: 1fr; min-height: 11; }
     #table { width: 1fr; padding: 0 1; }
-    #scores { width: 27; padding: 0 1; border-left: solid $primary; }
+    #scores { width: 28; padding: 0 1; border-left: solid $primary; }
     #status { height: 2; padding: 0 1; }
     #hand { height: 2; padding: 0 1; }
     #keys { height: 1; padding: 0 1; background: $primary-darken-3; color: $text-muted; }
@@ -43,7 +43,12 @@ class ReplayApp(App[None]):
         self.index = 0
         self.seat = seat
         self.show_board = False
-        self.names = tuple(f"{name} (seat {s})" for s, name in enumerate(record.seats))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Seats named by where they sit as seen from the watched seat, with their record name."""
+        return tuple(f"{POSITIONS[(s - self.seat) % 4]} ({name})"
+                     for s, name in enumerate(self.record.seats))
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -99,7 +104,9 @@ class ReplayApp(App[None]):
                 render.scoreboard(view, self.names, final=view.phase is Phase.OVER))
         else:
             self.query_one("#table", Static).update(render.table_view(view, self.names, self.seat))
-        self.query_one("#scores", Static).update(render.scores_view(view, self.names))
+        scores = self.query_one("#scores", Static)
+        scores.display = not (self.show_board or between)  # the board needs the whole width
+        scores.update(render.scores_view(view, self.names))
         if self.index == 0:
             status = Text("Start of the record. → steps forward.", style="dim")
         else:
