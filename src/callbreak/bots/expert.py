@@ -79,7 +79,7 @@ class _Clock:
             return 0
         if self.unit <= 0:
             return min(cap, 2)  # first batch: small, to measure the cost
-        n = int(left * 0.5 / self.unit)
+        n = int(left * 0.4 / self.unit)
         return max(0, min(cap, n, 256))
 
     def record(self, units: int, seconds: float) -> None:

@@ -1,0 +1,228 @@
+"""The expert bot: legal under every preset, anytime within its budget, sensible calls, blind calls
+and redeal claims, clear errors for bad options, and clearly stronger than random."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import statistics
+import time
+
+import pytest
+
+from callbreak.bots import BotError, make_bot
+from callbreak.bots.expert import ExpertBot, card_name
+from callbreak.core import (
+    CHANCE,
+    Call,
+    Card,
+    Deal,
+    Dealer,
+    Look,
+    Match,
+    Phase,
+    Redeal,
+    SeatView,
+    Stop,
+    make_rules,
+    parse_cards,
+)
+from callbreak.core.rules import PRESETS
+
+
+@pytest.fixture(scope="module")
+def expert() -> ExpertBot:
+    bot = make_bot("expert", seed=1)
+    assert isinstance(bot, ExpertBot)
+    return bot
+
+
+def play_match(rules_name: str, seats: list[object], seed: int, budget: float, deals: int,
+               on_decision: object = None) -> Match:
+    """Play ``deals`` deals of a match with the given bots, checking every decision is legal."""
+    rules = make_rules(rules_name)
+    match = Match(rules)
+    dealer = Dealer(seed)
+    while not match.is_over:
+        if match.to_act == CHANCE:
+            if len(match.results) >= deals and match.can_stop:
+                match.apply(Stop())
+            else:
+                match.apply(dealer.chance(match))
+            continue
+        seat = match.to_act
+        assert seat is not None
+        view = match.view(seat)
+        decision = seats[seat].decide(view, budget)  # type: ignore[attr-defined]
+        assert decision.action in view.legal, (rules_name, decision)
+        assert decision.reason
+        if on_decision is not None:
+            on_decision(view, decision)  # type: ignore[operator]
+        match.apply(decision.action)
+        if len(match.results) >= deals and match.rules.deals is not None:
+            break
+    return match
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_expert_plays_legally_under_every_preset(expert: ExpertBot, preset: str) -> None:
+    rules = make_rules(preset)
+    deals = 2
+    match = play_match(preset, [expert, make_bot("random", seed=2), expert, make_bot("heuristic", seed=3)],
+                       seed=PRESETS[preset].rules.max_call, budget=0.004, deals=deals)
+    assert len(match.results) >= min(deals, rules.deals or deals)
+
+
+def test_decisions_stay_within_the_budget_plus_20_ms(expert: ExpertBot) -> None:
+    budget = 0.04
+    times: list[float] = []
+
+    def timed(view: SeatView, decision: object) -> None:
+        del view, decision
+
+    bots = [expert] * 4
+    match = Match(make_rules("callbreak"))
+    dealer = Dealer(5)
+    while len(times) < 60:
+        if match.to_act == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        view = match.view(match.to_act)
+        start = time.perf_counter()
+        decision = bots[view.seat].decide(view, budget)  # type: ignore[index]
+        times.append(time.perf_counter() - start)
+        match.apply(decision.action)
+    times.sort()
+    # The 95th percentile, so one scheduler hiccup on a shared machine does not fail the test.
+    assert times[int(0.95 * len(times))] <= budget + 0.020, times[-5:]
+    assert statistics.median(times) <= budget
+
+
+def test_the_budget_option_is_used_but_the_given_budget_stays_a_hard_limit() -> None:
+    bot = make_bot("expert:budget=0.02", seed=4)
+    match = Match(make_rules("callbreak"))
+    dealer = Dealer(6)
+    while match.phase is not Phase.PLAY:
+        if match.to_act == CHANCE:
+            match.apply(dealer.chance(match))
+        else:
+            match.apply(bot.decide(match.view(match.to_act), 10.0).action)
+    view = match.view(match.to_act)
+    start = time.perf_counter()
+    bot.decide(view, 10.0)  # the option (20 ms) wins over a generous budget
+    assert time.perf_counter() - start < 0.02 + 0.05
+    start = time.perf_counter()
+    bot.decide(view, 0.005)  # a smaller given budget wins over the option
+    assert time.perf_counter() - start < 0.005 + 0.02
+
+
+def test_a_fixed_number_of_samples_makes_decisions_reproducible() -> None:
+    match = Match(make_rules("callbreak"))
+    dealer = Dealer(7)
+    while match.phase is not Phase.PLAY:
+        if match.to_act == CHANCE:
+            match.apply(dealer.chance(match))
+        else:
+            match.apply(Call(match.to_act, 2))  # type: ignore[arg-type]
+    view = match.view(match.to_act)
+    first = make_bot("expert:samples=30", seed=9).decide(view, 5.0)
+    second = make_bot("expert:samples=30", seed=9).decide(view, 5.0)
+    assert first == second
+    assert "of 30 sampled deals" in first.reason
+
+
+def test_calls_follow_the_strength_of_the_hand(expert: ExpertBot) -> None:
+    rules = make_rules("callbreak")
+    strong = parse_cards("AS KS QS JS 10S 9S AH KH AC KC AD KD QD")
+    rest = [c for c in range(52) if c not in strong]
+    random.Random(1).shuffle(rest)
+    hands = (tuple(sorted(strong)), tuple(sorted(Card(c) for c in rest[:13])),
+             tuple(sorted(Card(c) for c in rest[13:26])), tuple(sorted(Card(c) for c in rest[26:])))
+    match = Match(rules)
+    match.apply(Dealer(1).chance(match))  # first dealer
+    match.apply(Deal(hands=hands))
+    while match.to_act != 0:
+        match.apply(Call(match.to_act, 1))  # type: ignore[arg-type]
+    decision = expert.decide(match.view(0), 0.3)
+    assert isinstance(decision.action, Call)
+    assert decision.action.tricks >= 7, decision
+    assert "simulated deals" in decision.reason
+
+
+def behind_on_the_last_deal(deficit: int) -> SeatView:
+    match = Match(make_rules("567"))
+    dealer = Dealer(3)
+    while match.phase is not Phase.CALL:
+        match.apply(dealer.chance(match))
+    view = match.view(match.to_act)
+    seat = view.seat
+    totals = tuple(deficit if s != seat else 0 for s in range(4))
+    return dataclasses.replace(view, deal_number=match.rules.deals or 5, totals=totals)
+
+
+def test_blind_calls_only_when_behind_on_the_last_deal(expert: ExpertBot) -> None:
+    view = behind_on_the_last_deal(150)
+    assert any(isinstance(a, Look) for a in view.legal)
+    decision = expert.decide(view, 0.2)
+    assert isinstance(decision.action, Call) and decision.action.blind, decision
+    assert "blind" in decision.reason
+    ahead = dataclasses.replace(view, totals=(0, 0, 0, 0), deal_number=1)
+    assert isinstance(expert.decide(ahead, 0.2).action, Look)
+
+
+def test_a_weak_hand_claims_a_redeal(expert: ExpertBot) -> None:
+    weak = parse_cards("2H 3H 4H 5H 6H 2C 3C 4C 5C 6C 2D 3D 4D")
+    rest = [c for c in range(52) if c not in weak]
+    hands = (tuple(sorted(weak)), tuple(Card(c) for c in rest[:13]), tuple(Card(c) for c in rest[13:26]),
+             tuple(Card(c) for c in rest[26:]))
+    match = Match(make_rules("catsatcards"))
+    dealer = Dealer(2)
+    while match.phase is not Phase.DEAL:
+        match.apply(dealer.chance(match))
+    match.apply(Deal(hands=hands))
+    while match.phase is Phase.REDEAL_CLAIM and match.to_act != 0:
+        match.apply(Redeal(match.to_act, False))  # type: ignore[arg-type]
+    assert match.to_act == 0
+    decision = expert.decide(match.view(0), 0.2)
+    assert decision.action == Redeal(0, True), decision
+
+
+def test_bad_options_are_refused_with_a_clear_error() -> None:
+    with pytest.raises(BotError, match="budget"):
+        make_bot("expert:budget=soon")
+    with pytest.raises(BotError, match="budget"):
+        make_bot("expert:budget=-1")
+    with pytest.raises(BotError, match="samples"):
+        make_bot("expert:samples=0")
+    with pytest.raises(BotError, match="unexpected keyword"):
+        make_bot("expert:depth=3")
+    with pytest.raises(BotError, match="backend"):
+        make_bot("expert:backend=fortran")
+
+
+def test_the_python_backend_plays_legally_too() -> None:
+    bot = make_bot("expert:backend=python", seed=3)
+    play_match("callbreak", [bot, make_bot("random", seed=1)] * 2, seed=4, budget=0.01, deals=1)
+
+
+def test_card_names_read_well() -> None:
+    assert card_name(Card.parse("9H")) == "the 9 of hearts"
+    assert card_name(Card.parse("AS")) == "the ace of spades"
+
+
+def test_expert_clearly_beats_random_players() -> None:
+    """A smoke test of strength: expert at a small budget in every seat in turn against three
+    random players, on the same fixed deals (duplicate), over 32 table deals."""
+    expert_points: list[int] = []
+    random_points: list[float] = []
+    for seed in range(2):
+        for hero in range(4):
+            bots: list[object] = [make_bot("random", seed=seed * 10 + s) for s in range(4)]
+            bots[hero] = make_bot("expert", seed=seed)
+            match = play_match("callbreak", bots, seed=100 + seed, budget=0.01, deals=4)
+            for result in match.results:
+                expert_points.append(result.points[hero])
+                random_points.append(statistics.mean(p for s, p in enumerate(result.points) if s != hero))
+    assert len(expert_points) == 32
+    margin = statistics.mean(expert_points) - statistics.mean(random_points)
+    assert margin > 30, (statistics.mean(expert_points), statistics.mean(random_points))  # tenths
