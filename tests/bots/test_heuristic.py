@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 import statistics
 import time
 
@@ -29,6 +30,7 @@ from callbreak.core import (
     Play,
     Redeal,
     Rules,
+    RulesError,
     SeatView,
     make_rules,
     parse_cards,
@@ -134,6 +136,32 @@ def test_heuristic_is_always_legal_under_rule_variants(variant: str) -> None:
     for i in range(8):
         m, _ = run_match(rules, ["heuristic", "heuristic", "beginner", "heuristic"], seed=2000 + i)
         assert m.is_over
+
+
+OPTION_VALUES = {
+    "min_call": ["1", "2"], "max_call": ["13", "12", "8"], "follow_must_beat": ["on", "off"],
+    "void_rule": ["trump_if_winning", "must_trump", "free"], "no_wasting_trumps": ["off", "on"],
+    "spade_lead_first_trick": ["allowed", "forbidden"],
+    "scoring": ["tenths", "exact_or_one_over", "at_least"], "bonus_call": ["none", "8:13", "8:16"],
+    "blind_call": ["off", "on"], "redeal_weak_hand": ["off", "no_spade_or_no_face", "no_spade"],
+    "redeal_one_suit_hand": ["off", "on"], "min_call_total": ["none", "10"],
+    "side_off_declaration": ["off", "on"], "partnership": ["off", "on"],
+    "trump": ["spades", "first_led"], "tie_break": ["shared", "extra_deal"], "deals": ["2", "3"],
+}
+
+
+def test_heuristic_is_always_legal_under_random_option_combinations() -> None:
+    rng = random.Random(3)
+    played = 0
+    while played < 20:
+        options = {k: rng.choice(v) for k, v in OPTION_VALUES.items()}
+        try:
+            rules = make_rules("callbreak", **options)
+        except RulesError:
+            continue  # a combination the rules refuse (e.g. blind calls with partners)
+        m, _ = run_match(rules, ["heuristic", "beginner", "heuristic", "random"], seed=3000 + played)
+        assert m.is_over
+        played += 1
 
 
 # --- calls ----------------------------------------------------------------------------------
