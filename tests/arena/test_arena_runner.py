@@ -155,3 +155,21 @@ def test_bad_arguments_are_refused() -> None:
         play_match(make_rules("callbreak"), bots("random", "random"))
     with pytest.raises(ArenaError, match="budget"):
         play_match(make_rules("callbreak"), bots("random", "random", "random", "random"), budget=0)
+
+
+def test_one_refereed_decision_applies_nothing_and_names_the_fault() -> None:
+    from callbreak.arena import refereed_action
+
+    m = Match(make_rules("callbreak"))
+    dealer = Dealer(4)
+    while m.to_act == -1:
+        m.apply(dealer.chance(m))
+    seat = m.to_act
+    assert seat is not None
+    before = m.snapshot()
+    action, seconds, fault = refereed_action(m, seat, make_bot("test-crash:crash_deal=1"), budget=0.5)
+    assert m.snapshot() == before
+    assert action == m.default_action() and seconds >= 0
+    assert fault is not None and fault.kind == "error" and fault.player == "test-crash" and fault.deal == 1
+    action, _, fault = refereed_action(m, seat, make_bot("random", seed=1), budget=0.5)
+    assert fault is None and action in m.legal_actions()

@@ -11,6 +11,7 @@ from callbreak.arena.runner import (
     MatchOutcome,
     SeatStats,
     play_match,
+    refereed_action,
 )
 from callbreak.arena.tournament import (
     ArenaReport,
@@ -25,6 +26,6 @@ from callbreak.arena.tournament import (
 __all__ = [
     "DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "ArenaError", "ArenaPlan", "ArenaReport", "DealStream",
     "Fault", "MatchOutcome", "PlayerSummary", "SeatStats", "SetResult", "TableResult", "build_player",
-    "check_player", "default_workers", "is_url", "lineups", "play_match", "run_arena", "run_set",
+    "check_player", "default_workers", "is_url", "lineups", "play_match", "refereed_action", "run_arena", "run_set",
     "run_sets", "seating", "sets_for", "summarise",
 ]

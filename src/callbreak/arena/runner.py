@@ -186,7 +186,11 @@ def play_match(
                                  "(every deal thrown in?)")
             match.apply(chance.chance(match))
             continue
-        action, seconds = _ask(match, seat, players[seat], stats[seat], budget, tolerance, clock)
+        action, seconds, fault = refereed_action(match, seat, players[seat], budget=budget,
+                                                 tolerance=tolerance, name=stats[seat].player, clock=clock)
+        stats[seat].times.append(seconds)
+        if fault is not None:
+            stats[seat].faults.append(fault)
         match.apply(action)
         if on_move is not None:
             on_move(match, seat, action, seconds)
@@ -195,19 +199,23 @@ def play_match(
     return MatchOutcome(match, record_of(match, seat_names, record_meta), stats)
 
 
-def _ask(match: Match, seat: int, player: Bot, stats: SeatStats, budget: float, tolerance: float,
-         clock: Callable[[], float]) -> tuple[Action, float]:
-    """One decision, refereed: the player's action, or the default with a fault recorded."""
+def refereed_action(match: Match, seat: int, player: Bot, *, budget: float = DEFAULT_BUDGET,
+                    tolerance: float = DEFAULT_TOLERANCE, name: str | None = None,
+                    clock: Callable[[], float] = time.perf_counter) -> tuple[Action, float, Fault | None]:
+    """Ask ``player`` (in ``seat``, which must be the seat to act) for one decision, refereed.
+
+    Returns the action to apply (the player's, or :meth:`Match.default_action` when it faulted),
+    the seconds it took, and the :class:`Fault` if there was one. Nothing is applied here, so a
+    terminal or web table can use it for its bot seats too.
+    """
     view = match.view(seat)
     start = clock()
     try:
         answer: Any = player.decide(view, budget)
         error: str | None = None
-    except Exception as e:  # any failure of a player is its fault, never the arena's
+    except Exception as e:  # any failure of a player is its fault, never the referee's
         answer, error = None, f"{type(e).__name__}: {e}"
     seconds = clock() - start
-    stats.times.append(seconds)
-    kind, detail = "", ""
     if error is not None:
         kind, detail = "error", error
     elif seconds > budget + tolerance:
@@ -218,9 +226,8 @@ def _ask(match: Match, seat: int, player: Bot, stats: SeatStats, budget: float, 
             legal = action in view.legal
         except Exception:  # an answer whose comparison itself fails is no action at all
             legal = False
-        if not legal:
-            kind, detail = "illegal", f"answered {action!r}, which is not legal now"
-        else:
-            return action, seconds
-    stats.faults.append(Fault(seat, stats.player, match.deal_number, kind, detail, seconds))
-    return match.default_action(), seconds
+        if legal:
+            return action, seconds, None
+        kind, detail = "illegal", f"answered {action!r}, which is not legal now"
+    who = name if name is not None else str(getattr(player, "name", "?"))
+    return match.default_action(), seconds, Fault(seat, who, match.deal_number, kind, detail, seconds)
