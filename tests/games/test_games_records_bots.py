@@ -229,3 +229,17 @@ def test_seed000_related_games_command_lists_describes_and_plays() -> None:
     assert played.exit_code == 0 and "Winner" in played.output
     assert runner.invoke(app, ["related-games", "whist"]).exit_code == 2
     assert runner.invoke(app, ["related-games", "donut", "--option", "colour=red"]).exit_code == 2
+
+
+def test_seed000_search_values_winning_a_race_down_game_as_good() -> None:
+    from callbreak.bots.games_bots import outcome_value
+
+    g = Donut(4)
+    g.scores[:] = [1, 9, 9, 9]
+    g.apply(fill_deal(g, {0: "AH KH QH JH 10H"}, upcard="AH"))
+    before = list(g.scores)
+    play_seq(g, [Join(1, True), Join(2, True), Join(3, True)])
+    while g.phase is GamePhase.PLAY:
+        g.apply(g.legal_actions()[0])
+    assert g.is_over and g.winners == (0,)
+    assert outcome_value(g, before, 0) > 0 > outcome_value(g, before, 1)

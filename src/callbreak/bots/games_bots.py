@@ -291,13 +291,21 @@ def rollout_action(g: TrickGame) -> GameAction:
     return heuristic_action(g.view(seat))[0]
 
 
-def _relative(g: TrickGame, before: list[int], me: int, low_wins: bool) -> float:
+def outcome_value(g: TrickGame, before: list[int], me: int) -> float:
+    """How good the hand just played out in ``g`` was for ``me``: its score change less the mean
+    change of the others (sign flipped in the race-down games, so higher is always better), plus
+    a bonus for winning the game outright."""
     deltas = [g.scores[s] - before[s] for s in range(g.players)]
     others = [deltas[s] for s in range(g.players) if s != me and g.in_game[s]]
     rel = deltas[me] - (sum(others) / len(others) if others else 0.0)
+    if g.LOW_WINS:
+        rel = -rel
     if g.is_over and me in g.winners:
-        rel += 50.0 / len(g.winners)  # winning the game outweighs any one hand
-    return -rel if low_wins else rel
+        rel += _WIN_BONUS / len(g.winners)
+    return rel
+
+
+_WIN_BONUS = 20.0  # a game won is worth more than any one hand's points
 
 
 # --- the bots ----------------------------------------------------------------------------------
@@ -326,10 +334,16 @@ class GameHeuristicBot:
 class GameSearchBot:
     """Determinized search over sampled worlds, rolled out to the end of the hand."""
 
-    def __init__(self, seed: int | None = None, samples: int = 8, max_candidates: int = 8) -> None:
+    # How much better (in mean relative points a hand) another action must look than the
+    # heuristic's choice to be preferred: with few samples, noise otherwise picks bad actions.
+    PRIOR = 0.25
+
+    def __init__(self, seed: int | None = None, samples: int = 8, max_candidates: int = 8,
+                 contract_samples: int = 24) -> None:
         self.name = "search"
         self.rng = random.Random(seed)
         self.samples = samples
+        self.contract_samples = contract_samples  # bids, trump, in/out: rarer and costlier to get wrong
         self.max_candidates = max_candidates
 
     def candidates(self, view: GameView) -> list[GameAction]:
@@ -352,7 +366,8 @@ class GameSearchBot:
         deadline = time.monotonic() + max(0.01, budget * 0.8)
         totals = [0.0] * len(cands)
         done = 0
-        for _ in range(self.samples):
+        samples = self.samples if view.phase is GamePhase.PLAY else self.contract_samples
+        for _ in range(samples):
             hands, stock = sample_world(view, self.rng)
             base = cls.from_view(view, hands, stock)
             for i, action in enumerate(cands):
@@ -362,11 +377,13 @@ class GameSearchBot:
                 g.apply(action)
                 while not g.is_over and len(g.results) == hands_before and g.turn != CHANCE:
                     g.apply(rollout_action(g))
-                totals[i] += _relative(g, before, me, cls.LOW_WINS)
+                totals[i] += outcome_value(g, before, me)
             done += 1
             if time.monotonic() > deadline:
                 break
-        best = max(range(len(cands)), key=lambda i: totals[i])
+        prior = heuristic_action(view)[0]
+        means = [t / done + (self.PRIOR if a == prior else 0.0) for t, a in zip(totals, cands, strict=True)]
+        best = max(range(len(cands)), key=lambda i: means[i])
         return GameDecision(cands[best], f"best of {len(cands)} over {done} sampled deals "
                                      f"({totals[best] / done:+.2f} a hand)")
 
@@ -396,7 +413,7 @@ def make_game_bot(spec: str, seed: int | None = None) -> GameBot:
         raise BotError(f"unknown game bot {name!r}; game bots are: {', '.join(game_bot_names())}")
     kwargs: dict[str, Any] = {}
     for k, v in opts.items():
-        if k not in ("samples", "max_candidates", "seed"):
+        if k not in ("samples", "contract_samples", "max_candidates", "seed"):
             raise BotError(f"bad option {k!r} for game bot {name!r}")
         try:
             kwargs[k] = int(v)
