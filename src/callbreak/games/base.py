@@ -280,6 +280,8 @@ class TrickGame:
 
     def __init__(self, players: int | None = None, options: GameOptions | None = None,
                  **option_values: Any) -> None:
+        """A new game before the first deal. ``players`` defaults to 4; options come as an
+        options value or as keywords (text accepted); :class:`RulesError` names anything bad."""
         n = self.MIN_PLAYERS if players is None and self.MIN_PLAYERS == self.MAX_PLAYERS else players
         if n is None:
             n = 4
