@@ -112,6 +112,14 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
             "samples": len(lat)}
 
 
+def report(base: str, args: argparse.Namespace) -> None:
+    print(f"{'tables':>6} {'actions/s':>10} {'median ms':>10} {'p99 ms':>8} {'samples':>8}")
+    for n in args.tables:
+        r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed))
+        print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8}",
+              flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, nargs="+", default=[25, 50, 100, 200])
@@ -120,7 +128,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=5)
     parser.add_argument("--db", default=None, help="database URL for the server (default: temporary SQLite)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--url", default=None, help="load an already running server instead of starting one")
     args = parser.parse_args()
+    if args.url:
+        report(args.url.rstrip("/"), args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
@@ -135,11 +147,7 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            print(f"{'tables':>6} {'actions/s':>10} {'median ms':>10} {'p99 ms':>8} {'samples':>8}")
-            for n in args.tables:
-                r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed))
-                print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8}",
-                      flush=True)
+            report(base, args)
         finally:
             server.terminate()
             server.wait(10)

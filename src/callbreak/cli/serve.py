@@ -37,7 +37,9 @@ def serve(
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
     typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")
+    # No per-message compression: state messages are small and deflate costs more CPU than it saves.
     uvicorn.run(create_app(store), host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                ws_per_message_deflate=False,
                 ws_ping_interval=20, ws_ping_timeout=20)
 
 

@@ -27,8 +27,11 @@ class MessageError(CallbreakError):
         self.message = message
 
 
+_TEXT = [Card(i).text for i in range(52)]  # card texts by index: views are built very often
+
+
 def cards_json(cards: tuple[Card, ...] | None) -> list[str] | None:
-    return None if cards is None else [c.text for c in cards]
+    return None if cards is None else [_TEXT[c] for c in cards]
 
 
 def view_json(view: SeatView) -> dict[str, Any]:
