@@ -29,6 +29,7 @@ from callbreak.cli.main import app, fail
 from callbreak.core import CallbreakError, Rules, make_rules
 
 DEFAULT_MATCHES = 10
+PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
 
 
 def parse_rules(preset_name: str, options: list[str]) -> Rules:
@@ -125,6 +126,8 @@ def arena(
         return
     for path, what in ((json_path, "--json"), (csv_path, "--csv"), (plot, "--plot")):
         _check_output(path, what)
+    if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
+        fail(f"--plot {plot}: the image must end in one of {', '.join(PLOT_FORMATS)}")
     if records is not None:
         if records.exists() and not records.is_dir():
             fail(f"--records {records} exists and is not a directory")
