@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 
 from rich.table import Table
@@ -104,7 +105,8 @@ def write_plot(report: ArenaReport, path: Path) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5))
     low = min((min(v) for v in per_deal if v), default=-1)
     high = max((max(v) for v in per_deal if v), default=1)
-    bins = [low + (high - low) * i / 40 for i in range(41)] if high > low else 10
+    # One-point bins centred on whole points: deal scores are a call's points plus tenths.
+    bins = [k - 0.5 for k in range(math.floor(low), math.ceil(high) + 2)]
     for name, values in zip(names, per_deal, strict=True):
         left.hist(values, bins=bins, histtype="step", density=True, linewidth=1.5, label=name)
     left.set_title("points per deal")
