@@ -127,3 +127,34 @@ def test_view_holds_no_reference_to_state() -> None:
     others = {c for s in (0, 1, 3) for c in cards_of(m.dealt[s])} - set(view.played)
     assert not others & set(view.hand or ())
     assert not any(isinstance(getattr(view, f), Match) for f in view.__dataclass_fields__)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32))
+def test_match_caps_equal_infer_play_on_every_card(rules: Rules, seed: int) -> None:
+    """The match only calls the public inference when a play can tell something; the caps it
+    keeps must equal those from running ``infer_play`` on every single card played."""
+    from callbreak.core.inference import fresh_caps, infer_play
+
+    m = Match(rules)
+    rng = random.Random(seed)
+    caps = [fresh_caps() for _ in range(4)]
+    deals = 0
+    while not m.is_over and deals < 2:
+        if m.phase is Phase.PLAY:
+            seat, trick = m.turn, list(m.trick)
+            trump = m.trump
+            first = not m.tricks
+            action = random_action(m, rng)
+            infer_play(caps[seat], trick, action.card, trump, rules, first)  # type: ignore[union-attr]
+            m.apply(action)
+            if m.phase is Phase.PLAY:
+                assert [list(c) for c in m.caps] == caps
+            continue
+        before = len(m.results)
+        m.apply(random_action(m, rng))
+        if m.phase is Phase.CALL or len(m.results) > before:
+            caps = [fresh_caps() for _ in range(4)]
+        if m.phase is Phase.PLAY and not m.tricks and not m.trick:
+            caps = [list(c) for c in m.caps]  # side-off declarations are made at this point
+        deals += len(m.results) > before

@@ -601,3 +601,27 @@ def test_every_preset_plays_to_the_end_all_seeds() -> None:
         rules = preset(name).rules
         m = _play_match(rules, seed=i, stop_after=2)
         assert m.is_over and m.winners
+
+
+def test_spade_lead_to_trick_1_shows_only_spades_seed_002_003() -> None:
+    """002/003 variant: a spade led to trick 1 tells the table the leader holds only spades."""
+    m = started("nepal-traditional", fill_deal({1: ALL_SPADES}))
+    call_all(m, [2, 2, 2, 2])
+    play(m, "2S")
+    assert m.view(0).voids(1) == {Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS}
+    m2 = started("callbreak", fill_deal({1: ALL_SPADES}))
+    call_all(m2, [1, 1, 1, 1])
+    play(m2, "2S")
+    assert m2.view(0).voids(1) == frozenset()  # spade leads allowed: nothing learnt
+
+
+def test_following_low_under_must_beat_caps_the_suit_seed_000_002_004() -> None:
+    """000/002/004: following below the highest card shows no higher card of the suit is held."""
+    deal = fill_deal({1: "10H " + " ".join(ALL_SPADES.split()[:12]),
+                      2: "JH 4H AD KD QD JD 10D 9D 8D 7D 6D 5D 4D",
+                      3: "2H 3H KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C"})
+    m = started("callbreak", deal)
+    call_all(m, [1, 1, 1, 1])
+    play(m, "10H JH 2H")
+    assert m.view(0).caps[3][Suit.HEARTS] < parse_cards("QH")[0]
+    assert m.view(0).caps[2][Suit.HEARTS] == parse_cards("AH")[0]  # beat it: nothing learnt

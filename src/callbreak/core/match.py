@@ -44,7 +44,7 @@ from callbreak.core.errors import (
     WrongPhaseError,
 )
 from callbreak.core.inference import infer_play
-from callbreak.core.rules import FirstDealer, Rotation, Rules, TieBreak, Trump, WeakHand
+from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, WeakHand
 from callbreak.core.scoring import deal_points, leaders, settle_stakes
 from callbreak.core.tricks import NO_TRUMP, biggest_card, legal_mask
 from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
@@ -52,6 +52,38 @@ from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice,
 PLAYERS = 4
 TRICKS = 13
 _FACES = sum(1 << (s * 13 + r) for s in range(4) for r in range(9, 13))  # J Q K A of each suit
+
+# Interned actions. Actions are frozen values, so ``legal_actions`` can hand out the same objects
+# every time instead of building new dataclasses on each call (the hottest path of any search or
+# playout). ``_PLAYS[seat][card]``; ``_PLAY_RUNS[seat * 4 + suit][13-bit pattern]`` is filled
+# lazily with the plays of those cards, in card order.
+_PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in DECK) for s in range(PLAYERS))
+_PLAY_RUNS: list[dict[int, tuple[Play, ...]]] = [{} for _ in range(PLAYERS * 4)]
+_CALL_RUNS: dict[tuple[int, int, int, bool], tuple[Call, ...]] = {}
+
+
+def _plays_of(seat: int, mask: int) -> list[Action]:
+    """The interned ``Play`` actions of ``seat`` for the cards in ``mask``, lowest card first."""
+    out: list[Action] = []
+    for suit in range(4):
+        pattern = (mask >> (13 * suit)) & 0x1FFF
+        if pattern:
+            table = _PLAY_RUNS[seat * 4 + suit]
+            run = table.get(pattern)
+            if run is None:
+                plays = _PLAYS[seat]
+                run = table[pattern] = tuple(
+                    plays[13 * suit + i] for i in range(13) if pattern >> i & 1)
+            out += run
+    return out
+
+
+def _calls_of(seat: int, low: int, high: int, blind: bool) -> tuple[Call, ...]:
+    key = (seat, low, high, blind)
+    run = _CALL_RUNS.get(key)
+    if run is None:
+        run = _CALL_RUNS[key] = tuple(Call(seat, n, blind) for n in range(low, high + 1))
+    return run
 
 
 class Match:
@@ -78,7 +110,7 @@ class Match:
         self.won = [0] * PLAYERS
         self.trump = NO_TRUMP
         self.leader = 0
-        self.trick: list[int] = []
+        self.trick: list[Card] = []
         self.win_pos = 0
         self.tricks: list[CompletedTrick] = []
         self.caps = [[s * 13 + 12 for s in range(4)] for _ in range(PLAYERS)]
@@ -138,17 +170,22 @@ class Match:
         Chance steps are not listed (any well-formed deal is legal); ``Stop`` is listed for the
         chance seat when the table may stop.
         """
-        if seat is None:
-            seat = self.turn
         phase = self.phase
+        if seat is None or seat == self.turn:
+            seat = self.turn
+            if phase is Phase.PLAY:  # the hot path: interned plays of the cached legal mask
+                legal = self._legal
+                if legal < 0:
+                    legal = self.legal_play_mask()
+                return _plays_of(seat, legal)
+        elif seat != CHANCE:
+            self._check_seat(seat)
         if phase is Phase.OVER:
             return []
         if seat == CHANCE:
             return [Stop()] if self.can_stop else []
         if phase is Phase.PLAY:
-            if seat != self.turn:
-                return []
-            return [Play(seat, c) for c in cards_of(self.legal_play_mask())]
+            return []
         if phase is Phase.CALL:
             if self.calls[seat] is not None:
                 return []
@@ -157,9 +194,10 @@ class Match:
                 out.append(Look(seat))
             if seat != self.turn:
                 return out
-            out.extend(Call(seat, n) for n in self.rules.call_range)
-            if self.rules.blind_call and not self.looked[seat]:
-                out.extend(Call(seat, n, blind=True) for n in self.rules.call_range)
+            rules = self.rules
+            out += _calls_of(seat, rules.min_call, rules.max_call, False)
+            if rules.blind_call and not self.looked[seat]:
+                out += _calls_of(seat, rules.min_call, rules.max_call, True)
             return out
         if phase is Phase.REDEAL_CLAIM and seat == self.turn:
             if _weak(self.hands[seat]):
@@ -241,14 +279,14 @@ class Match:
             assert isinstance(action, Deal)
             if phase is not Phase.DEAL:
                 raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
-            _check_deal(action.hands)
+            _deal_masks(action.hands)
         elif kind == "draw":
             assert isinstance(action, Draw)
             if phase is not Phase.DRAW or self.rules.first_dealer not in (
                     FirstDealer.DRAW_LOWEST, FirstDealer.DRAW_HIGHEST):
                 raise WrongPhaseError("no draw for the first dealer is due")
             cards = action.cards
-            if len(cards) != PLAYERS or len(set(cards)) != PLAYERS or not all(
+            if not isinstance(cards, (tuple, list)) or len(cards) != PLAYERS or len(set(cards)) != PLAYERS or not all(
                     isinstance(c, Card) for c in cards):
                 raise IllegalActionError(f"a draw needs {PLAYERS} different cards, got {cards!r}")
         elif kind == "choose_dealer":
@@ -287,6 +325,24 @@ class Match:
 
     def apply(self, action: Action) -> None:
         """Verify ``action`` and apply it. Refused actions change nothing."""
+        cls = action.__class__
+        if cls is Play and self.phase is Phase.PLAY:
+            # Fast path for the commonest action: the same checks as ``verify`` makes, inline.
+            # Anything that fails one of them goes through ``verify`` for the precise error.
+            seat, card = action.seat, action.card  # type: ignore[union-attr]
+            legal = self._legal
+            if legal < 0:
+                legal = self.legal_play_mask()
+            if (seat.__class__ is int and seat == self.turn and card.__class__ is Card
+                    and legal >> card & 1):
+                self.history.append(action)
+                self._play(seat, card)
+                return
+        elif cls is Deal and self.phase is Phase.DEAL:
+            masks = _deal_masks(action.hands)  # type: ignore[union-attr]  # raises if malformed
+            self.history.append(action)
+            self._deal(masks)
+            return
         self.verify(action)
         kind = action.kind
         self.history.append(action)
@@ -295,7 +351,7 @@ class Match:
         elif kind == "call":
             self._call(action)  # type: ignore[arg-type]
         elif kind == "deal":
-            self._deal(action)  # type: ignore[arg-type]
+            self._deal(_deal_masks(action.hands))  # type: ignore[union-attr]
         elif kind == "look":
             self.looked[action.seat] = True  # type: ignore[union-attr]
         elif kind == "redeal":
@@ -320,11 +376,8 @@ class Match:
             self._start_dealing(ranks.index(target))
         # Ties draw again (000): the phase stays DRAW until four different ranks are drawn.
 
-    def _deal(self, action: Deal) -> None:
-        hands = [0] * PLAYERS
-        for s, h in enumerate(action.hands):
-            for c in h:
-                hands[s] |= 1 << c
+    def _deal(self, hands: list[int]) -> None:
+        """Start a deal from the four hands as masks (already checked by :func:`_deal_masks`)."""
         self.hands = hands
         self.dealt = list(hands)
         self.calls = [None] * PLAYERS
@@ -404,19 +457,27 @@ class Match:
         self.turn = (seat + 1) % PLAYERS
         self.leader = self.turn
 
-    def _play(self, seat: int, card: int) -> None:
+    def _play(self, seat: int, card: Card) -> None:
         trick = self.trick
-        self._infer(seat, card)
         self.hands[seat] &= ~(1 << card)
         self._legal = -1
+        cs = card // 13
         if not trick:
+            if self._lead_tells(cs):
+                self._infer(seat, card)
             if self.trump == NO_TRUMP:
-                self.trump = card // 13  # first_led: the first card of the deal sets trump
+                self.trump = cs  # first_led: the first card of the deal sets trump
             self.leader = seat
             self.win_pos = 0
         else:
             best = trick[self.win_pos]
-            cs, bs = card // 13, best // 13
+            bs = best // 13
+            # A play tells something only when it leaves the led suit, or, under
+            # follow_must_beat, follows below the highest card of the suit led while the trick
+            # is not trumped (then ``best`` is that card). Otherwise ``infer_play`` would change
+            # nothing, so it is not called.
+            if cs != trick[0] // 13 or (self.rules.follow_must_beat and cs == bs and card < best):
+                self._infer(seat, card)
             if (cs == bs and card > best) or (cs != bs and cs == self.trump):
                 self.win_pos = len(trick)
         trick.append(card)
@@ -424,13 +485,19 @@ class Match:
             self.turn = (seat + 1) % PLAYERS
             return
         winner = (self.leader + self.win_pos) % PLAYERS
-        self.tricks.append(CompletedTrick(self.leader, tuple(DECK[c] for c in trick), winner))
+        self.tricks.append(CompletedTrick(self.leader, tuple(trick), winner))
         self.won[winner] += 1
         self.trick = []
         self.turn = winner
         self.leader = winner
         if len(self.tricks) == TRICKS:
             self._score_deal()
+
+    def _lead_tells(self, suit: int) -> bool:
+        """Whether leading ``suit`` tells anything: only a spade led to trick 1 when spade leads
+        are forbidden there (the leader holds nothing else)."""
+        return (suit == 0 and not self.tricks
+                and self.rules.spade_lead_first_trick is SpadeLead.FORBIDDEN)
 
     def _infer(self, seat: int, card: int) -> None:
         """Record what this play tells every seat about ``seat``'s remaining cards.
@@ -439,6 +506,7 @@ class Match:
         are public knowledge; sampling hidden hands for search relies on them. The reasoning
         lives in :mod:`callbreak.core.inference` so that the tournament protocol shares it.
         """
+        # Called before ``card`` joins the trick (and, for a lead, before first_led sets trump).
         infer_play(self.caps[seat], self.trick, card, self.trump, self.rules, not self.tricks)
 
     def _score_deal(self) -> None:
@@ -574,20 +642,30 @@ def _automatic_redeal(hand: int, rules: Rules) -> str | None:
     return None
 
 
-def _check_deal(hands: Sequence[Sequence[Card]]) -> None:
+def _deal_masks(hands: Sequence[Sequence[Card]]) -> list[int]:
+    """The four hands of a deal as masks; :class:`IllegalActionError` says what is wrong."""
     if not isinstance(hands, (tuple, list)) or len(hands) != PLAYERS:
         raise IllegalActionError(f"a deal needs {PLAYERS} hands")
+    masks = []
     seen = 0
     for s, h in enumerate(hands):
         if not isinstance(h, (tuple, list)):
             raise IllegalActionError(f"hand {s} is not a list of cards: {h!r}")
         if len(h) != TRICKS:
             raise IllegalActionError(f"hand {s} has {len(h)} cards, not {TRICKS}")
+        m = 0
         for c in h:
-            if not isinstance(c, Card):
+            if c.__class__ is not Card:
                 raise IllegalActionError(f"hand {s} holds something that is not a card: {c!r}")
-            if seen >> c & 1:
-                raise IllegalActionError(f"{c} is dealt twice")
-            seen |= 1 << c
+            m |= 1 << c
+        if m.bit_count() != TRICKS or m & seen:  # a card twice: find the first for the message
+            twice = 0
+            for c in (c for hand in hands for c in hand):
+                if twice >> c & 1:
+                    raise IllegalActionError(f"{c} is dealt twice")
+                twice |= 1 << c
+        seen |= m
+        masks.append(m)
     if seen != FULL_DECK:  # pragma: no cover - 52 distinct cards are the whole pack
         raise IllegalActionError("the deal does not use the whole pack")
+    return masks
