@@ -37,7 +37,7 @@ def test_a_request_rebuilds_exactly_the_seats_view(preset_overrides: dict) -> No
     """Stateless: the server's view from a body equals the match's view of that seat, at every
     decision of whole matches (caps, legal moves and trick leaders included)."""
     checked = 0
-    for seed in range(6):
+    for seed in range(4):
         rng = random.Random(seed)
         match = Match(make_rules("bhoos-tournament", **preset_overrides))
         dealer = Dealer(seed)
@@ -60,7 +60,7 @@ def test_a_request_rebuilds_exactly_the_seats_view(preset_overrides: dict) -> No
                 assert [t.cards for t in rebuilt.tricks] == [t.cards for t in view.tricks]
             checked += 1
             match.apply(rng.choice(match.legal_actions()))
-    assert checked == 6 * 5 * (4 + 52)
+    assert checked == 4 * 5 * (4 + 52)
 
 
 def test_a_request_shows_no_card_the_seat_may_not_see() -> None:
