@@ -63,7 +63,8 @@ class PlayApp(App[None]):
         self.show_board = False
         self._waiting: asyncio.Future[str] | None = None
         self._deadline: float | None = None
-        self._hint_for: tuple[int, int, int] | None = None
+        self._hint_for: tuple[int, ...] | None = None
+        self._hint_busy = False
         self._shown_save_error: str | None = None
 
     # --- layout ------------------------------------------------------------------------
@@ -467,19 +468,26 @@ class PlayApp(App[None]):
         self.redraw()
 
     def _ask_hint(self, view: SeatView) -> None:
+        if self._hint_busy:  # one hint bot, one question at a time (bots need not be thread-safe)
+            self.say("Still thinking about the hint…", "dim")
+            return
         # Identifies the decision point, so a hint that arrives late is not shown for the next one.
-        stamp = (view.deal_number, len(view.played), sum(c is not None for c in view.calls))
+        stamp = (view.deal_number, len(view.played), sum(c is not None for c in view.calls),
+                 int(view.looked))
         self._hint_for = stamp
+        self._hint_busy = True
         self.say("Thinking about a hint…", "dim")
-        self.run_worker(self._hint(view, stamp), group="hint", exclusive=True, exit_on_error=False)
+        self.run_worker(self._hint(view, stamp), group="hint", exit_on_error=False)
 
-    async def _hint(self, view: SeatView, stamp: tuple[int, int, int]) -> None:
+    async def _hint(self, view: SeatView, stamp: tuple[int, ...]) -> None:
         try:
             name, decision = await asyncio.to_thread(self.session.hint, view, self.think)
         except Exception as e:  # noqa: BLE001 - a hint must never end the game
             self.say(f"No hint available: {e}", "red")
             self.redraw()
             return
+        finally:
+            self._hint_busy = False
         if self._hint_for != stamp or self.mode != "act":
             return  # the game moved on while the bot thought
         action = decision.action
