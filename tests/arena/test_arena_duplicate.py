@@ -99,3 +99,15 @@ def test_how_many_sets_a_request_needs() -> None:
         sets_for(4, 5, matches=0)
     with pytest.raises(ValueError):
         sets_for(4, 5, matches=1, deals=1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_counts_every_table(workers: int) -> None:
+    plan = ArenaPlan(("random", "random"), make_rules("callbreak").replace(deals=1), seed=3, sets=3)
+    seen: list[tuple[int, int]] = []
+    results = run_sets(plan, workers=workers, progress=lambda done, total: seen.append((done, total)))
+    assert [r.set_index for r in results] == [0, 1, 2]
+    assert seen[-1] == (12, 12)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and {t for _, t in seen} == {12}
+    if workers == 1:
+        assert [d for d, _ in seen] == list(range(1, 13))

@@ -24,7 +24,7 @@ they reflect the variance that remains after duplication.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from callbreak.arena.players import build_player
@@ -119,11 +119,11 @@ class SetResult:
     tables: tuple[TableResult, ...]
 
 
-def run_set(plan: ArenaPlan, set_index: int) -> SetResult:
+def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None = None) -> SetResult:
     """Play duplicate set ``set_index`` of ``plan``: the set's seeded match at every seating.
 
     Everything random is derived from (plan.seed, set_index, seating), so a set gives the same
-    result in any process, in any order.
+    result in any process, in any order. ``on_table`` is called as each table finishes (progress).
     """
     tables = []
     for li, lineup in enumerate(lineups(len(plan.players))):
@@ -156,4 +156,6 @@ def run_set(plan: ArenaPlan, set_index: int) -> SetResult:
                 times=tuple(tuple(s.times) for s in out.seats), faults=tuple(out.faults),
                 record=dumps(out.record) if plan.keep_records else None,
             ))
+            if on_table is not None:
+                on_table()
     return SetResult(set_index, tuple(tables))

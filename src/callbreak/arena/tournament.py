@@ -8,10 +8,11 @@ or a Ray cluster.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import socket
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from callbreak.arena.duplicate import ArenaPlan, SetResult, TableResult, run_set
 from callbreak.arena.runner import PLAYERS, ArenaError, Fault
 from callbreak.arena.stats import mean_ci, percentile, plackett_luce_ratings
 
-Progress = Callable[[int, int], None]  # (sets done, sets in all)
+Progress = Callable[[int, int], None]  # (tables done, tables in all)
 
 
 class RayUnavailableError(ArenaError):
@@ -55,33 +56,76 @@ def sets_for(players: int, deals_per_match: int, *, matches: int | None = None,
 
 def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = None,
              progress: Progress | None = None) -> list[SetResult]:
-    """Play every set of ``plan``; results in set order whatever order they finished in."""
+    """Play every set of ``plan``; results in set order whatever order they finished in.
+
+    ``progress`` is called with (tables finished, tables in all) as tables finish (on Ray, as
+    whole sets finish).
+    """
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, got {workers}")
     done: dict[int, SetResult] = {}
+    total = plan.sets * tables_per_set(len(plan.players))
+    tables_done = 0
 
-    def finished(result: SetResult) -> None:
-        done[result.set_index] = result
+    def table_finished(count: int = 1) -> None:
+        nonlocal tables_done
+        tables_done += count
         if progress is not None:
-            progress(len(done), plan.sets)
+            progress(tables_done, total)
 
     if ray_address is not None:
-        _run_on_ray(plan, ray_address, workers, finished)
+        per_set = tables_per_set(len(plan.players))
+        for result in _run_on_ray(plan, ray_address, workers):
+            done[result.set_index] = result
+            table_finished(per_set)
     elif workers == 1 or plan.sets == 1:
         for i in range(plan.sets):
-            finished(run_set(plan, i))
+            done[i] = run_set(plan, i, table_finished)
     else:
-        pool = ProcessPoolExecutor(max_workers=min(workers, plan.sets))
-        try:
-            futures = [pool.submit(run_set, plan, i) for i in range(plan.sets)]
-            for future in as_completed(futures):
-                finished(future.result())
-        except BaseException:
-            # A set that cannot be played (or Ctrl-C): do not wait for the rest of the run.
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
+        for result in _run_in_pool(plan, workers, table_finished):
+            done[result.set_index] = result
     return [done[i] for i in range(plan.sets)]
+
+
+_table_queue: Any = None  # in a pool worker: where finished tables are announced
+
+
+def _start_worker(queue: Any) -> None:
+    global _table_queue
+    _table_queue = queue
+
+
+def _run_set_in_worker(plan: ArenaPlan, set_index: int) -> SetResult:
+    return run_set(plan, set_index, lambda: _table_queue.put(1))
+
+
+def _run_in_pool(plan: ArenaPlan, workers: int, table_finished: Callable[[int], None]) -> Iterator[SetResult]:
+    """Sets on local processes; finished tables are announced through a queue for progress."""
+    queue: Any = multiprocessing.SimpleQueue()
+    pool = ProcessPoolExecutor(max_workers=min(workers, plan.sets), initializer=_start_worker,
+                               initargs=(queue,))
+
+    def drain() -> None:
+        count = 0
+        while not queue.empty():
+            queue.get()
+            count += 1
+        if count:
+            table_finished(count)
+
+    try:
+        pending = {pool.submit(_run_set_in_worker, plan, i) for i in range(plan.sets)}
+        while pending:
+            finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            drain()
+            for future in finished:
+                yield future.result()
+        drain()
+    except BaseException:
+        # A set that cannot be played (or Ctrl-C): do not wait for the rest of the run.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 def check_ray(address: str, timeout: float = 3.0) -> None:
@@ -105,7 +149,7 @@ def check_ray(address: str, timeout: float = 3.0) -> None:
         raise RayUnavailableError(f"cannot reach a Ray cluster at {address}: {e.strerror or e}") from None
 
 
-def _run_on_ray(plan: ArenaPlan, address: str, workers: int, finished: Callable[[SetResult], None]) -> None:
+def _run_on_ray(plan: ArenaPlan, address: str, workers: int) -> Iterator[SetResult]:
     check_ray(address)
     import ray
 
@@ -126,7 +170,7 @@ def _run_on_ray(plan: ArenaPlan, address: str, workers: int, finished: Callable[
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                finished(ray.get(ref))
+                yield ray.get(ref)
     finally:
         if started:
             ray.shutdown()

@@ -22,6 +22,7 @@ from rich.progress import (
 )
 
 from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers, run_arena, sets_for
+from callbreak.arena.duplicate import tables_per_set
 from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
 from callbreak.arena.runner import UNLIMITED_MATCH_DEALS
 from callbreak.arena.tournament import RayUnavailableError, check_ray
@@ -145,14 +146,14 @@ def arena(
     out = Console() if Console().is_terminal else Console(width=200)  # files get whole rows
     err.print(f"arena: {', '.join(names)}; preset {preset_name}; {sets} duplicate sets; seed {seed}; "
               f"{'ray ' + ray if ray else f'{workers} worker(s)'}", highlight=False)
-    progress = Progress(TextColumn("duplicate sets"), BarColumn(), MofNCompleteColumn(),
+    progress = Progress(TextColumn("tables"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                         console=err, transient=True, disable=quiet)
     try:
         with progress:
-            task = progress.add_task("sets", total=sets)
+            task = progress.add_task("tables", total=sets * tables_per_set(len(players)))
             report = run_arena(plan, preset=preset_name, workers=workers, ray_address=ray,
-                               progress=lambda done, total: progress.update(task, completed=done))
+                               progress=lambda done, total: progress.update(task, completed=done, total=total))
     except RayUnavailableError as e:
         fail(str(e))
         return
