@@ -60,10 +60,10 @@ def budget_of(spec: str, arena_budget: float) -> float:
     return min(float(opts["budget"]), arena_budget) if "budget" in opts else arena_budget
 
 
-def run(c: Comparison, deals: int, seed: int, workers: int) -> dict[str, object]:
+def run(c: Comparison, deals: int, seed: int, workers: int, tolerance: float) -> dict[str, object]:
     rules = make_rules(PRESET)
     sets = sets_for(2, rules.deals or 5, deals=deals)
-    plan = ArenaPlan((c.bot, c.field), rules, seed, sets, budget=c.budget, tolerance=DEFAULT_TOLERANCE)
+    plan = ArenaPlan((c.bot, c.field), rules, seed, sets, budget=c.budget, tolerance=tolerance)
     start = time.perf_counter()
     report = run_arena(plan, preset=PRESET, workers=workers)
     seconds = time.perf_counter() - start
@@ -85,7 +85,7 @@ def run(c: Comparison, deals: int, seed: int, workers: int) -> dict[str, object]
         "bot_score_per_deal": bot.mean_score_per_deal, "field_score_per_deal": field.mean_score_per_deal,
         "bot_win_rate": bot.match_win_rate, "bot_p99_ms": bot.p99_move_ms, "field_p99_ms": field.p99_move_ms,
         "bot_mean_ms": bot.mean_move_ms, "field_mean_ms": field.mean_move_ms,
-        "faults": [bot.faults, field.faults], "seconds": seconds,
+        "faults": [bot.faults, field.faults], "tolerance": tolerance, "seconds": seconds,
         "verdicts": [{"check": k, "pass": ok} for k, ok in verdicts],
     }
 
@@ -106,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--only", action="append", choices=[c.name for c in COMPARISONS],
                         help="run only this comparison (repeatable)")
+    parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
+                        help="seconds past the budget before a move is a fault (default: the arena's)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
     args = parser.parse_args(argv)
     bots = set(available())
@@ -120,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         if missing:
             print(f"| {c.name} | skipped: bot(s) {', '.join(sorted(missing))} not registered |", flush=True)
             continue
-        r = run(c, args.deals, args.seed, args.workers)
+        r = run(c, args.deals, args.seed, args.workers, args.tolerance)
         results.append(r)
         print(markdown_row(r), flush=True)
     if args.json:
