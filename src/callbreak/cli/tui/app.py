@@ -44,7 +44,7 @@ class PlayApp(App[None]):
     /* Cards and calls are clickable; keep their own look (legal cards are the underlined ones). */
     #hand, #prompt { link-style: none; link-color: initial; link-background: initial;
                      link-style-hover: bold reverse; }
-    #prompt { height: 2; padding: 0 1; }
+    #prompt { height: 3; padding: 0 1; }
     #keys { height: 1; padding: 0 1; background: $primary-darken-3; color: $text-muted; }
     """
 
@@ -134,24 +134,25 @@ class PlayApp(App[None]):
         if self.mode != "act":
             who = self.names[view.to_act] if view.to_act is not None and view.to_act >= 0 else "the dealer"
             return Text(f"{who} to act…", style="dim")
+        # The first line stays within 78 columns so the second (the call picker) never moves.
         if view.phase is Phase.PLAY:
             line = Text("Your turn: ←/→ and Enter, click a card, or type a card (QH) or its number.",
                         style="bold")
-            return Group(line + timer, typed)
+            return Group(line, timer + typed)
         if view.phase is Phase.REDEAL_CLAIM:
-            line = Text("Your hand is weak (no spades, or no A/K/Q/J): y claims a redeal (shows "
-                        "your hand to all), n or Enter keeps it.", style="bold")
-            return Group(line + timer, typed)
+            line = Text("Weak hand (no spades, or no A K Q J): y claims a redeal, n or Enter keeps it.",
+                        style="bold")
+            return Group(line, timer + typed)
         if view.phase is Phase.CALL:
             rules = view.rules
+            span = f"{rules.min_call}-{rules.max_call}"
             if view.hand is None:
-                line = Text(f"Blind call (scores double): choose {rules.min_call}-{rules.max_call} "
-                            "and press b, or type e.g. 5b · l or Enter looks at your cards first.",
-                            style="bold")
+                line = Text(f"Blind call x2: pick {span} and press b, or type 5b · l or Enter: look at "
+                            "cards", style="bold")
             else:
-                line = Text(f"Your call ({rules.min_call}-{rules.max_call}): ", style="bold")
+                line = Text(f"Your call ({span}): ←/→ and Enter, click, or type the number.", style="bold")
             picker = render.calls_text(view, selected=self.selected_call)
-            return Group(line + timer, picker + typed)
+            return Group(line, picker + timer + typed)
         return Text("")
 
     def say(self, text: str, style: str = "") -> None:
