@@ -46,7 +46,7 @@ from callbreak.core.errors import (
 from callbreak.core.inference import infer_play
 from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, WeakHand
 from callbreak.core.scoring import deal_points, leaders, settle_stakes
-from callbreak.core.tricks import NO_TRUMP, biggest_card, legal_mask
+from callbreak.core.tricks import NO_TRUMP, biggest_card, follow_mask, legal_mask
 from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
 
 PLAYERS = 4
@@ -55,26 +55,19 @@ _FACES = sum(1 << (s * 13 + r) for s in range(4) for r in range(9, 13))  # J Q K
 
 # Interned actions. Actions are frozen values, so ``legal_actions`` can hand out the same objects
 # every time instead of building new dataclasses on each call (the hottest path of any search or
-# playout). ``_PLAYS[seat][card]``; ``_PLAY_RUNS[seat * 4 + suit][13-bit pattern]`` is filled
-# lazily with the plays of those cards, in card order.
+# playout). ``_PLAYS[seat][card]``.
 _PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in DECK) for s in range(PLAYERS))
-_PLAY_RUNS: list[dict[int, tuple[Play, ...]]] = [{} for _ in range(PLAYERS * 4)]
 _CALL_RUNS: dict[tuple[int, int, int, bool], tuple[Call, ...]] = {}
 
 
 def _plays_of(seat: int, mask: int) -> list[Action]:
     """The interned ``Play`` actions of ``seat`` for the cards in ``mask``, lowest card first."""
+    plays = _PLAYS[seat]
     out: list[Action] = []
-    for suit in range(4):
-        pattern = (mask >> (13 * suit)) & 0x1FFF
-        if pattern:
-            table = _PLAY_RUNS[seat * 4 + suit]
-            run = table.get(pattern)
-            if run is None:
-                plays = _PLAYS[seat]
-                run = table[pattern] = tuple(
-                    plays[13 * suit + i] for i in range(13) if pattern >> i & 1)
-            out += run
+    while mask:
+        low = mask & -mask
+        out.append(plays[low.bit_length() - 1])
+        mask ^= low
     return out
 
 
@@ -156,10 +149,18 @@ class Match:
         """Mask of the cards the seat to act may play (0 outside the play phase)."""
         if self.phase is not Phase.PLAY:
             return 0
-        if self._legal < 0:
-            self._legal = legal_mask(self.hands[self.turn], self.trick, self.trump, self.rules,
-                                     not self.tricks)
-        return self._legal
+        legal = self._legal
+        if legal < 0:
+            trick = self.trick
+            hand = self.hands[self.turn]
+            if trick:  # the current winner (tracked by ``_play``) is all the trick that matters
+                legal = follow_mask(hand, trick[0] // 13, trick[self.win_pos], self.trump, self.rules)
+            elif self.tricks:
+                legal = hand
+            else:
+                legal = legal_mask(hand, trick, self.trump, self.rules, True)
+            self._legal = legal
+        return legal
 
     def legal_cards(self) -> tuple[Card, ...]:
         return cards_of(self.legal_play_mask())
@@ -459,7 +460,7 @@ class Match:
 
     def _play(self, seat: int, card: Card) -> None:
         trick = self.trick
-        self.hands[seat] &= ~(1 << card)
+        self.hands[seat] ^= 1 << card  # held: checked before
         self._legal = -1
         cs = card // 13
         if not trick:

@@ -81,30 +81,40 @@ def legal_mask(
         if first_trick and rules.spade_lead_first_trick is SpadeLead.FORBIDDEN:
             return (hand & ~SUIT_MASKS[0]) or hand
         return hand
-    lead = trick[0]
-    ls = lead // 13
-    own = hand & SUIT_MASKS[ls]
-    # Highest card of the led suit, and highest trump, already in the trick.
-    hi_lead = lead
-    hi_trump = -1
-    for c in trick:
-        s = c // 13
-        if s == ls and c > hi_lead:
-            hi_lead = c
-        if s == trump and c > hi_trump:
-            hi_trump = c
-    trumped = ls != trump and hi_trump >= 0
+    best = trick[0]
+    for c in trick:  # the current winner: the highest trump, else the highest of the suit led
+        cs, bs = c // 13, best // 13
+        if (cs == bs and c > best) or (cs != bs and cs == trump):
+            best = c
+    return follow_mask(hand, trick[0] // 13, best, trump, rules)
+
+
+def follow_mask(hand: int, led_suit: int, best: int, trump: int, rules: Rules) -> int:
+    """The legal cards of a player who does not lead, given only the suit led and the card
+    currently winning the trick (which is all the trick's history that matters).
+
+    When the winner is not of the suit led, a trump has taken a non-trump lead ("trumped"); the
+    winner is then the highest trump in the trick, otherwise the highest card of the suit led.
+    See :func:`legal_mask` for the rules.
+
+    >>> from callbreak.core.cards import Card, mask_of, parse_cards
+    >>> hand = mask_of(parse_cards("3S KS 4C"))
+    >>> [Card(c).text for c in range(52) if follow_mask(hand, 1, Card.parse("9S"), 0,
+    ...      Rules()) >> c & 1]
+    ['KS']
+    """
+    own = hand & SUIT_MASKS[led_suit]
+    trumped = best // 13 != led_suit
     if own:
-        if not rules.follow_must_beat or trumped:
+        if trumped or not rules.follow_must_beat:
             return own
-        higher = own & ~((2 << hi_lead) - 1)
-        return higher or own
-    if trump < 0 or ls == trump:
+        return (own & ~((2 << best) - 1)) or own
+    if trump < 0 or led_suit == trump:
         return hand
     own_trump = hand & SUIT_MASKS[trump]
     if not own_trump:
         return hand
-    winning = own_trump & ~((2 << hi_trump) - 1) if trumped else own_trump
+    winning = own_trump & ~((2 << best) - 1) if trumped else own_trump
     rule = rules.void_rule
     if rule is VoidRule.MUST_TRUMP:
         return winning or own_trump
