@@ -77,7 +77,11 @@ def duplicate(preset: str, hero: str, other: str, matches: int, seed: int) -> Ta
                 tally.hero_points.append(r.points[seat] / 10)
                 tally.other_points.extend(r.points[s] / 10 for s in others)
                 tally.hero_calls += 1
-                tally.hero_made += made(r.calls[seat], r.won[seat], rules)
+                if rules.partnership:  # the pair's summed call against its summed tricks
+                    mate = (seat + 2) % 4
+                    tally.hero_made += made(r.calls[seat] + r.calls[mate], r.won[seat] + r.won[mate], rules)
+                else:
+                    tally.hero_made += made(r.calls[seat], r.won[seat], rules)
             if seat in match.winners:
                 tally.hero_wins += 1 / len(match.winners)
             tally.matches += 1

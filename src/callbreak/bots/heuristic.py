@@ -2,8 +2,9 @@
 
 The bot reads nothing but its :class:`~callbreak.core.SeatView`. Calls come from an estimate of
 sure and likely tricks (aces, protected kings, spade length and top spades, short suits to ruff
-with spare spades), turned into the call with the best expected score under the rules' scoring,
-and tilted towards winning the match in the last deal. Play follows the habits a good club
+with spare spades; see :mod:`callbreak.bots.hand_value`), turned into the call with the best
+expected score under the rules' scoring, centred on a partner's call when there is one, and
+tilted towards winning the match in the last deal. Play follows the habits a good club
 player has: cash side-suit winners before anyone is void, ruff cheaply, keep high spades, count
 cards and remember voids, win with the cheapest safe card, duck what cannot be won, leave a
 partner's winning trick alone, stop taking tricks when more would hurt, and take tricks from an
