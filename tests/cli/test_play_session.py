@@ -222,3 +222,11 @@ def test_a_failing_save_does_not_stop_the_game(tmp_path: Path) -> None:
     assert s.turn is Turn.CHANCE  # the first dealer is chosen; the deal is due
     s.apply(s.chance_action())
     assert s.save_error is None and loads(s.save_path.read_text()).actions
+
+
+def test_opponents_are_seated_in_play_order_from_the_persons_right() -> None:
+    s = Session.new(make_rules("callbreak"), opponents=["heuristic", "beginner", "random"], seat=2,
+                    save=False)
+    assert s.opponents == {3: "heuristic", 0: "beginner", 1: "random"}
+    assert s.names()[3].startswith("East") and s.names()[0].startswith("North")
+    assert s.names()[1].startswith("West") and s.names()[2] == "You"

@@ -36,8 +36,9 @@ def play(
     preset: Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `callbreak presets`).")] = "callbreak",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Override a rule: key=value (repeatable).")] = None,
     opponents: Annotated[str | None, typer.Option(
-        "--opponents", help="Three bots (or one for all), comma-separated: names like expert, "
-                            "heuristic, beginner, random, or tournament-bot URLs. Default: the strongest bot.")] = None,
+        "--opponents", help="Three bots (or one for all), comma-separated, in play order from your "
+                            "right: names like expert, heuristic, beginner, random, or tournament-bot "
+                            "URLs. Default: the strongest bot.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat, 0-3.")] = 0,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Bots move instantly.")] = False,

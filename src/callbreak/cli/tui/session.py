@@ -143,7 +143,7 @@ class Session:
             raise BotError(f"--opponents needs one or three bot names separated by commas, got "
                            f"{','.join(specs)!r}; bots are: {', '.join(available())}")
         _check_remote(specs, rules)
-        others = [s for s in range(4) if s != seat]
+        others = [(seat + i) % 4 for i in (1, 2, 3)]  # in play order: East, North, West
         table = {s: spec.strip() for s, spec in zip(others, specs, strict=True)}
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
