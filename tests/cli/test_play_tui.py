@@ -419,3 +419,17 @@ def test_random_typing_never_breaks_the_game() -> None:
     assert session.match.is_over
     assert session.save_path is not None
     assert list(loads(session.save_path.read_text()).actions) == session.match.history
+
+
+def test_the_draw_for_first_dealer_is_shown_under_catsatcards() -> None:
+    session = Session.new(make_rules("catsatcards"), opponents=["random"], seed=15, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot)
+        dealer = app.session.view().dealer
+        assert dealer is not None
+        assert any(line.startswith("Draw for dealer: You ") for line in app.log_lines)
+        assert f"{app.names[dealer]} deals first." in app.log_lines
+        app.exit()
+
+    _run(session, body)

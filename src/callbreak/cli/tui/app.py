@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from callbreak.cli.tui import render
 from callbreak.cli.tui.session import Session, Turn
-from callbreak.core import Call, CallbreakError, Card, Look, Phase, Play, Redeal, SeatView
+from callbreak.core import Call, CallbreakError, Card, Draw, Look, Phase, Play, Redeal, SeatView
 
 KEYS_HELP = "←→ choose  Enter ok  type QH or 3  h hint  ? help  Esc clear  ctrl+q save+quit"
 HELP = ("Play: ←/→ pick a legal card and Enter, click a card, or type it (QH, 10S, ts) or its number "
@@ -204,8 +204,17 @@ class PlayApp(App[None]):
             if turn is Turn.CHANCE:
                 action = s.chance_action()
                 s.apply(action)
-                if action.kind == "deal" and s.view().redeal is None:
-                    self.say(f"Deal {s.view().deal_number}: the cards are dealt.", "dim")
+                after = s.view()
+                if isinstance(action, Draw):  # drawn face up, so everyone sees them
+                    short = render.short_names(self.names)
+                    self.say("Draw for dealer: " + ", ".join(
+                        f"{short[seat]} {card.pretty}" for seat, card in enumerate(action.cards)))
+                if action.kind in ("draw", "choose_dealer") and after.dealer is not None:
+                    self.say(f"{self.names[after.dealer]} deals first.", "bold")
+                elif action.kind == "draw":
+                    self.say("A tie: everyone draws again.", "dim")
+                if action.kind == "deal" and after.redeal is None:
+                    self.say(f"Deal {after.deal_number}: the cards are dealt.", "dim")
                 continue
             if turn is Turn.BOT:
                 self.mode = "busy"
