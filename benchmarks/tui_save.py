@@ -29,7 +29,6 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["CALLBREAK_DATA_DIR"] = folder
-        from callbreak.cli.tui import saves
         from callbreak.cli.tui.session import Session, Turn
         from callbreak.core import make_rules
 
@@ -40,7 +39,7 @@ def main() -> None:
                 s = Session.new(make_rules("callbreak"), opponents=["random"], seed=seed,
                                 save=label != "Match.apply")
                 no_fsync = label.endswith("(no fsync)")
-                with mock.patch.object(saves.os, "fsync", lambda fd: None) if no_fsync else nullcontext():
+                with mock.patch("os.fsync", lambda fd: None) if no_fsync else nullcontext():
                     while s.turn is not Turn.OVER:
                         if s.turn is Turn.CHANCE:
                             action = s.chance_action()
