@@ -110,3 +110,38 @@ def test_games_lists_saved_games() -> None:
     assert result.exit_code == 0
     assert s.save_path is not None and s.save_path.name[:12] in result.output
     assert "unfinished" in result.output
+
+
+def test_play_resume_opens_the_last_unfinished_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.cli.tui.app import PlayApp
+
+    s = Session.new(make_rules("callbreak"), opponents=["heuristic", "random", "random"], seed=4)
+    while s.turn is Turn.CHANCE:
+        s.apply(s.chance_action())
+    opened: list[PlayApp] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))
+    result = runner.invoke(app, ["play", "--resume", "--fast"])
+    assert result.exit_code == 0, result.output
+    assert s.save_path is not None and f"Resuming {s.save_path.name}" in result.output
+    assert "play --resume" in result.output  # still unfinished: how to continue is printed
+    (resumed,) = opened
+    assert resumed.session.match.history == s.match.history
+    assert resumed.session.opponents == s.opponents and resumed.delay == 0.0
+
+
+def test_play_starts_a_saved_match_with_the_options_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.cli.tui.app import PlayApp
+
+    opened: list[PlayApp] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))
+    result = runner.invoke(app, ["play", "--preset", "bhoos-tournament", "-o", "deals=3",
+                                 "--opponents", "random,beginner,random", "--seat", "1",
+                                 "--seed", "77", "--delay", "0.25", "--think", "0.5"])
+    assert result.exit_code == 0, result.output
+    (started,) = opened
+    session = started.session
+    assert session.rules.max_call == 8 and session.rules.deals == 3
+    assert session.human == 1 and session.seed == 77
+    assert session.opponents == {2: "random", 3: "beginner", 0: "random"}
+    assert started.delay == 0.25 and started.think == 0.5
+    assert session.save_path is not None and session.save_path.exists()
