@@ -138,6 +138,8 @@ def test_an_illegal_card_is_refused_with_the_legal_ones_named() -> None:
         assert "is not a card" in _last_message(app)
         await _type(pilot, "99")
         assert "no card number 99" in _last_message(app)
+        await _type(pilot, "٣")  # an Arabic-Indic three: not one of the card numbers we show
+        assert "is not a card" in _last_message(app)
         held = set(view.hand or ())
         missing = next(c for c in DECK if c not in held)
         await _type(pilot, missing.text)
@@ -165,6 +167,8 @@ def test_a_call_out_of_range_is_refused_and_a_good_one_taken() -> None:
         assert "call must be 1..8" in _last_message(app)
         await _type(pilot, "three")
         assert "is not a call" in _last_message(app) and "1-8" in _last_message(app)
+        await _type(pilot, "²")  # a digit to str.isdigit, but not a number int() reads
+        assert "is not a call" in _last_message(app)
         await _type(pilot, "4b")  # blind calls are not allowed by this preset
         assert "blind calls are not allowed" in _last_message(app)
         assert app.session.match.snapshot() == before and app.mode == "act"

@@ -333,7 +333,7 @@ class PlayApp(App[None]):
         text = text.strip()
         if view.phase is Phase.PLAY:
             order = render.hand_order(view)
-            if text.isdigit():
+            if text.isascii() and text.isdigit():
                 n = int(text)
                 if not 1 <= n <= len(order):
                     self._refuse(f"no card number {n}: your cards are numbered 1-{len(order)}")
@@ -354,7 +354,7 @@ class PlayApp(App[None]):
             blind = text.lower().endswith("b")
             digits = text[:-1] if blind else text
             rules = view.rules
-            if not digits.isdigit():
+            if not (digits.isascii() and digits.isdigit()):
                 self._refuse(f"{text!r} is not a call: type a whole number "
                              f"{rules.min_call}-{rules.max_call}"
                              + (" (add b to call blind)" if rules.blind_call else ""))
@@ -388,11 +388,19 @@ class PlayApp(App[None]):
     # --- input -------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        key, char = event.key, event.character
-        if key.startswith("ctrl+"):
+        if event.key.startswith("ctrl+"):
             return  # leave ctrl+q (quit) and friends to Textual
         event.stop()
         event.prevent_default()
+        try:
+            self._handle_key(event.key, event.character)
+        except Exception as e:  # noqa: BLE001 - a key press must never end the game
+            self.buffer = ""
+            self.say(f"That key could not be handled ({type(e).__name__}: {e}); the game goes on.",
+                     "bold red")
+            self.redraw()
+
+    def _handle_key(self, key: str, char: str | None) -> None:
         if self.mode == "over":
             if key in ("enter", "escape", "space") or char in ("q", "Q"):
                 self._resolve("quit")
@@ -414,7 +422,7 @@ class PlayApp(App[None]):
         view = self.session.view()
         me = self.session.human
         if char in ("l", "L") and not self.buffer and Look(me) in view.legal:
-            self._submit_look(view)
+            self._submit_quiet(Look(me))
             return
         if self.mode != "act":
             if char == "?":
@@ -462,9 +470,6 @@ class PlayApp(App[None]):
         else:
             self.buffer += char  # e.g. the start of something the parser will explain
         self.redraw()
-
-    def _submit_look(self, view: SeatView) -> None:
-        self._submit_quiet(Look(self.session.human))
 
     def _submit_quiet(self, action: Any) -> None:
         """An action that does not end the person's turn (looking at the cards)."""
