@@ -60,15 +60,8 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in DECK) for
 _CALL_RUNS: dict[tuple[int, int, int, bool], tuple[Call, ...]] = {}
 
 
-def _plays_of(seat: int, mask: int) -> list[Action]:
-    """The interned ``Play`` actions of ``seat`` for the cards in ``mask``, lowest card first."""
-    plays = _PLAYS[seat]
-    out: list[Action] = []
-    while mask:
-        low = mask & -mask
-        out.append(plays[low.bit_length() - 1])
-        mask ^= low
-    return out
+_NEXT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+_PLAY_PHASE = Phase.PLAY  # a module global is found faster than an enum member
 
 
 def _calls_of(seat: int, low: int, high: int, blind: bool) -> tuple[Call, ...]:
@@ -174,11 +167,22 @@ class Match:
         phase = self.phase
         if seat is None or seat == self.turn:
             seat = self.turn
-            if phase is Phase.PLAY:  # the hot path: interned plays of the cached legal mask
-                legal = self._legal
-                if legal < 0:
-                    legal = self.legal_play_mask()
-                return _plays_of(seat, legal)
+            if phase is _PLAY_PHASE:  # the hot path: interned plays of the cached legal mask
+                mask = self._legal
+                if mask < 0:
+                    trick = self.trick
+                    if trick:  # as in legal_play_mask, inline: this is the hottest path
+                        mask = self._legal = follow_mask(self.hands[seat], trick[0] // 13,
+                                                         trick[self.win_pos], self.trump, self.rules)
+                    else:
+                        mask = self.legal_play_mask()
+                plays = _PLAYS[seat]
+                found: list[Action] = []
+                while mask:
+                    low = mask & -mask
+                    found.append(plays[low.bit_length() - 1])
+                    mask ^= low
+                return found
         elif seat != CHANCE:
             self._check_seat(seat)
         if phase is Phase.OVER:
@@ -327,7 +331,7 @@ class Match:
     def apply(self, action: Action) -> None:
         """Verify ``action`` and apply it. Refused actions change nothing."""
         cls = action.__class__
-        if cls is Play and self.phase is Phase.PLAY:
+        if cls is Play and self.phase is _PLAY_PHASE:
             # Fast path for the commonest action: the same checks as ``verify`` makes, inline.
             # Anything that fails one of them goes through ``verify`` for the precise error.
             seat, card = action.seat, action.card  # type: ignore[union-attr]
@@ -463,30 +467,40 @@ class Match:
         self.hands[seat] ^= 1 << card  # held: checked before
         self._legal = -1
         cs = card // 13
-        if not trick:
+        if trick:
+            win_pos = self.win_pos
+            best = trick[win_pos]
+            bs = best // 13
+            # A play tells something only when it leaves the led suit, or, under
+            # follow_must_beat, follows below the highest card of the suit led while the trick
+            # is not trumped (then ``best`` is that card). Otherwise ``infer_play`` would change
+            # nothing, so it is not called.
+            if cs != trick[0] // 13 or (cs == bs and card < best and self.rules.follow_must_beat):
+                self._infer(seat, card)
+            if cs == bs:
+                if card > best:
+                    self.win_pos = len(trick)
+            elif cs == self.trump:
+                self.win_pos = len(trick)
+            trick.append(card)
+            if len(trick) == PLAYERS:
+                self._end_trick()
+                return
+        else:
             if self._lead_tells(cs):
                 self._infer(seat, card)
             if self.trump == NO_TRUMP:
                 self.trump = cs  # first_led: the first card of the deal sets trump
             self.leader = seat
             self.win_pos = 0
-        else:
-            best = trick[self.win_pos]
-            bs = best // 13
-            # A play tells something only when it leaves the led suit, or, under
-            # follow_must_beat, follows below the highest card of the suit led while the trick
-            # is not trumped (then ``best`` is that card). Otherwise ``infer_play`` would change
-            # nothing, so it is not called.
-            if cs != trick[0] // 13 or (self.rules.follow_must_beat and cs == bs and card < best):
-                self._infer(seat, card)
-            if (cs == bs and card > best) or (cs != bs and cs == self.trump):
-                self.win_pos = len(trick)
-        trick.append(card)
-        if len(trick) < PLAYERS:
-            self.turn = (seat + 1) % PLAYERS
-            return
-        winner = (self.leader + self.win_pos) % PLAYERS
-        self.tricks.append(CompletedTrick(self.leader, tuple(trick), winner))
+            trick.append(card)
+        self.turn = _NEXT[seat]
+
+    def _end_trick(self) -> None:
+        trick = self.trick
+        leader = self.leader
+        winner = (leader + self.win_pos) % PLAYERS
+        self.tricks.append(CompletedTrick(leader, tuple(trick), winner))
         self.won[winner] += 1
         self.trick = []
         self.turn = winner
