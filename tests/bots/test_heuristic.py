@@ -225,12 +225,26 @@ def blind_view(**public: object) -> SeatView:
     return dataclasses.replace(view, **public) if public else view
 
 
-def test_looks_before_calling_unless_far_behind_in_the_last_deal() -> None:
-    assert decide(blind_view())[0] == "look"
-    assert decide(blind_view(deal_number=5, totals=(0, 200, 0, 0)))[0] == "look"  # leading
+def test_calls_a_small_blind_call_for_the_doubled_score() -> None:
+    # Doubled, a blind 2 is worth more on average than a call made after looking.
+    choice, why = decide(blind_view())
+    assert choice == "blind call 2", why
+    assert "doubled" in why
+
+
+def test_in_a_close_last_deal_looks_and_far_behind_gambles_blind() -> None:
+    assert decide(blind_view(deal_number=5, totals=(0, 40, 50, 0)))[0] == "look"
     choice, why = decide(blind_view(deal_number=5, totals=(0, -120, 250, 30)))
     assert choice.startswith("blind call"), why
     assert "behind" in why
+
+
+def test_never_calls_blind_when_the_rules_do_not_allow_it() -> None:
+    m = dealt("callbreak", {})
+    view = m.view(1)
+    assert view.hand is not None
+    choice, _ = decide(view)
+    assert not choice.startswith("blind")
 
 
 def test_claims_a_redeal_only_with_a_weak_hand() -> None:
