@@ -85,9 +85,9 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
 # Subcommands that live in their own modules register here, one line each.
 app.command("bot-server")(bot_server)
 import callbreak.cli.arena  # noqa: E402,F401  (callbreak arena)
-import callbreak.cli.serve  # noqa: E402,F401  (callbreak serve)
-import callbreak.cli.play  # noqa: E402,F401  (callbreak play, callbreak games)
 import callbreak.cli.games  # noqa: E402,F401  (callbreak related-games)
+import callbreak.cli.play  # noqa: E402,F401  (callbreak play, callbreak games)
+import callbreak.cli.serve  # noqa: E402,F401  (callbreak serve)
 
 
 def main() -> None:
