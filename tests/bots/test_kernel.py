@@ -3,6 +3,7 @@ every combination of the play options, and its numba and Python backends give id
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -18,9 +19,11 @@ from callbreak.bots.kernel import (
     options_array,
     position_of,
 )
+from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.core import CHANCE, Call, Dealer, Match, Phase, Play, RulesError, make_rules
-from callbreak.core.cards import DECK
+from callbreak.core.cards import DECK, FULL_DECK, mask_of
 from callbreak.core.rules import Rules
+from callbreak.core.sampling import allowed_mask, call_likelihood
 
 
 def option_combinations() -> list[Rules]:
@@ -198,3 +201,57 @@ def test_positions_are_refused_outside_the_play_phase() -> None:
         Kernel("fortran")
     pos = make_position((), 2, 0, 0, (0, 0, 0, 0))
     assert pos.seat_to_act == 2
+
+
+def mid_game(rules: Rules, seed: int, plays: int) -> Match:
+    match = dealt(rules, seed)
+    rng = random.Random(seed)
+    for _ in range(plays):
+        match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+@pytest.mark.parametrize("preset", ["callbreak", "nepal-traditional", "no-trump", "partnership"])
+def test_bulk_sampled_deals_fit_the_view_and_weigh_the_calls_like_the_core(
+        kernel: Kernel, preset: str) -> None:
+    python = get_kernel("python")
+    for seed in range(8):
+        match = mid_game(make_rules(preset), seed, seed * 5)
+        view = match.view(seed % 4)
+        # Pretend calls that strain the evidence a little, so the weights differ between deals.
+        view = dataclasses.replace(view, calls=(1, 6, 2, 4))
+        sampler = WorldSampler(view, kernel)
+        worlds, weights = sampler.draw(50, random.Random(seed))
+        assert worlds.shape == (50, 4)
+        played = mask_of(view.played)
+        own = mask_of(view.hand or ())
+        for row, weight in zip(worlds, weights, strict=True):
+            hands = [int(h) for h in row]
+            assert hands[view.seat] == own  # type: ignore[index]
+            assert sum(h.bit_count() for h in hands) == 52 - played.bit_count()
+            assert hands[0] | hands[1] | hands[2] | hands[3] | played == FULL_DECK
+            expected = 1.0
+            for s in range(4):
+                assert hands[s].bit_count() == view.hand_sizes[s]
+                if s != view.seat:
+                    assert hands[s] & ~allowed_mask(view.caps[s]) == 0
+                    dealt_hand = hands[s] | int(sampler.played_by[s])
+                    expected *= call_likelihood(dealt_hand, view.calls[s], view.rules)  # type: ignore[arg-type]
+            assert weight == pytest.approx(expected, rel=1e-9)
+        # The Python backend deals the very same cards.
+        again = WorldSampler(view, python).draw(50, random.Random(seed))
+        assert np.array_equal(again[0], worlds)
+        assert np.allclose(again[1], weights, rtol=1e-12)
+
+
+def test_bulk_sampling_is_uniform_with_no_information(kernel: Kernel) -> None:
+    match = dealt(make_rules("callbreak"), 12)
+    view = match.view(0)
+    worlds, weights = WorldSampler(view, kernel, use_calls=False).draw(3000, random.Random(1))
+    assert (weights == 1.0).all()
+    for c in range(52):
+        if match.hands[0] >> c & 1:
+            continue
+        for s in (1, 2, 3):
+            held = int(((worlds[:, s] >> c) & 1).sum())
+            assert abs(held - 1000) < 160, (c, s, held)  # expected 1000, sd about 26

@@ -39,10 +39,11 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
+from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
-from callbreak.core.sampling import HandSampler, SamplingError, sample_by_calls
+from callbreak.core.sampling import SamplingError
 from callbreak.core.scoring import deal_points, made
 
 TRICKS = 13
@@ -82,9 +83,9 @@ class _Clock:
             return 0
         if self.unit <= 0:
             return min(cap, 2)  # first batch: small, to measure the cost
-        # Short batches (a third of what is left, at most ~12 ms): on a busy machine a batch can
+        # Short batches (a third of what is left, at most ~6 ms): on a busy machine a batch can
         # take several times its measured cost, and the last one must still end in time.
-        n = int(min(left * 0.33, 0.012) / self.unit)
+        n = int(min(left * 0.33, 0.006) / self.unit)
         return max(0, min(cap, n, 256))
 
     def record(self, units: int, seconds: float) -> None:
@@ -169,44 +170,45 @@ class ExpertBot:
         assert seat is not None and view.leader is not None
         plays = [a for a in view.legal if isinstance(a, Play)]
         cands = np.array([int(a.card) for a in plays], dtype=np.int64)
-        sampler = HandSampler(view)
+        sampler = WorldSampler(view, self.kernel)
         pos = make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
                             len(view.tricks), view.won)
         opts = self._options(view.rules)
         value = _Valuer(view)
         totals = np.zeros(len(plays))
         safe = np.zeros(len(plays))
+        mass = 0.0
         count = 0
-        weigh_calls = len(view.tricks) < 8
         while self.samples is None or count < self.samples:
-            cap = 256 if self.samples is None else self.samples - count
+            cap = 1024 if self.samples is None else self.samples - count
             n = clock.batch(cap)
             if n == 0:
                 break
             t0 = time.perf_counter()
-            worlds = np.array([sample_by_calls(sampler, view, self.rng, 4 if weigh_calls else 1)
-                               for _ in range(n)], dtype=np.int64)
+            worlds, weights = sampler.draw(n, self.rng)
             out = np.zeros((n, len(plays), self.reps, 4), dtype=np.int64)
             self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
                                  POLICY_HEURISTIC, self.rng.getrandbits(30), out)
             utility, success = value.of(out)
-            totals += utility.sum(axis=(0, 2))
-            safe += success.sum(axis=(0, 2))
+            # Each sampled deal counts by how well it fits the calls made (importance weights).
+            totals += np.einsum("i,icr->c", weights, utility)
+            safe += np.einsum("i,icr->c", weights, success.astype(float))
+            mass += float(weights.sum()) * self.reps
             count += n
             clock.record(n, time.perf_counter() - t0)
         if count == 0:
-            return self._quick_play(view, sampler, pos, opts, plays)
+            return self._quick_play(sampler, pos, opts, plays)
         best = int(np.argmax(totals))
         card = plays[best].card
-        share = safe[best] / (count * self.reps)
+        share = safe[best] / mass
         goal = "the pair's call" if view.rules.partnership else "the call"
         return Decision(plays[best], f"{card_name(card)} makes {goal} in {share:.0%} of "
                                      f"{count} sampled deals")
 
-    def _quick_play(self, view: SeatView, sampler: HandSampler, pos: Position, opts: np.ndarray,
+    def _quick_play(self, sampler: WorldSampler, pos: Position, opts: np.ndarray,
                     plays: Sequence[Play]) -> Decision:
         """No time to search: the rollout policy's own card in one sampled deal."""
-        hands = np.array(sampler.sample(self.rng), dtype=np.int64)
+        hands = sampler.draw(1, self.rng)[0][0]
         log = np.zeros(52, dtype=np.int64)
         rng = np.array([self.rng.getrandbits(30) | 1], dtype=np.int64)
         self.kernel.playout(hands, pos.trick.copy(), pos.state.copy(), pos.won.copy(), opts,
@@ -218,45 +220,49 @@ class ExpertBot:
 
     # --- calling -----------------------------------------------------------------------
 
-    def _trick_samples(self, view: SeatView, clock: _Clock, own_hand_known: bool = True,
-                       pair: bool = False) -> np.ndarray:
+    def _trick_samples(self, view: SeatView, clock: _Clock,
+                       pair: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Tricks this seat (``pair``: with its partner) takes in deals played out from the first
-        lead."""
+        lead, and the weight of each (how well the deal fits the calls made so far)."""
         seat = view.seat
         assert seat is not None and view.dealer is not None
-        sampler = HandSampler(view)
+        sampler = WorldSampler(view, self.kernel)
         trump = -1 if view.rules.trump is Trump.FIRST_LED else 0
         pos = make_position((), (view.dealer + 1) % 4, trump, 0, (0, 0, 0, 0))
         opts = self._options(view.rules)
         cands = np.array([-1], dtype=np.int64)
         chunks: list[np.ndarray] = []
+        masses: list[np.ndarray] = []
         count = 0
         while self.samples is None or count < self.samples:
-            n = clock.batch(512 if self.samples is None else self.samples - count)
+            n = clock.batch(2048 if self.samples is None else self.samples - count)
             if n == 0:
                 break
             t0 = time.perf_counter()
-            worlds = np.array([sample_by_calls(sampler, view, self.rng, 4) if own_hand_known
-                               else sampler.sample(self.rng) for _ in range(n)], dtype=np.int64)
+            worlds, weights = sampler.draw(n, self.rng)
             out = np.zeros((n, 1, self.reps, 4), dtype=np.int64)
             self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
                                  POLICY_HEURISTIC, self.rng.getrandbits(30), out)
             won = out[:, 0, :, :].reshape(-1, 4)
             mine = won[:, seat] + (won[:, (seat + 2) % 4] if pair else 0)
             chunks.append(mine)
+            masses.append(np.repeat(weights, self.reps))
             count += n
             clock.record(n, time.perf_counter() - t0)
-        return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
+        if not chunks:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.concatenate(chunks), np.concatenate(masses)
 
-    def _histogram(self, tricks: np.ndarray) -> np.ndarray:
+    def _histogram(self, tricks: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The distribution of tricks taken, shifted up by ``call_bias`` of a trick (a share of
         the mass moves one trick up): the bot plays its cards by search, which takes more tricks
         than the rollout policy the simulation uses."""
         size = 2 * TRICKS + 2
-        histogram = np.bincount(tricks, minlength=size).astype(float)[:size] / len(tricks)
+        histogram = np.bincount(tricks, weights=weights, minlength=size)[:size] / weights.sum()
         shifted = np.zeros(size)
         shifted[1:] = histogram[:-1]
-        return (1 - self.call_bias) * histogram + self.call_bias * shifted
+        result: np.ndarray = (1 - self.call_bias) * histogram + self.call_bias * shifted
+        return result
 
     def _call(self, view: SeatView, clock: _Clock) -> Decision:
         seat = view.seat
@@ -265,10 +271,10 @@ class ExpertBot:
         # In partnership, once the partner has called the pair's tricks decide; before that,
         # each partner calls for their own hand (the pair's call is the sum of the two).
         partner_call = view.calls[(seat + 2) % 4] if view.rules.partnership else None
-        tricks = self._trick_samples(view, clock, pair=partner_call is not None)
+        tricks, weights = self._trick_samples(view, clock, pair=partner_call is not None)
         if len(tricks) == 0:
             return Decision(calls[0], "no time to simulate: the smallest call")
-        histogram = self._histogram(tricks)
+        histogram = self._histogram(tricks, weights)
         best, best_value = calls[0], -math.inf
         for a in calls:
             total_call = a.tricks + (partner_call or 0)
@@ -294,13 +300,15 @@ class ExpertBot:
         deficit = max(view.totals) - view.totals[seat]
         last = view.rules.deals is not None and view.deal_number >= view.rules.deals
         if blind and (look is None or (last and deficit >= BLIND_DEFICIT)):
-            tricks = self._trick_samples(view, clock, own_hand_known=False)
+            tricks, weights = self._trick_samples(view, clock)
             if len(tricks) == 0:
                 return Decision(blind[0], "a blind call to catch up")
+            histogram = self._histogram(tricks, weights)
             best, best_key = blind[0], (-1.0, -math.inf)
             for a in blind:
-                pts = np.array([deal_points(a.tricks, int(w), view.rules, blind=True) for w in tricks])
-                key = (float(np.mean(pts > deficit)), float(np.mean(pts)))
+                pts = [deal_points(a.tricks, w, view.rules, blind=True) for w in range(len(histogram))]
+                catch_up = sum(p for p, x in zip(histogram, pts, strict=True) if x > deficit)
+                key = (float(catch_up), float(np.dot(histogram, pts)))
                 if key > best_key:
                     best, best_key = a, key
             return Decision(best, f"a blind call of {best.tricks}: behind by "
@@ -316,10 +324,10 @@ class ExpertBot:
         assert keep is not None
         if claim is None:
             return Decision(keep, "keep the hand")
-        tricks = self._trick_samples(view, clock)
+        tricks, weights = self._trick_samples(view, clock)
         if len(tricks) == 0:
             return Decision(claim, "a weak hand: ask for a new deal")
-        histogram = self._histogram(tricks)
+        histogram = self._histogram(tricks, weights)
         worth = max(sum(p * deal_points(c, w, view.rules) for w, p in enumerate(histogram) if p > 0)
                     for c in view.rules.call_range)
         if worth < REDEAL_BELOW:

@@ -80,9 +80,12 @@ class Kernel:
     """One backend's entry points (see :mod:`callbreak.bots.kernel_impl` for their contracts)."""
 
     playout: Any
+    legal_for: Any
     replay: Any
     random_deals: Any
     evaluate: Any
+    deal_worlds: Any
+    call_weights: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -120,6 +123,15 @@ class Kernel:
         rng = np.array([1], dtype=np.int64)
         self.playout(worlds[0].copy(), trick, state.copy(), won.copy(), opts, POLICY_RANDOM, rng,
                      np.zeros(52, dtype=np.int64))
+        self.legal_for(int(worlds[0, 0]), trick, 0, 0, True, opts)
+        cards = np.full((1, 52), -1, dtype=np.int64)
+        cards[0, :2] = (0, 1)
+        seats = np.full((1, 4), -1, dtype=np.int64)
+        seats[0, :2] = (1, 2)
+        self.deal_worlds(np.zeros(4, dtype=np.int64), cards, np.array([2], dtype=np.int64), seats,
+                         np.ones((1, 1, 4), dtype=np.int64), 1, worlds)
+        self.call_weights(worlds, np.zeros(4, dtype=np.int64), np.full(4, -1, dtype=np.int64), 1.6,
+                          np.zeros(1))
         self._warm = True
 
 

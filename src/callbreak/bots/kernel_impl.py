@@ -17,6 +17,7 @@ rule options, see the ``OPT_*`` indices).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -511,4 +512,82 @@ def evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: An
                     out[i, c, r, s] = w[s]
 
 
-ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate")
+# --- sampled deals and calls as evidence ---------------------------------------------------
+
+
+@jitable
+def estimate_tricks(hand: int) -> float:
+    """Quick trick count of a 13-card hand; the same formula as
+    :func:`callbreak.core.sampling.estimated_tricks`, for the kernel."""
+    tricks = 0.0
+    short = 0
+    for suit in range(4):
+        top = (hand >> (13 * suit)) & SUIT_BITS
+        length = popcount(top)
+        ace = (top >> 12) & 1
+        king = (top >> 11) & 1
+        queen = (top >> 10) & 1
+        if suit == 0:
+            tricks += ace + king * (1.0 if length >= 2 else 0.5) + queen * (0.8 if length >= 3 else 0.3)
+            tricks += max(0, length - 3) * 0.8
+        else:
+            tricks += ace * (0.95 if length <= 5 else 0.7)
+            tricks += king * (0.75 if 2 <= length <= 4 else 0.3)
+            tricks += queen * (0.3 if 3 <= length <= 4 else 0.0)
+            if length <= 1:
+                short += 1
+    spades = popcount(hand & SPADE_MASK)
+    tricks += min(short, max(0, spades - 2)) * 0.5
+    return tricks
+
+
+def deal_worlds(fixed: Any, class_cards: Any, class_sizes: Any, class_seats: Any, splits: Any,
+                seed: int, out: Any) -> None:
+    """Finish sampled deals whose per-class splits are already drawn (see
+    :meth:`callbreak.core.sampling.HandSampler.draw_splits`).
+
+    ``fixed`` (4) holds the known hands; class ``k`` has ``class_sizes[k]`` cards
+    ``class_cards[k, :]`` shared among the seats ``class_seats[k, :]`` (-1 ends the list);
+    ``splits`` (N, K, 4) says how many each of those seats receives. The cards of each class are
+    shuffled uniformly and dealt in that order. ``out`` (N, 4) receives the hands.
+    """
+    x = mix_seed(seed, 7)
+    buf = np.zeros(52, dtype=np.int64)
+    for i in range(splits.shape[0]):
+        for s in range(4):
+            out[i, s] = fixed[s]
+        for k in range(class_cards.shape[0]):
+            m = class_sizes[k]
+            for j in range(m):
+                buf[j] = class_cards[k, j]
+            for j in range(m - 1, 0, -1):
+                x = xorshift(x)
+                r = x % (j + 1)
+                t = buf[j]
+                buf[j] = buf[r]
+                buf[r] = t
+            at = 0
+            for e in range(4):
+                seat = class_seats[k, e]
+                if seat < 0:
+                    break
+                for j in range(at, at + splits[i, k, e]):
+                    out[i, seat] |= 1 << buf[j]
+                at += splits[i, k, e]
+
+
+def call_weights(worlds: Any, played_by: Any, calls: Any, spread: float, out: Any) -> None:
+    """How well each sampled deal fits the calls: for every seat with ``calls[s] >= 0``, a
+    Gaussian likelihood of its call around the trick estimate of the hand it was dealt (the
+    sampled remaining cards plus ``played_by[s]``); ``out`` (N) receives the products."""
+    for i in range(worlds.shape[0]):
+        w = 1.0
+        for s in range(4):
+            if calls[s] >= 0:
+                gap = calls[s] - estimate_tricks(worlds[i, s] | played_by[s])
+                w *= math.exp(-gap * gap / (2.0 * spread * spread))
+        out[i] = w
+
+
+ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate", "deal_worlds",
+                "call_weights")

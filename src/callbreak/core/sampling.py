@@ -150,24 +150,38 @@ class HandSampler:
             got = self._counts[key] = cumulative[-1] if cumulative else 0
         return got
 
+    def draw_splits(self, rng: random.Random) -> list[tuple[int, ...]]:
+        """The first half of a sample: for each class (in :attr:`classes` order), how many of
+        its cards each of its seats receives, drawn with the exact weights. Which cards go
+        where is then a uniform shuffle within each class (fast samplers do that part in bulk).
+        """
+        room = self.sizes
+        out = []
+        for k, (who, _) in enumerate(self.classes):
+            splits, cumulative = self._splits(k, room)
+            if len(splits) == 1:
+                split = splits[0]  # forced (common): no random draw needed
+            else:
+                split = splits[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
+            out.append(split)
+            rest = list(room)
+            for i, n in zip(who, split, strict=True):
+                rest[i] -= n
+            room = tuple(rest)
+        return out
+
     def sample(self, rng: random.Random) -> Hands:
         """One deal: every seat's remaining hand as a card mask (the known hand as it is)."""
         hands = list(self.hands)
-        room = self.sizes
-        for k, (who, cards) in enumerate(self.classes):
-            splits, cumulative = self._splits(k, room)
-            split = splits[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
+        for (who, cards), split in zip(self.classes, self.draw_splits(rng), strict=True):
             order = list(cards)
             rng.shuffle(order)
             at = 0
-            rest = list(room)
             for i, n in zip(who, split, strict=True):
                 seat = self.unknown[i]
                 for c in order[at:at + n]:
                     hands[seat] |= 1 << c
                 at += n
-                rest[i] -= n
-            room = tuple(rest)
         return hands[0], hands[1], hands[2], hands[3]
 
 
@@ -222,7 +236,10 @@ def estimated_tricks(hand: int, rules: Rules) -> float:
     return tricks
 
 
-def call_likelihood(hand: int, call: int, rules: Rules, spread: float = 1.6) -> float:
+CALL_SPREAD = 1.6  # tricks: how far a call typically strays from the quick estimate
+
+
+def call_likelihood(hand: int, call: int, rules: Rules, spread: float = CALL_SPREAD) -> float:
     """How plausible ``call`` is for a player dealt ``hand`` (unnormalized, in (0, 1])."""
     gap = call - estimated_tricks(hand, rules)
     return math.exp(-gap * gap / (2 * spread * spread))
