@@ -46,6 +46,7 @@ class Comparison:
 
 
 COMPARISONS = (
+    Comparison("control-random-vs-random", "random", "random", 1.0, 0.0),
     Comparison("heuristic-vs-random", "heuristic", "random", 1.0, 0.0),
     Comparison("expert-vs-heuristic", "expert", "heuristic", 1.0, 0.0, ("expert",)),
     Comparison("expert0.1-vs-heuristic", "expert:budget=0.1", "heuristic", 0.1, 0.5, ("expert:budget=0.1",)),
@@ -85,6 +86,7 @@ def run(c: Comparison, deals: int, seed: int, workers: int, tolerance: float) ->
         "bot_score_per_deal": bot.mean_score_per_deal, "field_score_per_deal": field.mean_score_per_deal,
         "bot_win_rate": bot.match_win_rate, "bot_p99_ms": bot.p99_move_ms, "field_p99_ms": field.p99_move_ms,
         "bot_mean_ms": bot.mean_move_ms, "field_mean_ms": field.mean_move_ms,
+        "bot_median_ms": bot.median_move_ms, "field_median_ms": field.median_move_ms,
         "faults": [bot.faults, field.faults], "tolerance": tolerance, "seconds": seconds,
         "verdicts": [{"check": k, "pass": ok} for k, ok in verdicts],
     }
@@ -96,7 +98,7 @@ def markdown_row(r: dict[str, object]) -> str:
     checks = "; ".join(f"{v['check']}: {'yes' if v['pass'] else 'NO'}" for v in r["verdicts"])  # type: ignore[attr-defined]
     return (f"| {r['comparison']} | {r['deals']} | {r['margin_per_deal']:+.2f} {ci} | "
             f"{r['bot_score_per_deal']:+.2f} / {r['field_score_per_deal']:+.2f} | {r['bot_win_rate']:.1%} | "
-            f"{r['bot_mean_ms']:.1f} / {r['bot_p99_ms']:.1f} | {r['faults']} | {r['seconds']:.0f} s | {checks} |")
+            f"{r['bot_median_ms']:.3f} / {r['bot_p99_ms']:.3f} | {r['faults']} | {r['seconds']:.0f} s | {checks} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     bots = set(available())
     results = []
     print("| comparison | deals | margin/deal (95% CI) | score/deal bot / field | bot wins | "
-          "bot ms mean / p99 | faults | time | checks |")
+          "bot ms median / p99 | faults | time | checks |")
     print("|---|---|---|---|---|---|---|---|---|")
     for c in COMPARISONS:
         if args.only and c.name not in args.only:

@@ -194,6 +194,7 @@ class PlayerSummary:
     call_made_rate: float
     mean_move_ms: float
     p99_move_ms: float
+    median_move_ms: float
     moves: int
     faults: int
     fault_kinds: dict[str, int]
@@ -215,6 +216,7 @@ class PlayerSummary:
             "mean_move_ms": self.mean_move_ms,
             "p99_move_ms": self.p99_move_ms,
             "faults": self.faults,
+            "median_move_ms": self.median_move_ms,
             "mean_score_per_match": self.mean_score_per_match,
             "match_ci95": list(self.match_ci95),
             "margin_per_deal": self.margin_per_deal,
@@ -314,6 +316,7 @@ def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
             call_made_rate=made_count[p] / seat_deals[p] if seat_deals[p] else 0.0,
             mean_move_ms=1000 * sum(times[p]) / len(times[p]) if times[p] else 0.0,
             p99_move_ms=1000 * percentile(times[p], 99) if times[p] else 0.0,
+            median_move_ms=1000 * percentile(times[p], 50) if times[p] else 0.0,
             moves=len(times[p]), faults=len(faults[p]), fault_kinds=kinds,
             rating_mu=ratings[p][0], rating_sigma=ratings[p][1],
         ))
