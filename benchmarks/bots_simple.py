@@ -14,15 +14,23 @@ Reproduce the recorded result (about 10 minutes on one core):
     .venv/bin/python benchmarks/bots_simple.py --matches 400 --seed 1
 
 (400 matches = 2,000 deals per comparison.) A quick look: ``--matches 20``.
+
+Comparing against an older version of a bot: register it under another name from a file, e.g.
+
+    git show COMMIT:src/callbreak/bots/heuristic.py | sed 's/@register("heuristic")/@register("old")/' > old.py
+    .venv/bin/python benchmarks/bots_simple.py --load old.py --pairs heuristic/old --matches 100 --seed 7
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from callbreak.bots.base import Bot, make_bot
 from callbreak.core import CHANCE, Dealer, Match, make_rules
@@ -103,7 +111,17 @@ def main() -> None:
     parser.add_argument("--pairs", default="heuristic/random,heuristic/beginner,beginner/random,"
                         "random/random",
                         help="comma-separated hero/opponent pairs")
+    parser.add_argument("--load", action="append", default=[], metavar="FILE.py",
+                        help="a Python file that registers more bots (e.g. an older heuristic "
+                             "under another name), to compare against")
     args = parser.parse_args()
+    for path in args.load:
+        spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+        if spec is None or spec.loader is None:
+            parser.error(f"cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up while being built
+        spec.loader.exec_module(module)
     print(f"preset {args.preset}, {args.matches} matches x 4 seat rotations, seed {args.seed}")
     print("| bot | vs 3x | deals | margin per deal (95% CI) | bot pts/deal | others pts/deal "
           "| bot call made | bot match wins | median ms | p99 ms |")
