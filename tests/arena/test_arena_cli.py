@@ -126,6 +126,7 @@ def test_a_different_seed_gives_different_deals(tmp_path: Path) -> None:
     (["random", "random", "--budget", "0"], "--budget must be positive"),
     (["random", "random", "--workers", "0"], "--workers must be at least 1"),
     (["random", "random", "--plot", "scores.xyz"], "must end in one of .png"),
+    (["random", "random", "random", "--preset", "partnership"], "not 3"),
     (["random", "http://127.0.0.1:9", "--preset", "bhoos-tournament"], "cannot reach the bot"),
     (["random", "http://127.0.0.1:9"], "protocol bot cannot play these rules"),
 ])

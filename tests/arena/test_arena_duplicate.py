@@ -9,6 +9,7 @@ import arena_testbots  # noqa: F401  (registers the test-* bots)
 import pytest
 
 from callbreak.arena import ArenaPlan, SetResult, TableResult, lineups, run_set, run_sets, seating, summarise
+from callbreak.arena.duplicate import rotations
 from callbreak.arena.tournament import sets_for
 from callbreak.core import Deal, make_rules
 from callbreak.record import loads
@@ -111,3 +112,33 @@ def test_progress_counts_every_table(workers: int) -> None:
     assert [d for d, _ in seen] == sorted(d for d, _ in seen) and {t for _, t in seen} == {12}
     if workers == 1:
         assert [d for d, _ in seen] == list(range(1, 13))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_partnership_keeps_pairs_together_and_every_player_in_every_seat(players: int) -> None:
+    tables = [seating(lineup, r) for lineup in lineups(players, True) for r in rotations(players, True)]
+    if players == 2:
+        assert tables == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    for seats in tables:
+        # Partners (seats 0+2 and 1+3) are one player twice, or the 1st with the 3rd player.
+        pairs = [{seats[0], seats[2]}, {seats[1], seats[3]}]
+        assert sorted(map(sorted, pairs)) in ([[0], [1]], [[0, 2], [1, 3]])
+    for p in range(players):
+        per_seat = [sum(seats[s] == p for seats in tables) for s in range(4)]
+        assert len(set(per_seat)) == 1 and per_seat[0] > 0
+
+
+def test_partnership_with_three_players_is_refused() -> None:
+    with pytest.raises(ValueError, match="partnership"):
+        lineups(3, partnership=True)
+    assert sets_for(2, 5, deals=20, partnership=True) == 2  # 2 tables x 5 deals a set
+
+
+def test_partnership_margin_is_against_the_other_pair() -> None:
+    plan = ArenaPlan(("random", "random"), make_rules("partnership"), seed=4, sets=3)
+    report = summarise(plan, "partnership", run_sets(plan))
+    a, b = report.players
+    # Pairs score together, so one pair's margin is exactly the other's, negated.
+    assert a.margin_per_deal == pytest.approx(a.mean_score_per_deal - b.mean_score_per_deal)
+    assert a.margin_per_deal == pytest.approx(-b.margin_per_deal)
+    assert report.deals == 3 * 2 * 5

@@ -11,6 +11,9 @@ Lineups, by the number of distinct players:
   four seats (4 tables a set). The first player is the one measured against a field of the second.
 * 3 players ``A B C``: each player in turn takes the spare seat (``A B C A``, ``B C A B``,
   ``C A B C``), each rotated 4 ways (12 tables a set); every player sits every seat equally often.
+* Under partnership rules, 2 players are a pair against a pair (``A B A B`` and ``B A B A``, 2
+  tables a set); 4 players are the 1st and 3rd against the 2nd and 4th, rotated 4 ways; 3 players
+  are refused (someone would partner themselves against themselves).
 
 A set is the unit of work (one task for a worker) and the unit of the confidence intervals, so
 they reflect the variance that remains after duplication.
@@ -45,8 +48,14 @@ from callbreak.record import dumps
 ROTATIONS = 4
 
 
-def lineups(players: int) -> list[tuple[int, ...]]:
+def lineups(players: int, partnership: bool = False) -> list[tuple[int, ...]]:
     """Which player fills each seat before rotation (see the module docstring)."""
+    if partnership:
+        if players == 2:
+            return [(0, 1, 0, 1)]  # a pair against a pair
+        if players == 3:
+            raise ArenaError("under partnership rules the arena takes 2 players (a pair each) or 4 "
+                             "(the 1st and 3rd against the 2nd and 4th), not 3")
     if players == 4:
         return [(0, 1, 2, 3)]
     if players == 2:
@@ -56,13 +65,19 @@ def lineups(players: int) -> list[tuple[int, ...]]:
     raise ArenaError(f"the arena takes 2, 3 or 4 players, got {players}")
 
 
+def rotations(players: int, partnership: bool = False) -> range:
+    """The rotations each lineup is played in: every seat, or, for a pair against a pair, both
+    ways round (two more turns would repeat the same tables)."""
+    return range(2) if partnership and players == 2 else range(ROTATIONS)
+
+
 def seating(lineup: Sequence[int], rotation: int) -> tuple[int, ...]:
     """The lineup turned ``rotation`` seats: the player at lineup slot i sits in seat i + rotation."""
     return tuple(lineup[(seat - rotation) % PLAYERS] for seat in range(PLAYERS))
 
 
-def tables_per_set(players: int) -> int:
-    return len(lineups(players)) * ROTATIONS
+def tables_per_set(players: int, partnership: bool = False) -> int:
+    return len(lineups(players, partnership)) * len(rotations(players, partnership))
 
 
 def _derived_seed(*parts: object) -> int:
@@ -126,8 +141,9 @@ def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None
     result in any process, in any order. ``on_table`` is called as each table finishes (progress).
     """
     tables = []
-    for li, lineup in enumerate(lineups(len(plan.players))):
-        for rotation in range(ROTATIONS):
+    partnership = plan.rules.partnership
+    for li, lineup in enumerate(lineups(len(plan.players), partnership)):
+        for rotation in rotations(len(plan.players), partnership):
             seats = seating(lineup, rotation)
             bots = [build_player(plan.players[p], seed=_derived_seed(plan.seed, set_index, li, rotation, s),
                                  timeout=plan.budget + plan.tolerance)

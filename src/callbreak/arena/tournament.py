@@ -36,12 +36,13 @@ def default_workers() -> int:
 
 
 def sets_for(players: int, deals_per_match: int, *, matches: int | None = None,
-             deals: int | None = None) -> int:
+             deals: int | None = None, partnership: bool = False) -> int:
     """How many duplicate sets give ``matches`` seeded matches or ``deals`` table deals.
 
     ``deals`` counts every deal played at every table (each seating of a set plays the set's
     deals), rounded up to whole sets; ``matches`` counts seeded matches, each one a set.
     """
+    per_set = tables_per_set(players, partnership)  # also refuses a number of players it cannot seat
     if (matches is None) == (deals is None):
         raise ArenaError("give either a number of matches or a number of deals")
     if matches is not None:
@@ -51,7 +52,7 @@ def sets_for(players: int, deals_per_match: int, *, matches: int | None = None,
     assert deals is not None
     if deals < 1:
         raise ArenaError(f"--deals must be at least 1, got {deals}")
-    return math.ceil(deals / (deals_per_match * tables_per_set(players)))
+    return math.ceil(deals / (deals_per_match * per_set))
 
 
 def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = None,
@@ -64,7 +65,7 @@ def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = Non
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, got {workers}")
     done: dict[int, SetResult] = {}
-    total = plan.sets * tables_per_set(len(plan.players))
+    total = plan.sets * tables_per_set(len(plan.players), plan.rules.partnership)
     tables_done = 0
 
     def table_finished(count: int = 1) -> None:
@@ -74,7 +75,7 @@ def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = Non
             progress(tables_done, total)
 
     if ray_address is not None:
-        per_set = tables_per_set(len(plan.players))
+        per_set = tables_per_set(len(plan.players), plan.rules.partnership)
         for result in _run_on_ray(plan, ray_address, workers):
             done[result.set_index] = result
             table_finished(per_set)
@@ -188,7 +189,7 @@ class PlayerSummary:
     ci95: tuple[float | None, float | None]
     mean_score_per_match: float
     match_ci95: tuple[float | None, float | None]
-    margin_per_deal: float  # own score minus the mean of the other three seats, per deal
+    margin_per_deal: float  # own score minus the mean of the other side's seats, per deal
     margin_ci95: tuple[float | None, float | None]
     match_win_rate: float
     call_made_rate: float
@@ -256,8 +257,10 @@ class ArenaReport:
             "duplicate_sets": len(self.sets),
             "matches": len(self.tables),
             "budget": self.plan.budget,
-            "seating": "4 players rotated; 2 players: the first against three copies of the "
-                       "second; 3 players: each takes the spare seat in turn",
+            "seating": ("partnership: a pair against a pair (2 players), or 1st+3rd against 2nd+4th "
+                        "(4 players), rotated" if self.plan.rules.partnership else
+                        "4 players rotated; 2 players: the first against three copies of the second; "
+                        "3 players: each takes the spare seat in turn"),
         }
 
 
@@ -266,6 +269,9 @@ def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
     """Per-player results. Intervals are over duplicate sets: one value per set and player."""
     n = len(plan.players)
     names = list(names) if names is not None else list(plan.display_names)
+    # A seat is measured against the seats not on its side: the other three, or two opponents.
+    opponents = [[o for o in range(PLAYERS) if o != seat and not (plan.rules.partnership and o % 2 == seat % 2)]
+                 for seat in range(PLAYERS)]
     per_set_deal: list[list[float]] = [[] for _ in range(n)]
     per_set_match: list[list[float]] = [[] for _ in range(n)]
     per_set_margin: list[list[float]] = [[] for _ in range(n)]
@@ -278,8 +284,8 @@ def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
             for seat, p in enumerate(t.seat_players):
                 for deal_points, deal_made in zip(t.points, t.made, strict=True):
                     points[p] += deal_points[seat] / 10
-                    others = sum(deal_points) - deal_points[seat]
-                    margins[p] += (deal_points[seat] - others / (PLAYERS - 1)) / 10
+                    others = [deal_points[o] for o in opponents[seat]]
+                    margins[p] += (deal_points[seat] - sum(others) / len(others)) / 10
                     made_count[p] += deal_made[seat]
                 deals[p] += len(t.points)
                 totals[p] += t.totals[seat] / 10

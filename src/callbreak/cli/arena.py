@@ -68,8 +68,9 @@ def _check_output(path: Path | None, what: str) -> None:
 def arena(
     players: Annotated[list[str], typer.Argument(
         help="2 to 4 players: bot specs such as 'heuristic' or 'expert:budget=0.1', or bot URLs "
-             "(http://host:port). With 2 players the first plays three copies of the second; with "
-             "3 each takes the spare seat in turn.", show_default=False)],
+             "(http://host:port). With 2 players the first plays three copies of the second (under "
+             "partnership rules: a pair against a pair); with 3 each takes the spare seat in turn.",
+        show_default=False)],
     preset_name: Annotated[str, typer.Option("--preset", help="Rule preset.")] = "callbreak",
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="Rule option key=value on top of the preset (repeatable).")] = None,
@@ -121,7 +122,8 @@ def arena(
         except CallbreakError as e:
             fail(str(e))
     try:
-        sets = sets_for(len(players), rules.deals or UNLIMITED_MATCH_DEALS, matches=matches, deals=deals)
+        sets = sets_for(len(players), rules.deals or UNLIMITED_MATCH_DEALS, matches=matches, deals=deals,
+                        partnership=rules.partnership)
     except ArenaError as e:
         fail(str(e))
         return
@@ -151,7 +153,7 @@ def arena(
                         console=err, transient=True, disable=quiet)
     try:
         with progress:
-            task = progress.add_task("tables", total=sets * tables_per_set(len(players)))
+            task = progress.add_task("tables", total=sets * tables_per_set(len(players), rules.partnership))
             report = run_arena(plan, preset=preset_name, workers=workers, ray_address=ray,
                                progress=lambda done, total: progress.update(task, completed=done, total=total))
     except RayUnavailableError as e:
