@@ -20,7 +20,10 @@ elif [ -n "$PG_BIN" ]; then
   PG_DIR=${CALLBREAK_PG_DIR:-/tmp/callbreak-test-pg}
   RUN_AS=()
   if [ "$(id -u)" = 0 ]; then RUN_AS=(runuser -u postgres --); fi
-  if ! "$PG_BIN/pg_ctl" status -D "$PG_DIR" >/dev/null 2>&1; then
+  # pg_ctl refuses to run as root, so every call goes through RUN_AS; a server already
+  # answering on the port (an earlier run's) is reused rather than clobbered.
+  if ! "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" &&
+     ! "${RUN_AS[@]}" "$PG_BIN/pg_ctl" status -D "$PG_DIR" >/dev/null 2>&1; then
     rm -rf "$PG_DIR"; mkdir -p "$PG_DIR"
     [ "$(id -u)" = 0 ] && chown postgres "$PG_DIR"
     "${RUN_AS[@]}" "$PG_BIN/initdb" -D "$PG_DIR" -U postgres --auth=trust >/dev/null
