@@ -62,6 +62,9 @@ _PARTNER_MARGIN = 0.8
 # (it also chooses when to lead what), the others' counts are less sure (measured on self-play).
 _LEADER_CHOICE_BONUS = 0.2
 _UNKNOWN_TRUMP_SPREAD = 0.3
+# Chances of being beaten: below _SAFE_RISK a card "should hold"; a riskier card is still tried
+# below _TRY_RISK when only one opponent can overtake; a side winner is cashed below _CASH_RISK.
+_SAFE_RISK, _TRY_RISK, _CASH_RISK = 0.35, 0.4, 0.5
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -386,7 +389,7 @@ class _Play:
             if not self.is_master(card):
                 continue
             r = self.risk(card, suit, others)
-            if r < 0.3 and (best is None or r < best[0]):
+            if r < _CASH_RISK and (best is None or r < best[0]):
                 best = (r, card)
         if best is not None:
             card = best[1]
@@ -494,7 +497,7 @@ class _Play:
 
         if self.partner is not None and winner_seat == self.partner:
             partner_risk = self.risk(best, lead_suit, later)
-            if partner_risk < 0.35 and losers and self.mode != "avoid":
+            if partner_risk < _SAFE_RISK and losers and self.mode != "avoid":
                 return self.duck(losers, lead_suit, f"my partner's {card_name(best)[4:]} is winning: "
                                                     "play low")
         want = self.mode == "win" or (self.mode == "spoil" and (
@@ -506,14 +509,14 @@ class _Play:
             return self.avoid(winners, losers, lead_suit, later)
         if want and winners:
             scored = [(self.risk(c, lead_suit, later), c) for c in winners]
-            safe = [c for r, c in scored if r < 0.35]
+            safe = [c for r, c in scored if r < _SAFE_RISK]
             if safe:
                 card = self._cheapest(safe)
                 return self.decision(card, self._win_reason(card, lead_suit, later, safe=True))
             r, card = min(scored, key=lambda rc: (round(rc[0], 2), self._cost(rc[1])))
             # Second hand low: with two opponents still to come, a card that may be beaten is
             # better kept; third hand may try, since only one player can still overtake.
-            try_it = r < 0.6 and (len(later) <= 1 or card // 13 == self.trump)
+            try_it = r < _TRY_RISK and (len(later) <= 1 or card // 13 == self.trump)
             if try_it or not later:
                 return self.decision(card, self._win_reason(card, lead_suit, later, safe=False))
         if not losers:
