@@ -65,6 +65,8 @@ _UNKNOWN_TRUMP_SPREAD = 0.3
 # Chances of being beaten: below _SAFE_RISK a card "should hold"; a riskier card is still tried
 # below _TRY_RISK when only one opponent can overtake; a side winner is cashed below _CASH_RISK.
 _SAFE_RISK, _TRY_RISK, _CASH_RISK = 0.35, 0.4, 0.5
+# Leading a low card: length counts for a suit, trumps, a lone king and a likely ruff against.
+_LEAD_TRUMP_PENALTY, _LEAD_KING_PENALTY, _LEAD_RUFF_PENALTY = 6.0, 3.0, 4.0
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -439,15 +441,15 @@ class _Play:
             length = popcount(self.hand & SUIT_MASKS[suit])
             score = float(length)
             if suit == trump:
-                score -= 6  # keep trumps for ruffing
+                score -= _LEAD_TRUMP_PENALTY  # keep trumps for ruffing
             # Leading away from an unguarded honour gives it to the player behind.
             king = self.hand >> (suit * 13 + 11) & 1
             ace = self.hand >> (suit * 13 + 12) & 1
             if king and not ace and length <= 3:
-                score -= 3
+                score -= _LEAD_KING_PENALTY
             ruff_risk = max(self.p_void(s, suit) * (self.p_has(s, trump) if suit != trump else 0.0)
                             for s in self.opponents)
-            score -= 4 * ruff_risk
+            score -= _LEAD_RUFF_PENALTY * ruff_risk
             candidates.append((score, -card))
         score, neg = max(candidates)
         card = -neg
