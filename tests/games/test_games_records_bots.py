@@ -243,3 +243,17 @@ def test_seed000_search_values_winning_a_race_down_game_as_good() -> None:
         g.apply(g.legal_actions()[0])
     assert g.is_over and g.winners == (0,)
     assert outcome_value(g, before, 0) > 0 > outcome_value(g, before, 1)
+
+
+def test_seed000_search_considers_the_bids_nearest_the_heuristics() -> None:
+    from callbreak.bots.games_bots import GameSearchBot
+    from callbreak.games import BatakKozMaca
+
+    g = BatakKozMaca()
+    g.apply(fill_deal(g, {1: "AS KS QS JS 10S AH KH AC KC AD 2D 3D 4D"}))
+    view = g.view(1)
+    aim = heuristic_action(view)[0]
+    assert isinstance(aim, Bid)
+    calls = sorted(a.tricks for a in GameSearchBot(max_candidates=5).candidates(view))  # type: ignore[union-attr]
+    assert aim.tricks in calls and len(calls) == 5
+    assert max(calls) - min(calls) == 4  # a window around the heuristic's call, not a random spread

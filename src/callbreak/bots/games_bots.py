@@ -354,10 +354,19 @@ class GameSearchBot:
         legal = list(view.legal)
         if len(legal) <= self.max_candidates:
             return legal
-        # Many exchanges: the heuristic's choice, none, and a spread of the others.
         pick = heuristic_action(view)[0]
         rest = [a for a in legal if a != pick]
-        self.rng.shuffle(rest)
+        if isinstance(pick, (Bid, Pass)):
+            # Bids: the ones nearest the heuristic's (a pass counts as just below the lowest bid).
+            aim = pick.tricks if isinstance(pick, Bid) else 0
+
+            def distance(a: GameAction) -> int:
+                return abs((a.tricks if isinstance(a, Bid) else 0) - aim)
+
+            rest.sort(key=distance)
+        else:
+            # Many exchanges: the heuristic's choice and a spread of the others.
+            self.rng.shuffle(rest)
         return [pick, *rest[: self.max_candidates - 1]]
 
     def decide(self, view: GameView, budget: float) -> GameDecision:
