@@ -46,6 +46,8 @@ class Player:
         self.rng, self.latencies, self.clock = rng, latencies, clock
         self.sent: tuple[int, float] | None = None
         self.actions = 0
+        self.ready = asyncio.Event()
+        self.errors: list[str] = []
 
     async def run(self) -> None:
         async with connect(f"{self.url}/ws/{self.code}", max_size=2**22) as ws:
@@ -53,10 +55,15 @@ class Player:
             async for raw in ws:
                 now = time.perf_counter()
                 m = json.loads(raw)
+                if m["type"] == "state":
+                    self.ready.set()
+                elif m["type"] == "error":
+                    self.errors.append(m["code"])
                 if m["type"] != "state" or m["view"] is None:
                     continue
                 if self.sent is not None and m["version"] > self.sent[0]:
-                    self.latencies.append(now - self.sent[1])
+                    if self.sent[1] >= self.clock["measure_from"]:
+                        self.latencies.append(now - self.sent[1])
                     self.sent = None
                 view = m["view"]
                 if view["phase"] == "over" or now > self.clock["stop"]:
@@ -65,8 +72,8 @@ class Player:
                     continue
                 ordinary = [a for a in view["legal"] if a["type"] != "look" and not a.get("blind")]
                 action = self.rng.choice(ordinary or view["legal"])
-                if self.think:
-                    await asyncio.sleep(self.think)
+                if self.think:  # people and bots do not all answer in step: spread 0.5x..1.5x
+                    await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
                 self.sent = (m["version"], time.perf_counter())
                 self.actions += 1
                 await ws.send(json.dumps({"type": "action", "token": self.token, "version": m["version"],
@@ -90,20 +97,28 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
         made = [await make_table(http, deals) for _ in range(tables)]
         latencies: list[float] = []
         rng = random.Random(seed)
-        clock = {"stop": float("inf")}
+        clock = {"stop": float("inf"), "measure_from": float("inf")}
         players = [Player(base.replace("http", "ws"), code, t, think, random.Random(rng.random()), latencies, clock)
                    for code, tokens in made for t in tokens]
         tasks = [asyncio.create_task(p.run()) for p in players]
-        await asyncio.sleep(0.5)  # every client connected and said hello
+        await asyncio.wait_for(asyncio.gather(*(p.ready.wait() for p in players)), 120)
+    # A fresh HTTP client: the first one's idle keep-alive connection may have been closed.
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for code, tokens in made:
             (await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})).raise_for_status()
-        started = time.perf_counter()
-        clock["stop"] = started + seconds
-        await asyncio.wait(tasks, timeout=seconds + 30)
-        elapsed = min(time.perf_counter(), clock["stop"]) - started
-        for t in tasks:
-            t.cancel()
+    # Measure only once every table is playing (and a second of warm-up has passed).
+    await asyncio.sleep(1.0)
+    started = time.perf_counter()
+    clock["measure_from"] = started
+    clock["stop"] = started + seconds
+    await asyncio.wait(tasks, timeout=seconds + 30)
+    elapsed = min(time.perf_counter(), clock["stop"]) - started
+    for t in tasks:
+        t.cancel()
     actions = sum(p.actions for p in players)
+    errors = [e for p in players for e in p.errors]
+    if errors:
+        print(f"  ({len(errors)} refused actions: {sorted(set(errors))})")
     lat = sorted(latencies)
     return {"tables": tables, "actions": actions, "seconds": round(elapsed, 2),
             "throughput": round(len(lat) / elapsed, 1) if elapsed > 0 else 0.0,
@@ -112,20 +127,43 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
             "samples": len(lat)}
 
 
+async def ping_baseline(base: str, count: int = 300) -> tuple[float, float]:
+    """Median and p99 (ms) of a websocket ping/pong with the server idle: the floor for any message."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        code, _ = await make_table(http, 1)
+    times = []
+    async with connect(f"{base.replace('http', 'ws')}/ws/{code}") as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        await ws.recv()
+        await ws.recv()
+        for _ in range(count):
+            t = time.perf_counter()
+            await ws.send('{"type":"ping"}')
+            await ws.recv()
+            times.append(time.perf_counter() - t)
+    times.sort()
+    return statistics.median(times) * 1000, times[int(len(times) * 0.99)] * 1000
+
+
 def report(base: str, args: argparse.Namespace) -> None:
-    print(f"{'tables':>6} {'actions/s':>10} {'median ms':>10} {'p99 ms':>8} {'samples':>8}")
+    ping_median, ping_p99 = asyncio.run(ping_baseline(base))
+    print(f"baseline: idle websocket ping/pong median {ping_median:.2f} ms, p99 {ping_p99:.2f} ms")
+    print(f"think {args.think} s per action")
+    print(f"{'tables':>6} {'actions/s':>10} {'median ms':>10} {'p99 ms':>8} {'samples':>8} {'median/ping':>12}")
     for n in args.tables:
         r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed))
-        print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8}",
-              flush=True)
+        ratio = f"{r['median_ms'] / ping_median:.1f}x" if r["median_ms"] else "-"
+        print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8} "
+              f"{ratio:>12}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, nargs="+", default=[25, 50, 100, 200])
     parser.add_argument("--seconds", type=float, default=20.0, help="measured play time per table count")
-    parser.add_argument("--think", type=float, default=0.0, help="seconds each player waits before acting")
-    parser.add_argument("--deals", type=int, default=5)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds each player waits before acting (spread uniformly over 0.5x..1.5x)")
+    parser.add_argument("--deals", type=int, default=10, help="deals per table (long enough to outlast the run)")
     parser.add_argument("--db", default=None, help="database URL for the server (default: temporary SQLite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=None, help="load an already running server instead of starting one")

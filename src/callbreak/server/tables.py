@@ -41,6 +41,7 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read
 CODE_LENGTH = 12  # 31**12 ~ 7.9e17 codes: guessing a live one is hopeless
 ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn timer) before a bot plays
 BOT_BUDGET = 1.0
+FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
 MAX_NAME = 24
 
 
@@ -419,6 +420,15 @@ class TableService:
         self.store.finish_game(table.id, results)
         table.status = "over"
         self._cancel_clock(table)
+        # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
+        loop = self.loop or asyncio.get_running_loop()
+        loop.call_later(FINISHED_TTL, self._forget, table)
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+            for conn in table.connections:
+                conn.send({"type": "closed", "message": "this finished table has closed; it is in the history"})
 
     # --- the clock: timers, absent players and bots ------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from callbreak.store.models import ActionRow, GameRow, ResultRow, SheetRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 log = logging.getLogger("callbreak.store")
+CHECKPOINT_SECONDS = 2.0
 
 
 class StoreError(CallbreakError):
@@ -84,10 +86,30 @@ class Store:
             raise StoreError(f"cannot use the database URL {url!r}: {e}") from None
         self.migrate()
         self._writer: Any = None  # driver connection for append_action
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if self.is_sqlite and parsed.database not in (None, "", ":memory:"):
+            # Commits never wait for the disk (WAL, synchronous=NORMAL); the fsync comes with a
+            # checkpoint, which we run here, off the event loop, rather than inside a commit.
+            self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="sqlite-checkpoint",
+                                                  daemon=True)
+            self._checkpointer.start()
         marker = "?" if self.is_sqlite else "%s"
         self._insert_action = f"INSERT INTO actions (game_id, seq, action) VALUES ({marker}, {marker}, {marker})"
 
+    def _checkpoint_loop(self) -> None:
+        while not self._stop.wait(CHECKPOINT_SECONDS):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception as e:  # a busy database: try again next time
+                log.debug("checkpoint skipped: %s", e)
+
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(5)
+            self._checkpointer = None
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 self._writer.close()
@@ -255,5 +277,6 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA wal_autocheckpoint=0")  # the store's checkpoint thread does it
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
