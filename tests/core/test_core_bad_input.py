@@ -200,3 +200,25 @@ def test_nothing_after_the_end() -> None:
     assert m.legal_actions() == [] and m.to_act is None
     with pytest.raises(WrongPhaseError):
         m.default_action()
+
+
+def test_legal_actions_and_views_of_other_and_bad_seats() -> None:
+    m = _in_play()
+    assert m.legal_actions(2) == []  # not seat 2's turn
+    assert m.view(2).legal == ()
+    assert all(a.seat == 1 for a in m.legal_actions())  # type: ignore[union-attr]
+    for bad in (4, -2, "0"):
+        with pytest.raises(IllegalActionError, match="no such seat"):
+            m.legal_actions(bad)  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError, match="no such seat"):
+            m.view(bad)  # type: ignore[arg-type]
+    spectator = m.view(None)
+    assert spectator.hand is None and spectator.legal == ()
+
+
+def test_legal_actions_are_fresh_lists() -> None:
+    """Callers may change the list they get; the next call is not affected."""
+    m = _in_play()
+    first = m.legal_actions()
+    first.clear()
+    assert m.legal_actions() and m.legal_actions() is not m.legal_actions()
