@@ -379,7 +379,7 @@ class _Play:
         others = [s for s in range(4) if s != self.seat]
         trump_mask = SUIT_MASKS[trump]
         unseen_trumps = self.unseen & trump_mask
-        # 1. Cash side-suit masters while nobody can ruff them.
+        # 1. Cash side-suit masters while a ruff is still unlikely (below _CASH_RISK).
         best: tuple[float, int] | None = None
         for suit in range(4):
             if suit == trump:
