@@ -26,7 +26,7 @@ from callbreak.core.rules import PRESETS
 from callbreak.record import Record, redact
 from callbreak.server import players, scorekeeper
 from callbreak.server.tables import Connection, TableService, hint_decision, new_code, token_hash
-from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError, error_json, parse_message, view_json
+from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError, dumps, error_json, parse_message, view_json
 from callbreak.store import Store
 
 log = logging.getLogger("callbreak.server")
@@ -162,10 +162,10 @@ def create_app(store: Store) -> FastAPI:
             await ws.send_json(error_json(e.code, e.message))
             await ws.close(code=4404)
             return
-        outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         conn = Connection(seat=None, send=lambda m: None)
 
-        def send(message: dict[str, Any]) -> None:
+        def send(message: dict[str, Any] | str) -> None:
             if not conn.alive:
                 return
             if outbox.qsize() >= OUTBOX_LIMIT:  # a client that stopped reading
@@ -178,7 +178,7 @@ def create_app(store: Store) -> FastAPI:
 
         async def writer() -> None:
             while (message := await outbox.get()) is not None:
-                await ws.send_text(json.dumps(message, separators=(",", ":")))
+                await ws.send_text(message if isinstance(message, str) else dumps(message))
             with contextlib.suppress(Exception):
                 await ws.close(code=1008)
 

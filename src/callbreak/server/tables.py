@@ -32,7 +32,15 @@ from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
 from callbreak.core.scoring import made
 from callbreak.server import players
-from callbreak.server.wire import MessageError, parse_action, view_json
+from callbreak.server.wire import (
+    MessageError,
+    dumps,
+    parse_action,
+    personal_json,
+    public_json,
+    state_text,
+    view_json,
+)
 from callbreak.store import Store, StoredGame, StoreError
 
 log = logging.getLogger("callbreak.server")
@@ -114,7 +122,7 @@ class Connection:
     """One websocket (or test) client: its seat (None for a spectator) and its outbox."""
 
     seat: int | None
-    send: Callable[[dict[str, Any]], None]
+    send: Callable[[dict[str, Any] | str], None]  # a message, or one already encoded
     alive: bool = True
 
 
@@ -540,15 +548,26 @@ class TableService:
                 "clock": {"left": left, "kind": table.deadline_kind or None}}
 
     def broadcast(self, table: Table) -> None:
-        """Each connection gets the view of its own seat (spectators: public information)."""
+        """Each connection gets the view of its own seat (spectators: public information).
+
+        The public part is taken from the spectator view and encoded once; each seat's own view
+        adds only its hand and legal actions.
+        """
         if not table.connections:
             return
         shared = self._shared_state(table)
-        cache: dict[int | None, dict[str, Any]] = {}
+        match = table.match
+        watcher = None if match is None else match.view(None)
+        public = None if watcher is None else dumps(public_json(watcher))
+        cache: dict[int | None, str] = {}
         for conn in list(table.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = self.state_message(table, conn.seat, shared)
-            conn.send(cache[conn.seat])
+            seat = conn.seat
+            if seat not in cache:
+                personal = None
+                if match is not None:
+                    personal = personal_json(watcher if seat is None else match.view(seat))  # type: ignore[arg-type]
+                cache[seat] = state_text(shared, public, seat, personal)
+            conn.send(cache[seat])
 
     def hint(self, code: str, token: Any) -> tuple[Table, int, str]:
         table = self.get(code)

@@ -36,17 +36,25 @@ def cards_json(cards: tuple[Card, ...] | None) -> list[str] | None:
 
 def view_json(view: SeatView) -> dict[str, Any]:
     """A seat view as JSON: only the fields listed here ever leave the server."""
+    return {**public_json(view), **personal_json(view)}
+
+
+def personal_json(view: SeatView) -> dict[str, Any]:
+    """The fields of a view that belong to its seat alone."""
+    return {"seat": view.seat, "hand": cards_json(view.hand), "looked": view.looked,
+            "legal": [a.to_json() for a in view.legal]}
+
+
+def public_json(view: SeatView) -> dict[str, Any]:
+    """The fields of a view that are the same for every seat (and for spectators)."""
     redeal = view.redeal
     return {
-        "seat": view.seat,
         "phase": view.phase.value,
         "deal_number": view.deal_number,
         "deals": view.rules.deals,
         "dealer": view.dealer,
         "to_act": view.to_act,
-        "hand": cards_json(view.hand),
         "hand_sizes": list(view.hand_sizes),
-        "looked": view.looked,
         "calls": list(view.calls),
         "blind": list(view.blind),
         "won": list(view.won),
@@ -65,11 +73,30 @@ def view_json(view: SeatView) -> dict[str, Any]:
         "tiebreak_seats": list(view.tiebreak_seats),
         "winners": list(view.winners),
         "chips": None if view.chips is None else list(view.chips),
-        "legal": [a.to_json() for a in view.legal],
         "call_range": [view.rules.min_call, view.rules.max_call],
         "blind_calls": view.rules.blind_call,
         "partnership": view.rules.partnership,
     }
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def state_text(shared: dict[str, Any], public: str | None, seat: int | None,
+               personal: dict[str, Any] | None) -> str:
+    """One seat's state message as text, spliced from parts encoded once per broadcast.
+
+    ``public`` is the encoded :func:`public_json` of the spectator view; ``personal`` the seat's
+    own fields. The result is the same JSON as ``{**shared, "you": seat, "view": {...}}``.
+    """
+    head = dumps(shared)[:-1]
+    you = dumps(seat)
+    if public is None:
+        return f'{head},"you":{you},"view":null}}'
+    if personal is None:
+        return f'{head},"you":{you},"view":{public}}}'
+    return f'{head},"you":{you},"view":{public[:-1]},{dumps(personal)[1:]}}}'
 
 
 def parse_message(text: str | bytes) -> dict[str, Any]:
