@@ -15,6 +15,9 @@ Lineups, by the number of distinct players:
   tables a set); 4 players are the 1st and 3rd against the 2nd and 4th, rotated 4 ways; 3 players
   are refused (someone would partner themselves against themselves).
 
+The related games of seed 000 (``ArenaPlan.game``) are seated the same way at their own table
+size (3 to 8 seats; see :func:`lineups`), with game bots, and dealt from a seeded stream of packs.
+
 A set is the unit of work (one task for a worker) and the unit of the confidence intervals, so
 they reflect the variance that remains after duplication.
 
@@ -39,45 +42,62 @@ from callbreak.arena.runner import (
     ArenaError,
     DealStream,
     Fault,
+    GameDealStream,
+    play_game,
     play_match,
 )
+from callbreak.bots.games_bots import make_game_bot
 from callbreak.core import Rules
 from callbreak.core.scoring import made
+from callbreak.games import TrickGame, make_trick_game
+from callbreak.games.record import dumps_game
 from callbreak.record import dumps
 
 ROTATIONS = 4
 
 
-def lineups(players: int, partnership: bool = False) -> list[tuple[int, ...]]:
-    """Which player fills each seat before rotation (see the module docstring)."""
+def lineups(players: int, partnership: bool = False, seats: int = PLAYERS) -> list[tuple[int, ...]]:
+    """Which player fills each seat before rotation (see the module docstring).
+
+    ``seats`` is the table size (4 for Call Break; 3 to 8 for the related games). The rule is
+    the same at any size: as many players as seats sit once each; 2 players are the first
+    against copies of the second; otherwise the players fill the seats in turn, each lineup
+    starting one player later, so every player sits every seat equally often.
+
+    >>> lineups(3, seats=5)
+    [(0, 1, 2, 0, 1), (1, 2, 0, 1, 2), (2, 0, 1, 2, 0)]
+    """
     if partnership:
         if players == 2:
             return [(0, 1, 0, 1)]  # a pair against a pair
         if players == 3:
             raise ArenaError("under partnership rules the arena takes 2 players (a pair each) or 4 "
                              "(the 1st and 3rd against the 2nd and 4th), not 3")
-    if players == 4:
-        return [(0, 1, 2, 3)]
+    if not 2 <= players <= min(4, seats):
+        counts = "2, 3 or 4" if seats >= 4 else "2 or 3"
+        raise ArenaError(f"the arena takes {counts} players at a table of {seats}, got {players}")
+    if players == seats:
+        return [tuple(range(seats))]
     if players == 2:
-        return [(0, 1, 1, 1)]
-    if players == 3:
-        return [(k, (k + 1) % 3, (k + 2) % 3, k) for k in range(3)]
-    raise ArenaError(f"the arena takes 2, 3 or 4 players, got {players}")
+        return [(0, *([1] * (seats - 1)))]
+    starts = range(1) if seats % players == 0 else range(players)
+    return [tuple((k + i) % players for i in range(seats)) for k in starts]
 
 
-def rotations(players: int, partnership: bool = False) -> range:
+def rotations(players: int, partnership: bool = False, seats: int = PLAYERS) -> range:
     """The rotations each lineup is played in: every seat, or, for a pair against a pair, both
     ways round (two more turns would repeat the same tables)."""
-    return range(2) if partnership and players == 2 else range(ROTATIONS)
+    return range(2) if partnership and players == 2 else range(seats)
 
 
 def seating(lineup: Sequence[int], rotation: int) -> tuple[int, ...]:
     """The lineup turned ``rotation`` seats: the player at lineup slot i sits in seat i + rotation."""
-    return tuple(lineup[(seat - rotation) % PLAYERS] for seat in range(PLAYERS))
+    n = len(lineup)
+    return tuple(lineup[(seat - rotation) % n] for seat in range(n))
 
 
-def tables_per_set(players: int, partnership: bool = False) -> int:
-    return len(lineups(players, partnership)) * len(rotations(players, partnership))
+def tables_per_set(players: int, partnership: bool = False, seats: int = PLAYERS) -> int:
+    return len(lineups(players, partnership, seats)) * len(rotations(players, partnership, seats))
 
 
 def _derived_seed(*parts: object) -> int:
@@ -97,6 +117,11 @@ class ArenaPlan:
     tolerance: float = DEFAULT_TOLERANCE
     keep_records: bool = False
     names: tuple[str, ...] = ()  # how players are shown (default: their specs)
+    # A related game (callbreak.games) instead of Call Break: its name, table size and options
+    # (``rules`` is then unused). Its players are game bots (make_game_bot specs).
+    game: str | None = None
+    game_players: int | None = None
+    game_options: tuple[tuple[str, str], ...] = ()
 
     @property
     def display_names(self) -> tuple[str, ...]:
@@ -108,7 +133,30 @@ class ArenaPlan:
 
     @property
     def deals_per_match(self) -> int:
+        """Deals a match has (for a related game, an estimate: its hand limit, or 10)."""
+        if self.game is not None:
+            opts = self.new_game().options
+            return opts.max_hands or int(getattr(opts, "deals", 10))
         return self.rules.deals or UNLIMITED_MATCH_DEALS
+
+    @property
+    def partnership(self) -> bool:
+        return self.game is None and self.rules.partnership
+
+    @property
+    def seats(self) -> int:
+        """Seats at each table."""
+        return PLAYERS if self.game is None else self.new_game().players
+
+    @property
+    def tables_in_set(self) -> int:
+        return tables_per_set(len(self.players), self.partnership, self.seats)
+
+    def new_game(self) -> TrickGame:
+        """A fresh related game of this plan (raises :class:`RulesError` for bad settings)."""
+        if self.game is None:
+            raise ArenaError("this arena plays Call Break, not a related game")
+        return make_trick_game(self.game, self.game_players, **dict(self.game_options))
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +188,8 @@ def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None
     Everything random is derived from (plan.seed, set_index, seating), so a set gives the same
     result in any process, in any order. ``on_table`` is called as each table finishes (progress).
     """
+    if plan.game is not None:
+        return _run_game_set(plan, set_index, on_table)
     tables = []
     partnership = plan.rules.partnership
     for li, lineup in enumerate(lineups(len(plan.players), partnership)):
@@ -171,6 +221,42 @@ def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None
                 totals=tuple(m.totals), winners=tuple(m.winners),
                 times=tuple(tuple(s.times) for s in out.seats), faults=tuple(out.faults),
                 record=dumps(out.record) if plan.keep_records else None,
+            ))
+            if on_table is not None:
+                on_table()
+    return SetResult(set_index, tuple(tables))
+
+
+def _run_game_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None) -> SetResult:
+    """:func:`run_set` for a related game: the same seeded packs at every seating.
+
+    Points are stored as for Call Break (tenths, higher is better): a game's whole points times
+    10, sign flipped in the race-down games (Snarples, Donut). A seat "made" a hand when the hand
+    gained it points (after that flip).
+    """
+    tables = []
+    seats_at_table = plan.seats
+    for li, lineup in enumerate(lineups(len(plan.players), False, seats_at_table)):
+        for rotation in rotations(len(plan.players), False, seats_at_table):
+            seats = seating(lineup, rotation)
+            bots = [make_game_bot(plan.players[p], seed=_derived_seed(plan.seed, set_index, li, rotation, s))
+                    for s, p in enumerate(seats)]
+            game = plan.new_game()
+            names = [plan.display_names[p] for p in seats]
+            meta = {"arena": {"seed": plan.seed, "set": set_index, "lineup": li, "rotation": rotation,
+                              "budget": plan.budget, "players": [plan.players[p] for p in seats]}}
+            out = play_game(game, bots, chance=GameDealStream(f"{plan.seed}/{set_index}"),
+                            budget=plan.budget, tolerance=plan.tolerance, names=names, meta=meta)
+            g = out.game
+            sign = -1 if g.LOW_WINS else 1
+            points = tuple(tuple(10 * sign * p for p in r.points) for r in g.results)
+            tables.append(TableResult(
+                set_index=set_index, lineup=li, rotation=rotation, seat_players=seats,
+                points=points, made=tuple(tuple(p > 0 for p in hand) for hand in points),
+                totals=tuple(10 * sign * (sc - g.START_SCORE) for sc in g.scores),
+                winners=tuple(g.winners),
+                times=tuple(tuple(s.times) for s in out.seats), faults=tuple(out.faults),
+                record=dumps_game(out.record) if plan.keep_records else None,
             ))
             if on_table is not None:
                 on_table()

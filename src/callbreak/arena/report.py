@@ -28,11 +28,16 @@ def _interval(mean: float, ci: tuple[float | None, float | None]) -> str:
 
 def results_table(report: ArenaReport) -> Table:
     """The per-player results as a rich table."""
-    table = Table(title=f"{report.preset}: {report.deals} deals at {len(report.tables)} tables, "
+    # A related game has hands, not deals, and no calls for everyone: "gains" counts the hands
+    # that gained the seat points (scores in the race-down games are sign-flipped: up is good).
+    game = report.plan.game is not None
+    deal = "hand" if game else "deal"
+    table = Table(title=f"{report.preset}: {report.deals} {'hands' if game else 'deals'} at "
+                        f"{len(report.tables)} tables, "
                         f"{len(report.sets)} duplicate sets, seed {report.plan.seed}")
-    for column in ("player", "deals", "score/deal (95% CI)", "score/match (95% CI)",
-                   "vs table/deal (95% CI)", "wins", "calls made", "mean ms", "p99 ms", "faults",
-                   "rating"):
+    for column in ("player", f"{deal}s", f"score/{deal} (95% CI)", "score/match (95% CI)",
+                   f"vs table/{deal} (95% CI)", "wins", "gains" if game else "calls made",
+                   "mean ms", "p99 ms", "faults", "rating"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for p in report.players:
         table.add_row(

@@ -21,14 +21,18 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from callbreak.bots import Bot, Decision
+from callbreak.bots.games_bots import GameDecision
 from callbreak.core import CHANCE, Action, CallbreakError, ChooseDealer, Deal, Draw, Match, Rules, Stop
 from callbreak.core.cards import DECK
 from callbreak.core.dealing import shuffled_hands
 from callbreak.core.rules import FirstDealer
 from callbreak.core.view import Phase
+from callbreak.games import GameAction, TrickGame
+from callbreak.games.base import GamePhase, shuffled_pack
+from callbreak.games.record import GameRecord, game_record_of
 from callbreak.record import Record, record_of
 
 PLAYERS = 4
@@ -177,26 +181,58 @@ def play_match(
     stats = tuple(SeatStats(seat_names[s]) for s in range(PLAYERS))
     # A match whose deals keep being thrown in (calls always under min_call_total) never ends.
     deal_limit = 20 * (rules.deals or chance.stop_after or UNLIMITED_MATCH_DEALS) + 100
-    while not match.is_over:
-        seat = match.to_act
-        assert seat is not None
-        if seat == CHANCE:
-            if chance.dealt > deal_limit:
-                raise ArenaError(f"the match did not finish after {chance.dealt} deals were dealt "
-                                 "(every deal thrown in?)")
-            match.apply(chance.chance(match))
-            continue
-        action, seconds, fault = refereed_action(match, seat, players[seat], budget=budget,
-                                                 tolerance=tolerance, name=stats[seat].player, clock=clock)
-        stats[seat].times.append(seconds)
-        if fault is not None:
-            stats[seat].faults.append(fault)
-        match.apply(action)
-        if on_move is not None:
-            on_move(match, seat, action, seconds)
+    stream = chance
+
+    def next_chance() -> Action:
+        if stream.dealt > deal_limit:
+            raise ArenaError(f"the match did not finish after {stream.dealt} deals were dealt "
+                             "(every deal thrown in?)")
+        return stream.chance(match)
+
+    play_out(match, players, stats, next_chance=next_chance, default=match.default_action,
+             deal_number=lambda: match.deal_number, budget=budget, tolerance=tolerance,
+             clock=clock, on_move=on_move)
     record_meta = dict(meta or {})
     record_meta["faults"] = [f.to_json() for s in stats for f in s.faults]
     return MatchOutcome(match, record_of(match, seat_names, record_meta), stats)
+
+
+class Table(Protocol):
+    """What the referee needs of a game: Call Break's :class:`Match` and every related game
+    (:class:`callbreak.games.TrickGame`) have this shape."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    def view(self, seat: int) -> Any: ...
+
+    def apply(self, action: Any) -> None: ...
+
+
+def play_out(table: Table, players: Sequence[Any], stats: Sequence[SeatStats], *,
+             next_chance: Callable[[], Any], default: Callable[[], Any],
+             deal_number: Callable[[], int], budget: float, tolerance: float,
+             clock: Callable[[], float] = time.perf_counter, on_move: Any = None) -> None:
+    """Play ``table`` (a :class:`Table`) to its end: chance steps from ``next_chance()``, each
+    seat's move refereed from that seat's view only, ``default()`` played for a faulting seat."""
+    while not table.is_over:
+        seat = table.to_act
+        assert seat is not None
+        if seat == CHANCE:
+            table.apply(next_chance())
+            continue
+        action, seconds, fault = referee(table.view(seat), seat, players[seat], default=default,
+                                         deal=deal_number(), budget=budget, tolerance=tolerance,
+                                         name=stats[seat].player, clock=clock)
+        stats[seat].times.append(seconds)
+        if fault is not None:
+            stats[seat].faults.append(fault)
+        table.apply(action)
+        if on_move is not None:
+            on_move(table, seat, action, seconds)
 
 
 def refereed_action(match: Match, seat: int, player: Bot, *, budget: float = DEFAULT_BUDGET,
@@ -208,7 +244,19 @@ def refereed_action(match: Match, seat: int, player: Bot, *, budget: float = DEF
     the seconds it took, and the :class:`Fault` if there was one. Nothing is applied here, so a
     terminal or web table can use it for its bot seats too.
     """
-    view = match.view(seat)
+    action: Action
+    action, seconds, fault = referee(match.view(seat), seat, player, default=match.default_action,
+                                     deal=match.deal_number, budget=budget, tolerance=tolerance,
+                                     name=name, clock=clock)
+    return action, seconds, fault
+
+
+def referee(view: Any, seat: int, player: Any, *, default: Callable[[], Any], deal: int,
+            budget: float = DEFAULT_BUDGET, tolerance: float = DEFAULT_TOLERANCE,
+            name: str | None = None,
+            clock: Callable[[], float] = time.perf_counter) -> tuple[Any, float, Fault | None]:
+    """One refereed decision from ``view`` (which lists the legal actions): the player's action,
+    or ``default()`` with a :class:`Fault` when it raised, overran or answered something illegal."""
     start = clock()
     try:
         answer: Any = player.decide(view, budget)
@@ -221,7 +269,8 @@ def refereed_action(match: Match, seat: int, player: Bot, *, budget: float = DEF
     elif seconds > budget + tolerance:
         kind, detail = "timeout", f"took {seconds:.3f} s of a {budget:g} s budget"
     else:
-        action = answer.action if isinstance(answer, Decision) else answer
+        # Call Break bots answer a Decision, game bots a GameDecision: both carry ``action``.
+        action = answer.action if isinstance(answer, Decision | GameDecision) else answer
         try:
             legal = action in view.legal
         except Exception:  # an answer whose comparison itself fails is no action at all
@@ -230,4 +279,61 @@ def refereed_action(match: Match, seat: int, player: Bot, *, budget: float = DEF
             return action, seconds, None
         kind, detail = "illegal", f"answered {action!r}, which is not legal now"
     who = name if name is not None else str(getattr(player, "name", "?"))
-    return match.default_action(), seconds, Fault(seat, who, match.deal_number, kind, detail, seconds)
+    return default(), seconds, Fault(seat, who, deal, kind, detail, seconds)
+
+
+# --- the related games (callbreak.games) ---------------------------------------------------
+
+GAME_HAND_LIMIT = 1000  # a related game still going after this many deals is refused as endless
+
+
+class GameDealStream:
+    """Chance for a related game in the arena: the n-th deal is made from the n-th pack of a
+    seeded stream of shuffled packs, whatever happened before it, so every seating of a duplicate
+    set deals the same cards (from the same dealer, as long as the games keep step)."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self._rng = random.Random(f"game-deals/{seed}" if seed is not None else None)
+        self.dealt = 0
+
+    def chance(self, game: TrickGame) -> GameAction:
+        if game.phase is not GamePhase.DEAL:
+            raise ArenaError(f"no chance step is due in the {game.phase.value} phase")
+        if self.dealt >= GAME_HAND_LIMIT:
+            raise ArenaError(f"the game did not finish after {self.dealt} deals (set max_hands?)")
+        self.dealt += 1
+        return game.deal_from_pack(shuffled_pack(self._rng))
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """A finished related game: the game state, its record, and per-seat stats."""
+
+    game: TrickGame
+    record: GameRecord
+    seats: tuple[SeatStats, ...]
+
+    @property
+    def faults(self) -> list[Fault]:
+        return [f for s in self.seats for f in s.faults]
+
+
+def play_game(game: TrickGame, players: Sequence[Any], *, chance: GameDealStream,
+              budget: float = DEFAULT_BUDGET, tolerance: float = DEFAULT_TOLERANCE,
+              names: Sequence[str] | None = None, meta: dict[str, Any] | None = None,
+              clock: Callable[[], float] = time.perf_counter) -> GameOutcome:
+    """Play a related game to its end, refereed like :func:`play_match`: ``players[s]`` (game
+    bots, :func:`callbreak.bots.games_bots.make_game_bot`) sees only ``game.view(s)``. A faulting
+    seat gets its first legal action (the games have no turn-timer default)."""
+    if len(players) != game.players:
+        raise ArenaError(f"{game.TITLE} here seats {game.players} players, got {len(players)}")
+    if budget <= 0:
+        raise ArenaError(f"the budget must be positive, got {budget}")
+    seat_names = list(names) if names is not None else [str(getattr(p, "name", "?")) for p in players]
+    stats = tuple(SeatStats(seat_names[s]) for s in range(game.players))
+    play_out(game, players, stats, next_chance=lambda: chance.chance(game),
+             default=lambda: game.legal_actions()[0], deal_number=lambda: game.hand_number,
+             budget=budget, tolerance=tolerance, clock=clock)
+    record_meta = dict(meta or {})
+    record_meta["faults"] = [f.to_json() for s in stats for f in s.faults]
+    return GameOutcome(game, game_record_of(game, seat_names, record_meta), stats)

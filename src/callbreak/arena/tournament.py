@@ -36,13 +36,13 @@ def default_workers() -> int:
 
 
 def sets_for(players: int, deals_per_match: int, *, matches: int | None = None,
-             deals: int | None = None, partnership: bool = False) -> int:
+             deals: int | None = None, partnership: bool = False, seats: int = PLAYERS) -> int:
     """How many duplicate sets give ``matches`` seeded matches or ``deals`` table deals.
 
     ``deals`` counts every deal played at every table (each seating of a set plays the set's
     deals), rounded up to whole sets; ``matches`` counts seeded matches, each one a set.
     """
-    per_set = tables_per_set(players, partnership)  # also refuses a number of players it cannot seat
+    per_set = tables_per_set(players, partnership, seats)  # also refuses a number of players it cannot seat
     if (matches is None) == (deals is None):
         raise ArenaError("give either a number of matches or a number of deals")
     if matches is not None:
@@ -65,7 +65,7 @@ def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = Non
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, got {workers}")
     done: dict[int, SetResult] = {}
-    total = plan.sets * tables_per_set(len(plan.players), plan.rules.partnership)
+    total = plan.sets * plan.tables_in_set
     tables_done = 0
 
     def table_finished(count: int = 1) -> None:
@@ -75,7 +75,7 @@ def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = Non
             progress(tables_done, total)
 
     if ray_address is not None:
-        per_set = tables_per_set(len(plan.players), plan.rules.partnership)
+        per_set = plan.tables_in_set
         for result in _run_on_ray(plan, ray_address, workers):
             done[result.set_index] = result
             table_finished(per_set)
@@ -248,19 +248,30 @@ class ArenaReport:
         return sum(len(t.points) for t in self.tables)
 
     def to_json(self) -> dict[str, Any]:
+        plan = self.plan
+        if plan.game is not None:
+            game = plan.new_game()
+            options: dict[str, Any] = {"game": plan.game, "players": game.players,
+                                       **game.options.to_dict()}
+            seating = (f"{game.players} seats; as many players as seats rotated; 2 players: the "
+                       "first against copies of the second; otherwise the players fill the seats "
+                       "in turn, rotated")
+        else:
+            options = plan.rules.to_dict()
+            seating = ("partnership: a pair against a pair (2 players), or 1st+3rd against 2nd+4th "
+                       "(4 players), rotated" if plan.rules.partnership else
+                       "4 players rotated; 2 players: the first against three copies of the second; "
+                       "3 players: each takes the spare seat in turn")
         return {
             "preset": self.preset,
             "seed": self.plan.seed,
             "deals": self.deals,
             "players": [p.to_json() for p in self.players],
-            "options": self.plan.rules.to_dict(),
+            "options": options,
             "duplicate_sets": len(self.sets),
             "matches": len(self.tables),
             "budget": self.plan.budget,
-            "seating": ("partnership: a pair against a pair (2 players), or 1st+3rd against 2nd+4th "
-                        "(4 players), rotated" if self.plan.rules.partnership else
-                        "4 players rotated; 2 players: the first against three copies of the second; "
-                        "3 players: each takes the spare seat in turn"),
+            "seating": seating,
         }
 
 
@@ -269,9 +280,9 @@ def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
     """Per-player results. Intervals are over duplicate sets: one value per set and player."""
     n = len(plan.players)
     names = list(names) if names is not None else list(plan.display_names)
-    # A seat is measured against the seats not on its side: the other three, or two opponents.
-    opponents = [[o for o in range(PLAYERS) if o != seat and not (plan.rules.partnership and o % 2 == seat % 2)]
-                 for seat in range(PLAYERS)]
+    # A seat is measured against the seats not on its side: the others, or two opponents.
+    opponents = [[o for o in range(plan.seats) if o != seat and not (plan.partnership and o % 2 == seat % 2)]
+                 for seat in range(plan.seats)]
     per_set_deal: list[list[float]] = [[] for _ in range(n)]
     per_set_match: list[list[float]] = [[] for _ in range(n)]
     per_set_margin: list[list[float]] = [[] for _ in range(n)]

@@ -22,12 +22,12 @@ from rich.progress import (
 )
 
 from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers, run_arena, sets_for
-from callbreak.arena.duplicate import tables_per_set
 from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
-from callbreak.arena.runner import UNLIMITED_MATCH_DEALS
 from callbreak.arena.tournament import RayUnavailableError, check_ray
+from callbreak.bots.games_bots import make_game_bot
 from callbreak.cli.main import app, fail
 from callbreak.core import CallbreakError, Rules, make_rules
+from callbreak.games import GAMES, make_trick_game
 
 DEFAULT_MATCHES = 10
 PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
@@ -91,22 +91,40 @@ def arena(
     records: Annotated[Path | None, typer.Option(help="Directory to keep every game's record in.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write score distributions to this image (PNG).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    game_name: Annotated[str, typer.Option(
+        "--game", help="callbreak, or a related game of seed 000 (see `callbreak related-games`); "
+                       "its players are game bots (random, heuristic, search) and --option sets "
+                       "the game's options.")] = "callbreak",
+    table_size: Annotated[int | None, typer.Option(
+        "--players", help="Seats at a related game's table (default: the game's smallest).")] = None,
 ) -> None:
     """Play duplicate matches between players and report who is better, with 95% intervals."""
     # --- everything is checked before anything runs ---------------------------------------
     if not 2 <= len(players) <= 4:
         fail(f"the arena takes 2 to 4 players, got {len(players)}")
-    try:
-        rules = parse_rules(preset_name, option or [])
-    except CallbreakError as e:
-        fail(str(e))
-        return
     names = display_names(players)
-    for spec in players:
+    game: str | None = None
+    game_options: tuple[tuple[str, str], ...] = ()
+    if game_name != "callbreak":
+        game, game_options, table_size = _check_game(game_name, table_size, option or [], players)
+        rules = Rules()
+        label = game
+        seats = table_size
+    else:
+        if table_size is not None and table_size != 4:
+            fail(f"Call Break is for 4 players, not {table_size}")
         try:
-            check_player(spec, rules)
+            rules = parse_rules(preset_name, option or [])
         except CallbreakError as e:
-            fail(f"player {spec!r}: {e}")
+            fail(str(e))
+            return
+        for spec in players:
+            try:
+                check_player(spec, rules)
+            except CallbreakError as e:
+                fail(f"player {spec!r}: {e}")
+        label = preset_name
+        seats = 4
     if matches is None and deals is None:
         matches = DEFAULT_MATCHES
     if budget <= 0:
@@ -121,9 +139,11 @@ def arena(
             check_ray(ray)
         except CallbreakError as e:
             fail(str(e))
+    plan = ArenaPlan(tuple(players), rules, 0, 1, game=game, game_players=table_size,
+                     game_options=game_options)
     try:
-        sets = sets_for(len(players), rules.deals or UNLIMITED_MATCH_DEALS, matches=matches, deals=deals,
-                        partnership=rules.partnership)
+        sets = sets_for(len(players), plan.deals_per_match, matches=matches, deals=deals,
+                        partnership=plan.partnership, seats=seats)
     except ArenaError as e:
         fail(str(e))
         return
@@ -141,20 +161,22 @@ def arena(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     plan = ArenaPlan(tuple(players), rules, seed, sets, budget=budget, tolerance=tolerance,
-                     keep_records=records is not None, names=tuple(names))
+                     keep_records=records is not None, names=tuple(names), game=game,
+                     game_players=table_size, game_options=game_options)
 
     # --- the run ----------------------------------------------------------------------------
     err = Console(stderr=True)
     out = Console() if Console().is_terminal else Console(width=200)  # files get whole rows
-    err.print(f"arena: {', '.join(names)}; preset {preset_name}; {sets} duplicate sets; seed {seed}; "
+    what = f"game {game} ({seats} seats)" if game is not None else f"preset {preset_name}"
+    err.print(f"arena: {', '.join(names)}; {what}; {sets} duplicate sets; seed {seed}; "
               f"{'ray ' + ray if ray else f'{workers} worker(s)'}", highlight=False)
     progress = Progress(TextColumn("tables"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                         console=err, transient=True, disable=quiet)
     try:
         with progress:
-            task = progress.add_task("tables", total=sets * tables_per_set(len(players), rules.partnership))
-            report = run_arena(plan, preset=preset_name, workers=workers, ray_address=ray,
+            task = progress.add_task("tables", total=sets * plan.tables_in_set)
+            report = run_arena(plan, preset=label, workers=workers, ray_address=ray,
                                progress=lambda done, total: progress.update(task, completed=done, total=total))
     except RayUnavailableError as e:
         fail(str(e))
@@ -176,3 +198,34 @@ def arena(
         out.print(f"{len(written)} records written to {records}", highlight=False)
     if plot is not None:
         write_plot(report, plot)
+
+
+def _check_game(name: str, table_size: int | None, options: list[str],
+                players: list[str]) -> tuple[str, tuple[tuple[str, str], ...], int]:
+    """A related game's name, options and table size, checked (exit 2 naming what is wrong)."""
+    info = GAMES.get(name)
+    if info is None:
+        fail(f"unknown game {name!r}; games are: callbreak, {', '.join(GAMES)}")
+        raise AssertionError  # fail() exits
+    if info.cls is None:
+        fail(f"{info.title} is a Call Break preset: use --preset {name}")
+    overrides: list[tuple[str, str]] = []
+    for text in options:
+        key, eq, value = text.partition("=")
+        if not eq or not key.strip():
+            fail(f"bad --option {text!r}: expected key=value")
+        overrides.append((key.strip(), value.strip()))
+    try:
+        game = make_trick_game(name, table_size, **dict(overrides))
+    except CallbreakError as e:
+        fail(str(e))
+        raise AssertionError from None
+    if len(players) > min(4, game.players):
+        fail(f"{info.title} with {game.players} players seats at most {min(4, game.players)} "
+             f"different players, got {len(players)}")
+    for spec in players:
+        try:
+            make_game_bot(spec, seed=0)
+        except CallbreakError as e:
+            fail(f"player {spec!r}: {e}")
+    return name, tuple(overrides), game.players

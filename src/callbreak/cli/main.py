@@ -66,13 +66,32 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
            seat: Annotated[int, typer.Option("--seat", help="With --step: the seat to watch from.")] = 0) -> None:
     """Print a readable deal-by-deal account of a game record (or step through it with --step)."""
     if step:
-        from callbreak.cli.play import replay_step
-        return replay_step(path, seat)
+        from callbreak.cli.tui.saves import resolve_record_path
+
+        path = resolve_record_path(path)
     try:
         text = path.read_bytes()
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}")
         return
+    game = _record_game(text)
+    if game is not None:
+        # A related game's record: read and narrated by callbreak.games.record.
+        from callbreak.games.record import loads_game, narrate_game
+
+        if step:
+            fail(f"{path}: --step reads Call Break records only; this is a {game} record")
+        try:
+            game_record = loads_game(text)
+        except CallbreakError as e:
+            fail(f"{path}: {e}")
+            return
+        for line in narrate_game(game_record):
+            console.print(line, highlight=False)
+        return
+    if step:
+        from callbreak.cli.play import replay_step
+        return replay_step(path, seat)
     try:
         record = loads(text)
     except CallbreakError as e:
@@ -80,6 +99,24 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
         return
     for line in narrate(record):
         console.print(line, highlight=False)
+
+
+def _record_game(text: bytes) -> str | None:
+    """The related game a record names in its ``"game"`` field, or None for Call Break (and for
+    text that is not a JSON object: the Call Break reader then explains what is wrong)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    game = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(game, str) or game == "callbreak":
+        return None
+    from callbreak.games import GAMES
+
+    info = GAMES.get(game)
+    return game if info is not None and info.cls is not None else None
 
 
 # Subcommands that live in their own modules register here, one line each.

@@ -1,0 +1,129 @@
+"""The arena plays the related games of seed 000 (``callbreak arena --game NAME``)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from callbreak.arena import ArenaPlan, run_arena
+from callbreak.arena.duplicate import lineups, rotations, seating
+from callbreak.arena.runner import GameDealStream, play_game
+from callbreak.bots.games_bots import make_game_bot
+from callbreak.cli.main import app
+from callbreak.core import Rules
+from callbreak.games import GAMES, GameDeal, GameView, make_trick_game
+from callbreak.games.record import loads_game, replay_game
+
+RELATED = [name for name, info in GAMES.items() if info.cls is not None]
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_player_sits_every_seat_equally_often_at_any_table_size(seats: int, players: int) -> None:
+    if players > seats:
+        with pytest.raises(ValueError, match="players at a table of"):
+            lineups(players, seats=seats)
+        return
+    per_player: dict[int, Counter[int]] = {p: Counter() for p in range(players)}
+    for lineup in lineups(players, seats=seats):
+        assert len(lineup) == seats and set(lineup) == set(range(players))
+        for r in rotations(players, seats=seats):
+            for seat, p in enumerate(seating(lineup, r)):
+                per_player[p][seat] += 1
+    for p, counts in per_player.items():
+        assert len(set(counts[s] for s in range(seats))) == 1, (p, counts)
+
+
+def _plan(game: str, players: tuple[str, ...], table: int | None = None, **options: str) -> ArenaPlan:
+    return ArenaPlan(players, Rules(), seed=5, sets=1, budget=5.0, tolerance=5.0, keep_records=True,
+                     game=game, game_players=table, game_options=tuple(options.items()))
+
+
+@pytest.mark.parametrize("game", RELATED)
+def test_each_game_runs_duplicate_and_reports(game: str) -> None:
+    plan = _plan(game, ("heuristic", "random"), max_hands="2")
+    report = run_arena(plan, preset=game)
+    seats = make_trick_game(game).players
+    assert len(report.tables) == seats  # the first player rotated through every seat
+    first_deals = []
+    for table in report.tables:
+        assert table.record is not None
+        record = loads_game(table.record)  # a valid record that replays to the same scores
+        finished = replay_game(record)
+        assert finished.is_over and 1 <= len(finished.results) <= 2
+        assert table.winners == finished.winners
+        first_deals.append(next(a for a in record.actions if isinstance(a, GameDeal)))
+    # Duplicate: every seating is dealt the same first hand.
+    assert len(set(first_deals)) == 1
+    heuristic, random_bot = report.players
+    assert heuristic.name == "heuristic" and random_bot.name == "random"
+    assert heuristic.seat_deals == sum(len(t.points) for t in report.tables)
+    assert heuristic.faults == random_bot.faults == 0
+    assert heuristic.moves > 0 and heuristic.mean_move_ms >= 0
+    lo, hi = heuristic.ci95
+    assert lo is None or lo <= heuristic.mean_score_per_deal <= hi  # type: ignore[operator]
+    assert report.to_json()["options"]["game"] == game
+
+
+def test_race_down_scores_are_flipped_so_that_higher_is_better() -> None:
+    report = run_arena(_plan("snarples", ("heuristic", "random"), 3, max_hands="3"))
+    for table in report.tables:
+        game = replay_game(loads_game(table.record or ""))
+        for seat in range(3):
+            assert table.totals[seat] == -10 * (game.scores[seat] - 16)
+
+
+class _Broken:
+    name = "broken"
+
+    def decide(self, view: GameView, budget: float) -> object:
+        raise RuntimeError("no idea")
+
+
+def test_a_failing_game_bot_is_a_fault_and_the_game_still_ends() -> None:
+    game = make_trick_game("donut", 4, max_hands=1)
+    bots = [_Broken(), *(make_game_bot("random", seed=s) for s in range(3))]
+    out = play_game(game, bots, chance=GameDealStream(1))
+    assert out.game.is_over
+    assert out.seats[0].faults and all(f.kind == "error" for f in out.seats[0].faults)
+    assert not any(s.faults for s in out.seats[1:])
+    assert out.record.meta["faults"][0]["player"] == "broken"
+
+
+def test_cli_arena_game_prints_the_report_and_writes_json(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    result = runner.invoke(app, ["arena", "heuristic", "random", "--game", "horsethief", "--players", "3",
+                                 "--matches", "1", "--option", "max_hands=1", "--seed", "2",
+                                 "--workers", "1", "-q", "--json", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "horsethief" in result.output and "score/hand" in result.output
+    data = json.loads(path.read_text())
+    assert data["options"]["players"] == 3 and data["options"]["max_hands"] == 1
+    assert [p["name"] for p in data["players"]] == ["heuristic", "random"]
+    assert data["matches"] == 3
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "whist"], "unknown game"),
+    (["--game", "snarples", "--players", "9"], "3-8 players"),
+    (["--game", "horsethief", "--players", "3", "--option", "target=x"], "whole number"),
+    (["--game", "donut", "--option", "nonsense=1"], "unknown option"),
+    (["--game", "call-bridge"], "--preset call-bridge"),
+])
+def test_cli_arena_game_refuses_bad_settings(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["arena", "heuristic", "random", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_cli_arena_game_refuses_bad_players() -> None:
+    result = runner.invoke(app, ["arena", "heuristic", "expert", "--game", "donut"])
+    assert result.exit_code == 2 and "unknown game bot" in result.output
+    result = runner.invoke(app, ["arena", "heuristic", "random", "search", "search",
+                                 "--game", "horsethief", "--players", "3"])
+    assert result.exit_code == 2 and "at most 3" in result.output
