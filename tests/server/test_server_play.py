@@ -6,7 +6,7 @@ import json
 import time
 from typing import Any
 
-from server_helpers import client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
+from server_helpers import SeatClient, client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
 from callbreak.server.wire import MAX_MESSAGE_BYTES
@@ -186,26 +186,51 @@ def test_turn_timer_plays_the_default_action_for_a_player_who_waits(client: Test
 def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: TestClient) -> None:
     made = create(client, bots="random", deals=1, timer=1)
     code, token = made["code"], made["token"]
+    bob = SeatClient(client, code, join(client, code, "Bob", seat=2)["token"])
+    bob.start()  # Bob stays at the table and plays his turns
     with client.websocket_connect(f"/ws/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token}))
         ws.send_text(json.dumps({"type": "start", "token": token}))
         ws.receive_json()
-    # Gone: a stand-in bot calls and plays for seat 0 when its timer runs out.
-    wait_for(lambda: state(client, code)["view"]["won"] != [0, 0, 0, 0]
-             and len(state(client, code)["view"]["tricks"]) >= 1, 20)
-    # Back with the same token: the seat, the hand and the turn are theirs again.
+    # Ann is gone: a stand-in bot calls and plays for seat 0 when its timer runs out.
+    wait_for(lambda: len(state(client, code)["view"]["tricks"]) >= 1, 30)
+    assert state(client, code)["table"]["seats"][0]["connected"] is False
+    # Back with the same token: the seat, the hand and the turn are hers again.
     with client.websocket_connect(f"/ws/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token}))
         assert ws.receive_json()["seat"] == 0
         m = ws.receive_json()
         assert m["you"] == 0 and m["view"]["hand"] is not None
         assert m["table"]["seats"][0]["connected"] is True
-        while m["view"]["to_act"] != 0 or not m["view"]["legal"]:
+        while m["type"] != "state" or m["view"]["to_act"] != 0 or not m["view"]["legal"]:
             m = ws.receive_json()
         card = m["view"]["legal"][0]
         ws.send_text(json.dumps({"type": "action", "token": token, "version": m["version"], "action": card}))
-        m = ws.receive_json()
-        assert m["type"] == "state" and m["version"] > 0
+        while (m := ws.receive_json())["type"] != "state":
+            pass
+        assert m["version"] > 0
+    bob.join(60)
+    assert bob.error is None
+
+
+def test_a_table_everyone_left_waits_and_resumes_when_someone_returns(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1, timer=1)
+    code, token = made["code"], made["token"]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        ws.send_text(json.dumps({"type": "start", "token": token}))
+        while (m := ws.receive_json()).get("view") is None or m["view"]["to_act"] != 0:
+            pass
+    paused = state(client, code)["version"]
+    time.sleep(2.5)  # more than the turn timer: nobody is there, so nothing moves
+    assert state(client, code)["version"] == paused
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        ws.receive_json()
+        # Back at the table, the turn timer runs again and plays the default call.
+        while (m := ws.receive_json())["type"] != "state" or m["version"] == paused:
+            pass
+        assert m["view"]["calls"][0] == 1
 
 
 def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> None:

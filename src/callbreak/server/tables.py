@@ -460,6 +460,10 @@ class TableService:
         timer = table.config["timer"]
         if table.seats[seat].kind == "bot":
             delay, kind = table.config["bot_delay"], "bot"
+        elif not any(table.connected(s) for s, st in enumerate(table.seats) if st.kind == "human"):
+            # Everyone has left: rather than let bots play the whole game out for nobody, the
+            # table waits (and resumes the moment someone comes back).
+            return
         elif timer is not None:
             delay = max(0.0, table.turn_started + timer - now)
             kind = "timer"
