@@ -47,22 +47,41 @@ def play(
         "--think", help="Seconds a bot may think per move (and for a hint). Default: 1, or 0.1 with --fast.",
         min=0.01, max=30)] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
+    game: Annotated[str, typer.Option(
+        "--game", "-g", help="callbreak, or a related game of seed 000: batak-ihaleli, "
+                             "batak-koz-maca, snarples, donut, horsethief (see `callbreak "
+                             "related-games`); --option then sets the game's options and "
+                             "--opponents names game bots (search, heuristic, random).")] = "callbreak",
+    players: Annotated[int | None, typer.Option(
+        "--players", help="Players at a related game's table (default: the game's smallest).")] = None,
 ) -> None:
-    """Play a full match of Call Break against three bots in the terminal."""
+    """Play a full match of Call Break (or a related game) against bots in the terminal."""
     from callbreak.cli.tui.app import PlayApp
-    from callbreak.cli.tui.saves import latest_unfinished
+    from callbreak.cli.tui.game_app import GamePlayApp
+    from callbreak.cli.tui.game_session import GameSession
+    from callbreak.cli.tui.saves import latest_unfinished, saved_game_name
     from callbreak.cli.tui.session import Session
 
     console.print("Setting up the table…", highlight=False)  # bots may take a moment to load
+    session: Session | GameSession
     try:
         if resume:
             path = latest_unfinished()
             if path is None:
                 fail("there is no unfinished match to resume; start one with `callbreak play`")
                 return
-            session = Session.resume(path)
+            if saved_game_name(path) == "callbreak":
+                session = Session.resume(path)
+            else:
+                session = GameSession.resume(path)
             console.print(f"Resuming {path.name}", highlight=False)
+        elif game != "callbreak":
+            specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
+            session = GameSession.new(game, players=players, options=parse_overrides(option or []),
+                                      opponents=specs, seat=seat, seed=seed)
         else:
+            if players not in (None, 4):
+                fail(f"Call Break is for 4 players, not {players}")
             rules = make_rules(preset, **parse_overrides(option or []))
             specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
             session = Session.new(rules, opponents=specs, seat=seat, seed=seed)
@@ -74,7 +93,10 @@ def play(
         return
     if think is None:
         think = 0.1 if fast else 1.0
-    PlayApp(session, delay=0.0 if fast else delay, think=think).run()
+    if isinstance(session, GameSession):
+        GamePlayApp(session, delay=0.0 if fast else delay, think=think).run()
+    else:
+        PlayApp(session, delay=0.0 if fast else delay, think=think).run()
     if session.save_path is not None:
         if session.is_over:
             console.print(f"Match saved to {session.save_path}", highlight=False)

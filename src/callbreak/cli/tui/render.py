@@ -18,6 +18,7 @@ from rich.text import Text
 from callbreak.core import Action, Card, Phase, SeatView, Suit, format_points
 from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import trick_winner
+from callbreak.games import GameView
 
 RED = "bold red"
 BLACK = "bold"
@@ -33,17 +34,18 @@ def card_text(card: Card, *, extra: str = "", width: int = 0) -> Text:
     return Text(label, style=f"{suit_style(card.suit)} {extra}".strip())
 
 
-def hand_order(view: SeatView) -> list[Card]:
+def hand_order(view: SeatView | GameView) -> list[Card]:
     """The hand as drawn: grouped by suit (colours alternating), high to low."""
     return sort_for_display(view.hand or ())
 
 
-def hand_text(view: SeatView, *, selected: int | None, my_turn: bool,
-              click_action: str = "app.pick_card") -> Text:
+def hand_text(view: SeatView | GameView, *, selected: int | None, my_turn: bool,
+              click_action: str = "app.pick_card", marked: frozenset[Card] = frozenset()) -> Text:
     """Two lines: card numbers over the cards, grouped by suit.
 
     On the seat's turn to play, legal cards are bright and underlined and the others dimmed.
-    Each card is clickable (``click_action(index)``).
+    Each card is clickable (``click_action(index)``). ``marked`` cards (chosen for a Horsethief
+    exchange) are struck through.
     """
     cards = hand_order(view)
     if view.hand is None:
@@ -67,6 +69,8 @@ def hand_text(view: SeatView, *, selected: int | None, my_turn: bool,
             style += Style.parse("underline") if card in legal else Style.parse("dim")
         if i == selected:
             style += Style.parse("reverse")
+        if card in marked:
+            style += Style.parse("strike on grey23")
         num_style = Style.parse("dim" if legal and card not in legal else "cyan")
         numbers.append(f"{i + 1:>2} ", style=num_style + click)
         faces.append(f"{card.rank.label:>2}", style=style + click)

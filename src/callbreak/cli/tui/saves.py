@@ -86,9 +86,10 @@ def list_saved(folder: Path | None = None) -> list[SavedGame]:
             modified = path.stat().st_mtime
             data = json.loads(path.read_text(encoding="utf-8"))
             result = data.get("result") or {}
+            # Call Break records count deals, the related games' records hands.
             out.append(SavedGame(path, modified, bool(result.get("finished")),
                                  tuple(str(s) for s in data.get("seats") or ()),
-                                 len(result.get("deals") or ())))
+                                 len(result.get("deals") or result.get("hands") or ())))
         except (OSError, ValueError, AttributeError, TypeError):
             out.append(SavedGame(path, 0.0, False, (), 0, readable=False))
     out.sort(key=lambda g: (g.modified, g.path.name), reverse=True)
@@ -101,6 +102,17 @@ def latest_unfinished(folder: Path | None = None) -> Path | None:
         if game.readable and not game.finished:
             return game.path
     return None
+
+
+def saved_game_name(path: Path) -> str:
+    """The game a saved record is of: ``"callbreak"``, or a related game's name (from its
+    ``"game"`` field). Unreadable files count as Call Break, whose reader explains the problem."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "callbreak"
+    game = data.get("game") if isinstance(data, dict) else None
+    return game if isinstance(game, str) and game else "callbreak"
 
 
 def resolve_record_path(name: str | Path) -> Path:
