@@ -64,11 +64,12 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
 def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
            step: Annotated[bool, typer.Option("--step", help="Step through it in the terminal interface.")] = False,
            seat: Annotated[int, typer.Option("--seat", help="With --step: the seat to watch from.")] = 0) -> None:
-    """Print a readable deal-by-deal account of a game record (or step through it with --step)."""
-    if step:
-        from callbreak.cli.tui.saves import resolve_record_path
+    """Print a readable deal-by-deal account of a game record (or step through it with --step).
 
-        path = resolve_record_path(path)
+    Reads Call Break records and the related games' records (by their "game" field)."""
+    from callbreak.cli.tui.saves import resolve_record_path
+
+    path = resolve_record_path(path)  # a saved terminal game may be named by its file name
     try:
         text = path.read_bytes()
     except OSError as e:

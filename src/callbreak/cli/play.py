@@ -1,5 +1,8 @@
 """``callbreak play`` (a match against bots in the terminal) and ``callbreak replay FILE --step``.
 
+``--game NAME`` plays one of the related games of seed 000 instead, through
+:class:`~callbreak.cli.tui.game_session.GameSession` and its own generic screen.
+
 The Textual interface lives in :mod:`callbreak.cli.tui`; this module turns command-line options
 into a :class:`~callbreak.cli.tui.session.Session` and reports bad options before any screen opens.
 """
@@ -38,8 +41,9 @@ def play(
     opponents: Annotated[str | None, typer.Option(
         "--opponents", help="Three bots (or one for all), comma-separated, in play order from your "
                             "right: names like expert, heuristic, beginner, random, or tournament-bot "
-                            "URLs. Default: the strongest bot.")] = None,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0-3.")] = 0,
+                            "URLs. Default: the strongest bot. With --game: one game bot per other "
+                            "seat (or one for all): search, heuristic, random; default search.")] = None,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0-3 (with --game: 0 to players-1).")] = 0,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Bots move instantly.")] = False,
     delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.", min=0, max=10)] = 0.8,
