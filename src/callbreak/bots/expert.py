@@ -55,6 +55,7 @@ REDEAL_BELOW = 25  # tenths: a weak hand worth less than this is thrown in (an a
 # Measured: the rollouts' mean tricks for the bot's hand fell 0.4 tricks short of what the bot
 # then took in play (0.43 over 20 deals, 0.40 over 40, against heuristic bots): its play searches.
 CALL_BIAS = 0.4
+RIVAL_WEIGHT = 1.0
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 
 
@@ -104,11 +105,13 @@ class ExpertBot:
         backend: ``numba`` or ``python`` kernel (default: :func:`~callbreak.bots.kernel.default_backend`).
         reps: rollouts per sampled deal and candidate.
         call_bias: tricks (0..1) added to the simulated distribution when calling.
+        rival_weight: how much the opponents' mean deal score counts against the seat's own
+            when choosing a card (0: own score only; 1: the margin over them).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
                  seed: int | None = None, backend: str | None = None, reps: int = 2,
-                 call_bias: float = CALL_BIAS) -> None:
+                 call_bias: float = CALL_BIAS, rival_weight: float = RIVAL_WEIGHT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -117,7 +120,10 @@ class ExpertBot:
             raise ValueError(f"reps must be at least 1, got {reps!r}")
         if not 0 <= call_bias <= 1:
             raise ValueError(f"call_bias must be between 0 and 1, got {call_bias!r}")
+        if not 0 <= rival_weight <= 1:
+            raise ValueError(f"rival_weight must be between 0 and 1, got {rival_weight!r}")
         self.call_bias = call_bias
+        self.rival_weight = rival_weight
         self.name = "expert"
         self.budget = budget
         self.samples = samples
@@ -175,7 +181,7 @@ class ExpertBot:
         pos = make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
                             len(view.tricks), view.won)
         opts = self._options(view.rules)
-        value = _Valuer(view)
+        value = _Valuer(view, self.rival_weight)
         totals = np.zeros(len(plays))
         safe = np.zeros(len(plays))
         mass = 0.0
@@ -340,12 +346,14 @@ class ExpertBot:
 class _Valuer:
     """Turns rollout results (tricks won per seat) into the seat's utility and call success."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, rival_weight: float) -> None:
         seat = view.seat
         assert seat is not None
         rules = view.rules
         self.seat = seat
         self.partnership = rules.partnership
+        self.rival_weight = rival_weight
+        self.rivals = [s for s in range(4) if s != seat and not (self.partnership and s % 2 == seat % 2)]
         calls = [c if c is not None else 0 for c in view.calls]
         # points[s][w]: seat s's deal points (its pair's, in partnership) with w tricks (pair's w).
         size = 2 * TRICKS + 1
@@ -374,8 +382,12 @@ class _Valuer:
         pts = self.points[seats, counted]  # (..., 4)
         mine = pts[..., self.seat]
         success = self.success[self.seat, counted[..., self.seat]]
+        # Every player for themself, ranked by totals: a point an opponent loses is worth as
+        # much as one the seat gains, so the deal is valued as the seat's points minus the
+        # mean of its opponents' (in partnership: the pair's minus the other pair's).
+        relative = mine - self.rival_weight * pts[..., self.rivals].mean(axis=-1)
         if not self.last:
-            return mine.astype(float), success
+            return relative, success
         if self.tiebreak:
             among = list(self.tiebreak)
             final = pts
@@ -388,7 +400,7 @@ class _Valuer:
         mine_final = final[..., self.seat]
         best_other = final[..., others].max(axis=-1)
         win = np.where(mine_final > best_other, 1.0, np.where(mine_final == best_other, 0.5, 0.0))
-        return mine + MATCH_WIN_WEIGHT * win, success
+        return relative + MATCH_WIN_WEIGHT * win, success
 
 
 def _int(value: str | None, name: str) -> int | None:
@@ -410,8 +422,10 @@ def _float(value: str, name: str) -> float:
 @register("expert")
 def _expert(budget: str | None = None, samples: str | None = None, seed: str | None = None,
             backend: str | None = None, reps: str | None = None,
-            call_bias: str | None = None) -> ExpertBot:
+            call_bias: str | None = None, rival_weight: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
-                     call_bias=CALL_BIAS if call_bias is None else _float(call_bias, "call_bias"))
+                     call_bias=CALL_BIAS if call_bias is None else _float(call_bias, "call_bias"),
+                     rival_weight=RIVAL_WEIGHT if rival_weight is None else
+                     _float(rival_weight, "rival_weight"))
