@@ -87,7 +87,13 @@ class GamePlayApp(App[None]):
         if s.resumed:
             self.say(f"Resumed the saved game at hand {s.view().hand_number}.", "bold green")
         self.redraw()
+        # Updates made when a worker finishes (a hint) reach the screen when the app's message
+        # loop next wakes; the heartbeat makes that within half a second rather than at a key.
+        self.set_interval(0.5, self._heartbeat)
         self.run_worker(self._drive(), exclusive=True, group="drive", exit_on_error=False)
+
+    def _heartbeat(self) -> None:
+        self.refresh()
 
     # --- drawing -----------------------------------------------------------------------
 
