@@ -255,3 +255,20 @@ def test_play_refuses_bad_settings_before_any_screen(args: list[str], message: s
     result = CliRunner().invoke(cli, ["play", *args])
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+def test_i_asks_the_search_bot_for_a_hint_and_selects_it() -> None:
+    session = GameSession.new("donut", players=4, opponents=["random"], seed=9)
+    _advance_to(session, GamePhase.PLAY)
+
+    async def body(app: GamePlayApp, pilot: Pilot[None]) -> None:
+        await _until(pilot, lambda: app.mode == "act")
+        before = app.session.game.snapshot()
+        await pilot.press("i")
+        await _until(pilot, lambda: any(line.startswith("Hint from search: play") for line in app.log_lines))
+        assert app.session.game.snapshot() == before  # a hint only suggests
+        hinted = [line for line in app.log_lines if line.startswith("Hint from")][-1]
+        order = sort_for_display(app.session.view().hand or ())
+        assert app.selected_card is not None and order[app.selected_card].pretty in hinted
+
+    _run(session, body)
