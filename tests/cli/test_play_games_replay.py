@@ -75,3 +75,18 @@ def test_replay_finds_a_saved_terminal_game_by_name(tmp_path: Path, monkeypatch:
     result = runner.invoke(app, ["replay", session.save_path.name])
     assert result.exit_code == 0, result.output
     assert "Snarples record: 0=you" in result.output
+
+
+def test_saved_games_list_names_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.cli.tui.saves import list_saved
+
+    monkeypatch.setenv("CALLBREAK_DATA_DIR", str(tmp_path))
+    session = GameSession.new("horsethief", players=3, opponents=["random"], seed=1, options={"max_hands": "1"})
+    while not session.is_over:
+        g = session.game
+        session.apply(session.chance_action() if g.to_act == CHANCE else g.legal_actions()[0])
+    (saved,) = list_saved()
+    assert saved.game == "horsethief" and saved.finished and saved.deals_played == 1
+    assert saved.seats == ("you", "random", "random")
+    result = CliRunner().invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "horsethief" in result.output

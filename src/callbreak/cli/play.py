@@ -120,11 +120,11 @@ def games() -> None:
         return
     from datetime import datetime
 
-    table = Table("file", "last move", "deals", "status", "seats", box=None)
+    table = Table("file", "last move", "deals", "status", "seats", "game", box=None)
     for g in saved:
         when = datetime.fromtimestamp(g.modified).strftime("%Y-%m-%d %H:%M") if g.readable else "?"
         status = "unreadable" if not g.readable else ("finished" if g.finished else "unfinished")
-        table.add_row(g.path.name, when, str(g.deals_played), status, ", ".join(g.seats))
+        table.add_row(g.path.name, when, str(g.deals_played), status, ", ".join(g.seats), g.game)
     console.print(table)
 
 

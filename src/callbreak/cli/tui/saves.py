@@ -73,6 +73,7 @@ class SavedGame:
     seats: tuple[str, ...]
     deals_played: int
     readable: bool = True
+    game: str = "callbreak"  # or a related game's name (the record's "game" field)
 
 
 def list_saved(folder: Path | None = None) -> list[SavedGame]:
@@ -89,7 +90,8 @@ def list_saved(folder: Path | None = None) -> list[SavedGame]:
             # Call Break records count deals, the related games' records hands.
             out.append(SavedGame(path, modified, bool(result.get("finished")),
                                  tuple(str(s) for s in data.get("seats") or ()),
-                                 len(result.get("deals") or result.get("hands") or ())))
+                                 len(result.get("deals") or result.get("hands") or ()),
+                                 game=str(data.get("game") or "callbreak")))
         except (OSError, ValueError, AttributeError, TypeError):
             out.append(SavedGame(path, 0.0, False, (), 0, readable=False))
     out.sort(key=lambda g: (g.modified, g.path.name), reverse=True)
