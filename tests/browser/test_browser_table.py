@@ -69,12 +69,20 @@ def test_create_a_table_and_play_a_whole_deal_with_clicks(browser: Any, base_url
     page.click("#start")
     plays = 0
     deadline = time.monotonic() + 120
+    hinted = False
     while (what := step(page)) != "over":
         plays += what == "play"
         if plays == 5:
             shot(page, "table-desktop")
+        if plays >= 6 and not hinted and page.evaluate(WAITING) == "play":
+            # The hint names a move and says why.
+            page.click("#hint")
+            page.wait_for_function("() => document.querySelector('#hint-text').textContent.includes('Hint')")
+            assert " — " in page.locator("#hint-text").inner_text()
+            hinted = True
         assert time.monotonic() < deadline
     assert 13 <= plays <= 14  # one retried click may count twice
+    assert hinted
     shot(page, "game-over")
     text = page.locator("#scoreboard").inner_text()
     assert "Game over" in text and "Total" in text

@@ -256,3 +256,23 @@ def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> Non
     assert new["status"] == "lobby" and new["seats"][0]["name"] == "Ann" and new["host_seat"] == 0
     r = client.post(f"/api/tables/{m['code']}/start", json={"token": m["token"]})
     assert r.status_code == 200
+
+
+def test_an_action_the_store_cannot_save_is_refused_and_not_played(client: TestClient, store: Store,
+                                                                     monkeypatch: Any) -> None:
+    from callbreak.store import StoreError
+
+    code, tokens = four_humans(client, deals=1)
+    s = state(client, code)
+    seat = s["view"]["to_act"]
+
+    def broken(*_args: Any) -> None:
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(store, "append_action", broken)
+    r = act(client, code, tokens[seat], s["version"], {"type": "call", "tricks": 2})
+    assert r.status_code == 503 and r.json()["error"] == "unavailable"
+    assert state(client, code) == s
+    monkeypatch.undo()
+    r = act(client, code, tokens[seat], s["version"], {"type": "call", "tricks": 2})
+    assert r.status_code == 200 and r.json()["view"]["calls"][seat] == 2
