@@ -315,8 +315,11 @@ function tablePage(code) {
 
     const trick = h("div", { class: "trick", id: "trick", "aria-label": "Cards on the table" },
       v.trick.map((c, i) => h("div", { class: `played pos-${rel(v.trick_seats[i])}`, "data-card": c }, cardSvg(c))));
-    if (!v.trick.length && v.tricks.length && v.phase === "play") {
+    if (!v.trick.length && v.tricks.length && (v.phase === "play" || v.phase === "over")) {
+      // Keep the trick just won in sight (faded) until the next card is led.
       const last = v.tricks[v.tricks.length - 1];
+      last.cards.forEach((c, i) => trick.append(
+        h("div", { class: `played last pos-${rel((last.leader + i) % 4)}`, "data-last-card": c }, cardSvg(c))));
       trick.append(h("div", { class: "lead-note" }, `${names[last.winner]} won the last trick`));
     }
 
