@@ -186,7 +186,14 @@ def create_app(store: Store) -> FastAPI:
         attached = False
         try:
             while conn.alive:
-                received = await ws.receive()
+                if attached:
+                    received = await ws.receive()
+                else:  # a client that never says hello does not get to hold a connection
+                    try:
+                        received = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)
+                    except TimeoutError:
+                        send(error_json("hello_first", "no hello received; closing"))
+                        break
                 if received["type"] == "websocket.disconnect":
                     break
                 text = received.get("text")
