@@ -236,6 +236,7 @@ def test_a_table_everyone_left_waits_and_resumes_when_someone_returns(client: Te
 def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> None:
     made = create(client, bots="random", deals=1)
     code, token = made["code"], made["token"]
+    bob = join(client, code, "Bob", seat=1)["token"]  # never connects: plays over HTTP
     with client.websocket_connect(f"/ws/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token}))
         ws.send_text(json.dumps({"type": "start", "token": token}))
@@ -248,12 +249,23 @@ def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> Non
             if m["view"]["to_act"] == 0 and m["view"]["legal"]:
                 ws.send_text(json.dumps({"type": "action", "token": token, "version": m["version"],
                                          "action": m["view"]["legal"][0]}))
+            elif m["view"]["to_act"] == 1:
+                mine = state(client, code, bob)
+                if mine["view"]["to_act"] == 1:
+                    act(client, code, bob, mine["version"], mine["view"]["legal"][0])
         assert len(m["view"]["results"]) == 1 and m["view"]["winners"]
         ws.send_text(json.dumps({"type": "rematch", "token": token}))
         while (m := ws.receive_json())["type"] != "rematch":
             pass
+    # Bob was not there when the host asked for the rematch: coming back, he gets his new seat.
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": bob}))
+        while (late := ws.receive_json())["type"] != "rematch":
+            pass
+    assert late["code"] == m["code"] and late["seat"] == 1 and late["token"] != bob
     new = client.get(f"/api/tables/{m['code']}").json()
     assert new["status"] == "lobby" and new["seats"][0]["name"] == "Ann" and new["host_seat"] == 0
+    assert new["seats"][1]["name"] == "Bob"
     r = client.post(f"/api/tables/{m['code']}/start", json={"token": m["token"]})
     assert r.status_code == 200
 

@@ -161,6 +161,7 @@ class Table:
     clock: asyncio.TimerHandle | None = None
     thinking: bool = False
     rematch_code: str | None = None
+    rematch_tokens: dict[int, str] = field(default_factory=dict)  # for players who come back later
 
     @property
     def version(self) -> int:
@@ -343,6 +344,7 @@ class TableService:
                     seats=seats, rules=table.rules)
         self.tables[code2] = new
         table.rematch_code = code2
+        table.rematch_tokens = new_tokens
         for c in table.connections:
             if c.seat in new_tokens:
                 c.send({"type": "rematch", "code": code2, "token": new_tokens[c.seat], "seat": c.seat})
@@ -522,6 +524,9 @@ class TableService:
 
     def attach(self, table: Table, conn: Connection) -> None:
         table.connections.append(conn)
+        if table.rematch_code is not None and conn.seat in table.rematch_tokens:
+            conn.send({"type": "rematch", "code": table.rematch_code,
+                       "token": table.rematch_tokens[conn.seat], "seat": conn.seat})
         if conn.seat is not None:
             self._arm(table)
             self.broadcast(table)  # everyone sees the player is back
