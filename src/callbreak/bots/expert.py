@@ -78,11 +78,18 @@ class _Clock:
     def remaining(self) -> float:
         return self.deadline - time.perf_counter()
 
-    def batch(self, cap: int) -> int:
-        """How many units the next batch may hold (0: stop)."""
+    def batch(self, cap: int, fixed: bool = False) -> int:
+        """How many units the next batch may hold (0: stop).
+
+        With ``fixed`` (a set number of samples) the batch size never depends on timing, so
+        the random streams, and so the decision, are the same on a busy machine as on an idle
+        one whenever the budget allows all the samples.
+        """
         left = self.remaining()
         if left <= 0:
             return 0
+        if fixed:
+            return min(cap, 16)
         if self.unit <= 0:
             return min(cap, 2)  # first batch: small, to measure the cost
         # Short batches (a third of what is left, at most ~6 ms): on a busy machine a batch can
@@ -188,7 +195,7 @@ class ExpertBot:
         count = 0
         while self.samples is None or count < self.samples:
             cap = 1024 if self.samples is None else self.samples - count
-            n = clock.batch(cap)
+            n = clock.batch(cap, fixed=self.samples is not None)
             if n == 0:
                 break
             t0 = time.perf_counter()
@@ -242,7 +249,8 @@ class ExpertBot:
         masses: list[np.ndarray] = []
         count = 0
         while self.samples is None or count < self.samples:
-            n = clock.batch(2048 if self.samples is None else self.samples - count)
+            n = clock.batch(2048 if self.samples is None else self.samples - count,
+                            fixed=self.samples is not None)
             if n == 0:
                 break
             t0 = time.perf_counter()
