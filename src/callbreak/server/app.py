@@ -24,7 +24,7 @@ from callbreak.core import Match, format_points
 from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
 from callbreak.record import Record, redact
-from callbreak.server import players, scorekeeper
+from callbreak.server import engines, players, scorekeeper
 from callbreak.server.tables import Connection, TableService, hint_decision, new_code, token_hash
 from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError, dumps, error_json, parse_message, view_json
 from callbreak.store import Store
@@ -36,7 +36,7 @@ HELLO_TIMEOUT = 15.0
 
 STATUS = {"unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
-          "full": 409, "not_playing": 409, "not_over": 409}
+          "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409}
 
 
 def create_app(store: Store) -> FastAPI:
@@ -94,6 +94,12 @@ def create_app(store: Store) -> FastAPI:
         return {"presets": [{"name": p.name, "description": p.description, "rules": p.rules.to_dict()}
                             for p in PRESETS.values()],
                 "bots": players.bot_levels(), "strongest_bot": players.strongest_bot(),
+                "games": [{"name": g.name, "title": g.title, "description": g.description,
+                           "min_players": g.min_players, "max_players": g.max_players,
+                           "options": g.cls.OPTIONS().to_dict() if g.cls is not None else {}}
+                          for g in engines.related_games().values()],
+                "game_bots": engines.bot_levels({"game": "related"}),
+                "strongest_game_bot": engines.strongest_bot({"game": "related"}),
                 "max_message_bytes": MAX_MESSAGE_BYTES}
 
     @app.post("/api/tables")
@@ -145,6 +151,11 @@ def create_app(store: Store) -> FastAPI:
         data = await body(request)
         table, seat, spec = service.hint(code, data.get("token"))
         return await hint_decision(table, seat, spec)
+
+    @app.post("/api/tables/{code}/stop")
+    async def stop(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        return service.stop(code, data.get("token")).lobby_json()
 
     @app.post("/api/tables/{code}/rematch")
     async def rematch(code: str, request: Request) -> dict[str, Any]:
@@ -241,11 +252,13 @@ def create_app(store: Store) -> FastAPI:
             service.start(table.code, token)
         elif kind == "rematch":
             service.rematch(table.code, token)
+        elif kind == "stop":
+            service.stop(table.code, token)
         elif kind == "ping":
             conn.send({"type": "pong"})
         else:
             raise MessageError("unknown_type", f"unknown message type {kind!r}; expected action, "
-                                               "hint, start, rematch or ping")
+                                               "hint, start, rematch, stop or ping")
 
     # --- history and statistics --------------------------------------------------------------
 
@@ -259,6 +272,8 @@ def create_app(store: Store) -> FastAPI:
         stored = store.load_game(code.upper().replace("-", ""))
         if stored is None or stored.status != "over":
             raise MessageError("no_table", "no finished game has that code")
+        if engines.is_related(stored.config):
+            return game_replay_json(stored)
         return replay_json(stored)
 
     @app.get("/api/stats")
@@ -348,4 +363,29 @@ def replay_json(stored: Any) -> dict[str, Any]:
     return {"code": stored.code, "seats": [s["name"] for s in stored.seats],
             "preset": stored.config.get("preset"), "frames": frames,
             "totals": list(match.totals), "winners": list(match.winners),
+            "finished_at": stored.finished_at.isoformat() + "Z" if stored.finished_at else None}
+
+
+def game_replay_json(stored: Any) -> dict[str, Any]:
+    """A finished related game for the replay viewer: the public view after every move.
+
+    Only spectator views are used, so no frame holds a card before it was played (or the upcard
+    shown).
+    """
+    config = {k: v for k, v in stored.config.items() if k not in ("seed", "host_hash")}
+    game = engines.new_game(config)
+    frames: list[dict[str, Any]] = []
+    for data in stored.actions:
+        action = engines.stored_action(game, data)
+        game.apply(action)
+        if action.kind == "deal":
+            continue
+        shown = action.to_json()
+        if shown["type"] == "exchange":  # which cards went back to the stock stays private
+            shown = {"type": "exchange", "seat": shown["seat"], "count": len(shown["cards"])}
+        frames.append({"action": shown,
+                       "view": engines.game_public_json(game.view(None))})  # type: ignore[arg-type]
+    return {"code": stored.code, "seats": [s["name"] for s in stored.seats], "game": config["game"],
+            "preset": config["game"], "frames": frames, "totals": list(game.scores),  # type: ignore[union-attr]
+            "winners": list(game.winners),
             "finished_at": stored.finished_at.isoformat() + "Z" if stored.finished_at else None}

@@ -20,18 +20,15 @@ from typing import Any
 
 from callbreak.core import (
     CHANCE,
-    Action,
     CallbreakError,
-    Dealer,
     IllegalActionError,
     Match,
     Rules,
     make_rules,
 )
-from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
-from callbreak.core.scoring import made
-from callbreak.server import players
+from callbreak.games import TrickGame
+from callbreak.server import engines, players
 from callbreak.server.wire import (
     MessageError,
     dumps,
@@ -79,6 +76,9 @@ def parse_config(data: Any) -> dict[str, Any]:
     """Check a create-table request and return the stored configuration (seed excluded)."""
     if not isinstance(data, dict):
         raise MessageError("bad_config", "the table settings must be a JSON object")
+    game = data.get("game", engines.CALLBREAK)
+    if game != engines.CALLBREAK:
+        return parse_game_config(data)
     preset = data.get("preset", "callbreak")
     if preset not in PRESETS:
         raise MessageError("bad_config", f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
@@ -86,15 +86,11 @@ def parse_config(data: Any) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise MessageError("bad_config", "options must be an object of option: value")
     deals = data.get("deals", PRESETS[preset].rules.deals or 5)
-    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 100:
-        raise MessageError("bad_config", f"deals must be a whole number 1..100, got {deals!r}")
-    timer = data.get("timer", PRESETS[preset].rules.turn_timer)
-    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float)
-                              or not 1 <= timer <= 600):
-        raise MessageError("bad_config", f"timer must be 1..600 seconds or null, got {timer!r}")
-    bot_delay = data.get("bot_delay", 0.7)
-    if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or not 0 <= bot_delay <= 10:
-        raise MessageError("bad_config", f"bot_delay must be 0..10 seconds, got {bot_delay!r}")
+    # deals None: unlimited, until the host stops the table between deals.
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 100):
+        raise MessageError("bad_config", f"deals must be a whole number 1..100 or null (unlimited), "
+                                         f"got {deals!r}")
+    timer, bot_delay = _check_timing(data, PRESETS[preset].rules.turn_timer)
     bots = data.get("bots", [players.strongest_bot()] * 4)
     if isinstance(bots, str):
         bots = [bots] * 4
@@ -109,7 +105,52 @@ def parse_config(data: Any) -> dict[str, Any]:
     except CallbreakError as e:
         raise MessageError("bad_config", str(e)) from None
     return {"preset": preset, "options": options, "deals": deals, "timer": timer,
-            "bots": bots, "bot_delay": float(bot_delay)}
+            "bots": bots, "bot_delay": bot_delay}
+
+
+def _check_timing(data: dict[str, Any], default_timer: Any) -> tuple[Any, float]:
+    """The turn timer and bot delay of a create-table request."""
+    timer = data.get("timer", default_timer)
+    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float)
+                              or not 1 <= timer <= 600):
+        raise MessageError("bad_config", f"timer must be 1..600 seconds or null, got {timer!r}")
+    bot_delay = data.get("bot_delay", 0.7)
+    if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or not 0 <= bot_delay <= 10:
+        raise MessageError("bad_config", f"bot_delay must be 0..10 seconds, got {bot_delay!r}")
+    return timer, float(bot_delay)
+
+
+def parse_game_config(data: dict[str, Any]) -> dict[str, Any]:
+    """Check a create-table request for a related game (Batak, Snarples, Donut, Horsethief)."""
+    game = data.get("game")
+    games = engines.related_games()
+    if game not in games:
+        raise MessageError("bad_config", f"unknown game {game!r}; games are: "
+                                         f"{', '.join([engines.CALLBREAK, *games])}")
+    info = games[game]
+    count = data.get("players", info.min_players)
+    if isinstance(count, bool) or not isinstance(count, int) or count not in info.player_counts:
+        raise MessageError("bad_config", f"{info.title} is for {info.min_players}-{info.max_players} "
+                                         f"players, got {count!r}")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise MessageError("bad_config", "options must be an object of option: value")
+    timer, bot_delay = _check_timing(data, None)
+    config = {"game": game, "players": count, "options": options}
+    bots = data.get("bots", [engines.strongest_bot(config)] * count)
+    if isinstance(bots, str):
+        bots = [bots] * count
+    if not isinstance(bots, list) or len(bots) != count:
+        raise MessageError("bad_config", f"bots must be one game bot for every seat (a list of {count})")
+    bots = [engines.check_game_bot(b) for b in bots]
+    try:
+        made_game = engines.new_game(config)
+    except CallbreakError as e:
+        raise MessageError("bad_config", str(e)) from None
+    # Store the options as the game read them, so the lobby shows every setting in force.
+    options = {k: v for k, v in made_game.options.to_dict().items() if k in options}  # type: ignore[union-attr]
+    return {**config, "options": options, "deals": None, "timer": timer, "bots": bots,
+            "bot_delay": bot_delay}
 
 
 def rules_of(config: dict[str, Any]) -> Rules:
@@ -151,9 +192,9 @@ class Table:
     seed: int
     host_hash: str
     seats: list[Seat]
-    rules: Rules
+    rules: Rules | None  # Call Break tables; None for a related game
     status: str = "lobby"
-    match: Match | None = None
+    match: Match | TrickGame | None = None
     connections: list[Connection] = field(default_factory=list)
     deadline: float | None = None  # monotonic time the seat to act runs out
     deadline_kind: str = ""  # "timer" (default action), "absent" (a bot stands in), "bot"
@@ -162,6 +203,7 @@ class Table:
     thinking: bool = False
     rematch_code: str | None = None
     rematch_tokens: dict[int, str] = field(default_factory=dict)  # for players who come back later
+    stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
 
     @property
     def version(self) -> int:
@@ -185,10 +227,14 @@ class Table:
 
     def lobby_json(self) -> dict[str, Any]:
         c = self.config
-        return {"code": self.code, "status": self.status, "preset": c["preset"], "options": c["options"],
+        game = engines.game_of(c)
+        related = engines.related_games().get(game)
+        return {"code": self.code, "status": self.status, "game": game,
+                "title": related.title if related is not None else "Call Break",
+                "players": len(self.seats), "preset": c.get("preset", game), "options": c["options"],
                 "deals": c["deals"], "timer": c["timer"], "bots": c["bots"], "seats": self.public_seats(),
                 "host_seat": next((i for i, s in enumerate(self.seats) if s.token_hash == self.host_hash), None),
-                "rematch": self.rematch_code}
+                "rematch": self.rematch_code, "stop_requested": self.stop_requested}
 
 
 class TableService:
@@ -222,13 +268,13 @@ class TableService:
         seed = config.pop("seed")
         host_hash = config.pop("host_hash")
         table = Table(id=stored.id, code=stored.code, config=config, seed=seed, host_hash=host_hash,
-                      seats=[Seat.from_json(s) for s in stored.seats], rules=rules_of(config),
+                      seats=[Seat.from_json(s) for s in stored.seats], rules=_rules_or_none(config),
                       status=stored.status)
         if stored.status == "playing":
-            match = Match(table.rules)
+            match = engines.new_game(config)
             for i, data in enumerate(stored.actions):
                 try:
-                    match.apply(action_from_json(data))
+                    match.apply(engines.stored_action(match, data))
                 except CallbreakError as e:
                     raise CallbreakError(f"stored action {i} does not replay: {e}") from None
             table.match = match
@@ -250,7 +296,7 @@ class TableService:
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
             raise MessageError("bad_config", "seed must be a whole number 0..2**62")
         token = secrets.token_urlsafe(24)
-        seats = [Seat() for _ in range(4)]
+        seats = [Seat() for _ in range(engines.seat_count(config))]
         seats[0] = Seat(kind="human", name=name, token_hash=token_hash(token))
         code = new_code()
         while code in self.tables or self.store.load_game(code) is not None:
@@ -258,7 +304,7 @@ class TableService:
         stored = {**config, "seed": seed, "host_hash": token_hash(token)}
         game_id = self.store.create_game(code, stored, [s.to_json() for s in seats])
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
-                      seats=seats, rules=rules_of(config))
+                      seats=seats, rules=_rules_or_none(config))
         self.tables[code] = table
         return table, token, 0
 
@@ -272,8 +318,7 @@ class TableService:
             if not free:
                 raise MessageError("full", "every seat at this table is taken")
             seat = free[0]
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
-            raise MessageError("bad_seat", f"seat must be 0..3, got {seat!r}")
+        _check_seat_number(table, seat)
         if seat not in free:
             raise MessageError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(24)
@@ -288,8 +333,7 @@ class TableService:
         if table.status != "lobby":
             raise MessageError("started", "seats are fixed once the table has started")
         current = self._require_seat(table, token)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
-            raise MessageError("bad_seat", f"seat must be 0..3, got {seat!r}")
+        _check_seat_number(table, seat)
         if seat != current:
             if table.seats[seat].kind != "open":
                 raise MessageError("seat_taken", f"seat {seat} is taken")
@@ -312,7 +356,7 @@ class TableService:
                 level = table.config["bots"][i]
                 table.seats[i] = Seat(kind="bot", name=_bot_name(level, i), bot=level)
         table.status = "playing"
-        table.match = Match(table.rules)
+        table.match = engines.new_game(table.config)
         self.store.update_game(table.id, seats=[s.to_json() for s in table.seats], status="playing")
         self._advance(table)
         return table
@@ -376,7 +420,10 @@ class TableService:
                                else "the game has not started yet")
         if isinstance(version, bool) or not isinstance(version, int):
             raise MessageError("malformed", "an action needs the state 'version' it was made against")
-        action = parse_action(action_data, seat)
+        if isinstance(table.match, TrickGame):
+            action: Any = engines.parse_related_action(action_data, seat)
+        else:
+            action = parse_action(action_data, seat)
         if version != table.version:
             raise MessageError("stale", f"stale action: made against version {version}, the table "
                                         f"is at version {table.version}")
@@ -388,7 +435,22 @@ class TableService:
         self._advance(table)
         return table
 
-    def _apply(self, table: Table, action: Action) -> None:
+    def stop(self, code: str, token: Any) -> Table:
+        """The host stops a table with unlimited deals: at once between deals, else when the
+        current deal ends."""
+        table = self.get(code)
+        self._require_host(table, token)
+        match = table.match
+        if table.status != "playing" or not isinstance(match, Match):
+            raise MessageError("not_playing", "only a Call Break game in progress can be stopped")
+        if match.rules.deals is not None:
+            raise MessageError("not_unlimited", f"this table plays a fixed {match.rules.deals} deals; "
+                                                "only a table with unlimited deals can be stopped")
+        table.stop_requested = True
+        self._advance(table)
+        return table
+
+    def _apply(self, table: Table, action: Any) -> None:
         """Verify, store, apply: a refused or unstorable action changes nothing."""
         match = table.match
         assert match is not None
@@ -407,8 +469,8 @@ class TableService:
         while match.to_act == CHANCE:
             # The deal depends only on the table seed and the version: a resumed table deals
             # the same cards it would have dealt without the interruption.
-            dealer = Dealer(seed=_mix(table.seed, len(match.history), 99))
-            self._apply(table, dealer.chance(match))
+            seed = _mix(table.seed, len(match.history), 99)
+            self._apply(table, engines.chance(match, seed, stop=table.stop_requested))
         if match.is_over and table.status != "over":
             self._finish(table)
         self._arm(table, new_turn=True)  # first, so the broadcast carries the new clock
@@ -417,17 +479,10 @@ class TableService:
     def _finish(self, table: Table) -> None:
         match = table.match
         assert match is not None
-        rules = match.rules
-        results = []
-        for s, seat in enumerate(table.seats):
-            results.append({
-                # Bots are counted by level, whichever seat they sat in.
-                "seat": s, "name": seat.name if seat.kind != "bot" else _bot_name(seat.bot or "", None),
-                "kind": seat.kind, "total": match.totals[s],
-                "winner": s in match.winners, "deals": len(match.results),
-                "calls_made": sum(1 for r in match.results if made(r.calls[s], r.won[s], rules)),
-                "points": sum(r.points[s] for r in match.results)})
-        self.store.finish_game(table.id, results)
+        # Bots are counted by level, whichever seat they sat in.
+        names = [(seat.name if seat.kind != "bot" else _bot_name(seat.bot or "", None), seat.kind)
+                 for seat in table.seats]
+        self.store.finish_game(table.id, engines.results(match, names))
         table.status = "over"
         self._cancel_clock(table)
         # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
@@ -489,12 +544,12 @@ class TableService:
         if table.deadline_kind == "timer" and table.connected(seat):
             self._play_for(table, match.default_action(), "the turn timer ran out")
             return
-        spec = table.seats[seat].bot or players.strongest_bot()
+        spec = table.seats[seat].bot or engines.strongest_bot(table.config)
         view = match.view(seat)
         seed = _mix(table.seed, version, seat)
         table.thinking = True
         loop = self.loop or asyncio.get_running_loop()
-        task = loop.create_task(asyncio.to_thread(players.decide, spec, seed, view, BOT_BUDGET))
+        task = loop.create_task(asyncio.to_thread(engines.decide, table.config, spec, seed, view, BOT_BUDGET))
         task.add_done_callback(lambda t: self._bot_decided(table, version, t))
 
     def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
@@ -510,7 +565,7 @@ class TableService:
             action = match.default_action()
         self._play_for(table, action, "bot")
 
-    def _play_for(self, table: Table, action: Action, why: str) -> None:
+    def _play_for(self, table: Table, action: Any, why: str) -> None:
         try:
             self._apply(table, action)
         except Exception as e:  # e.g. the store is down: try again shortly rather than stall
@@ -546,7 +601,7 @@ class TableService:
         """The state as ``seat`` may see it; ``shared`` is the seat-independent part, if built."""
         if shared is None:
             shared = self._shared_state(table)
-        view = None if table.match is None else view_json(table.match.view(seat))
+        view = None if table.match is None else _view_json(table.match, seat)
         return {**shared, "you": seat, "view": view}
 
     def _shared_state(self, table: Table) -> dict[str, Any]:
@@ -566,15 +621,18 @@ class TableService:
             return
         shared = self._shared_state(table)
         match = table.match
+        related = isinstance(match, TrickGame)
+        public_of = engines.game_public_json if related else public_json
+        personal_of = engines.game_personal_json if related else personal_json
         watcher = None if match is None else match.view(None)
-        public = None if watcher is None else dumps(public_json(watcher))
+        public = None if watcher is None else dumps(public_of(watcher))  # type: ignore[arg-type]
         cache: dict[int | None, str] = {}
         for conn in list(table.connections):
             seat = conn.seat
             if seat not in cache:
                 personal = None
                 if match is not None:
-                    personal = personal_json(watcher if seat is None else match.view(seat))  # type: ignore[arg-type]
+                    personal = personal_of(watcher if seat is None else match.view(seat))  # type: ignore[arg-type]
                 cache[seat] = state_text(shared, public, seat, personal)
             conn.send(cache[seat])
 
@@ -585,7 +643,25 @@ class TableService:
             raise MessageError("not_playing", "there is nothing to hint outside a game")
         if not table.match.legal_actions(seat):
             raise MessageError("not_your_turn", "it is not your turn")
-        return table, seat, players.strongest_bot()
+        return table, seat, engines.strongest_bot(table.config)
+
+
+def _rules_or_none(config: dict[str, Any]) -> Rules | None:
+    return None if engines.is_related(config) else rules_of(config)
+
+
+def _check_seat_number(table: Table, seat: Any) -> None:
+    last = len(table.seats) - 1
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= last:
+        raise MessageError("bad_seat", f"seat must be 0..{last}, got {seat!r}")
+
+
+def _view_json(match: Match | TrickGame, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view of the game as JSON (spectators: ``seat`` None)."""
+    if isinstance(match, TrickGame):
+        view = match.view(seat)
+        return {**engines.game_public_json(view), **engines.game_personal_json(view)}
+    return view_json(match.view(seat))
 
 
 def _mix(seed: int, version: int, salt: int) -> int:
@@ -605,7 +681,8 @@ async def hint_decision(table: Table, seat: int, spec: str) -> dict[str, Any]:
     assert table.match is not None
     view = table.match.view(seat)
     version = table.version
-    decision = await asyncio.to_thread(players.decide, spec, secrets.randbits(32), view, BOT_BUDGET)
+    decision = await asyncio.to_thread(engines.decide, table.config, spec, secrets.randbits(32), view,
+                                       BOT_BUDGET)
     return {"type": "hint", "version": version, "action": decision.action.to_json(),
             "reason": decision.reason or f"what the {spec} bot would do", "bot": spec}
 

@@ -235,7 +235,8 @@ class Store:
             by_game.setdefault(r.game_id, []).append(
                 {"seat": r.seat, "name": r.name, "kind": r.kind, "total": r.total, "winner": r.winner})
         return [{"code": g.code, "finished_at": g.finished_at.isoformat() + "Z" if g.finished_at else None,
-                 "preset": json.loads(g.config).get("preset"), "seats": by_game.get(g.id, [])}
+                 "preset": json.loads(g.config).get("preset"), "game": json.loads(g.config).get("game", "callbreak"),
+                 "seats": by_game.get(g.id, [])}
                 for g in games]
 
     def player_stats(self) -> list[dict[str, Any]]:
