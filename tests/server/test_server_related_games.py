@@ -31,7 +31,7 @@ def truth_by_version(store: Store, code: str) -> tuple[list[list[set[str]]], lis
     for data in [None, *stored.actions]:
         if data is not None:
             game.apply(engines.stored_action(game, data))
-        hands.append([{c.text for c in cards_of(h)} for h in game.hands])  # type: ignore[union-attr]
+        hands.append([{c.text for c in cards_of(h)} for h in game.hands])
         stocks.append({c.text for c in game.stock})  # type: ignore[union-attr]
         up = game.upcard  # type: ignore[union-attr]
         shown.append(set() if up is None else {up.text})

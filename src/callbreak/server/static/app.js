@@ -3,6 +3,7 @@
 // is sent and sends actions with the seat's token and the state version they were made against.
 
 import { cardBack, cardLabel, cardSvg, sortHand, SUITS } from "/static/cards.js";
+import { relatedReplay, relatedScoreboard, renderRelatedGame } from "/static/games.js";
 
 const app = document.getElementById("app");
 const store = window.localStorage;
@@ -101,6 +102,15 @@ async function homePage() {
   const m = await getMeta();
   const name = h("input", { id: "name", maxlength: 24, value: store.getItem("callbreak:name") || "",
                             placeholder: "Your name", autocomplete: "nickname" });
+  const gameSel = h("select", { id: "game" },
+    h("option", { value: "callbreak" }, "Call Break (and Call Bridge)"),
+    m.games.map((g) => h("option", { value: g.name }, g.title)));
+  const gameDesc = h("p", { class: "muted", id: "game-desc" });
+  const playersIn = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
+  const gameBots = h("select", { id: "game-bots", "aria-label": "Bots for the empty seats" },
+    m.game_bots.map((b) => h("option", { value: b, selected: b === m.strongest_game_bot }, b)));
+  const gameOptions = h("input", { id: "game-options", placeholder: "optional, e.g. max_hands=3 target=10" });
+  const unlimited = h("input", { id: "unlimited", type: "checkbox" });
   const presetSel = h("select", { id: "preset" },
     m.presets.map((p) => h("option", { value: p.name }, p.name)));
   const desc = h("p", { class: "muted", id: "preset-desc" });
@@ -120,11 +130,27 @@ async function homePage() {
     const p = m.presets.find((x) => x.name === presetSel.value);
     desc.textContent = p.description;
     deals.value = p.rules.deals || 5;
+    unlimited.checked = p.rules.deals === null;
+    deals.disabled = unlimited.checked;
     timer.value = p.rules.turn_timer ? String(Math.round(p.rules.turn_timer)) : "";
     if (!timer.value && p.rules.turn_timer) timer.append(h("option", { value: p.rules.turn_timer }, `${p.rules.turn_timer} s`));
   };
   presetSel.addEventListener("change", syncPreset);
+  unlimited.addEventListener("change", () => { deals.disabled = unlimited.checked; });
   syncPreset();
+  const callbreakPart = h("div", { id: "callbreak-settings" });
+  const relatedPart = h("div", { id: "related-settings" });
+  const syncGame = () => {
+    const g = m.games.find((x) => x.name === gameSel.value);
+    callbreakPart.hidden = Boolean(g);
+    relatedPart.hidden = !g;
+    gameDesc.textContent = g ? `${g.description} (${g.min_players}-${g.max_players} players)` : "";
+    if (g) {
+      playersIn.min = g.min_players; playersIn.max = g.max_players;
+      playersIn.value = Math.min(g.max_players, Math.max(g.min_players, Number(playersIn.value) || g.min_players));
+    }
+  };
+  gameSel.addEventListener("change", syncGame);
 
   async function create(e) {
     e.preventDefault();
@@ -137,31 +163,52 @@ async function homePage() {
     }
     const bots = [botSelects[0].value, ...botSelects.map((s) => s.value)];  // seat 1 is the host's unless they move
     if (botUrl.value.trim()) bots[3] = botUrl.value.trim();
+    const timing = { timer: timer.value ? Number(timer.value) : null, bot_delay: Number(botSpeed.value) };
+    let settings = { preset: presetSel.value, deals: unlimited.checked ? null : Number(deals.value),
+                     bots, options: opts, ...timing };
+    if (gameSel.value !== "callbreak") {
+      const gameOpts = {};
+      for (const part of gameOptions.value.split(/[\s,]+/).filter(Boolean)) {
+        const [k, v] = part.split("=");
+        if (!k || v === undefined) { err.textContent = `Option "${part}" should look like key=value`; return; }
+        gameOpts[k] = v;
+      }
+      settings = { game: gameSel.value, players: Number(playersIn.value), bots: gameBots.value,
+                   options: gameOpts, ...timing };
+    }
     try {
       store.setItem("callbreak:name", name.value);
-      const made = await api("POST", "/api/tables", { name: name.value, settings: {
-        preset: presetSel.value, deals: Number(deals.value), timer: timer.value ? Number(timer.value) : null,
-        bots, options: opts, bot_delay: Number(botSpeed.value) } });
+      const made = await api("POST", "/api/tables", { name: name.value, settings });
       store.setItem(tokenKey(made.code), made.token);
       navigate(made.link);
     } catch (x) { err.textContent = x.message; }
   }
 
+  callbreakPart.append(
+    h("label", { for: "preset" }, "Rules"), presetSel, desc,
+    h("div", { class: "row" },
+      h("div", {}, h("label", { for: "deals" }, "Deals"), deals),
+      h("label", { class: "check" }, unlimited, " Unlimited deals (the host stops the table)")),
+    h("label", {}, "Bots for the seats nobody takes"), h("div", { class: "row" }, botSelects),
+    h("details", {}, h("summary", {}, "More options"),
+      h("label", { for: "options" }, "Rule overrides"), options,
+      h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl));
+  relatedPart.append(
+    h("div", { class: "row" },
+      h("div", {}, h("label", { for: "players" }, "Players"), playersIn),
+      h("div", {}, h("label", { for: "game-bots" }, "Bots for the seats nobody takes"), gameBots)),
+    h("label", { for: "game-options" }, "Game options"), gameOptions);
+  syncGame();
   const joinCode = h("input", { id: "join-code", placeholder: "Room code, e.g. ABCD-EFGH-JKMN", autocomplete: "off" });
   app.append(
     h("div", { class: "grid2" },
       h("form", { class: "panel", onsubmit: create },
         h("h2", {}, "Start a table"),
         h("label", { for: "name" }, "Your name"), name,
-        h("label", { for: "preset" }, "Rules"), presetSel, desc,
-        h("div", { class: "row" },
-          h("div", {}, h("label", { for: "deals" }, "Deals"), deals),
-          h("div", {}, h("label", { for: "timer" }, "Turn timer"), timer)),
-        h("label", {}, "Bots for the seats nobody takes"), h("div", { class: "row" }, botSelects),
+        h("label", { for: "game" }, "Game"), gameSel, gameDesc,
+        callbreakPart, relatedPart,
+        h("label", { for: "timer" }, "Turn timer"), timer,
         h("label", { for: "bot-speed" }, "Bot speed"), botSpeed,
-        h("details", {}, h("summary", {}, "More options"),
-          h("label", { for: "options" }, "Rule overrides"), options,
-          h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl),
         h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, "Create table")), err),
       h("form", { class: "panel", onsubmit: (e) => { e.preventDefault();
         const code = joinCode.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
@@ -188,6 +235,7 @@ function tablePage(code) {
   let shownResults = null;
   let clockTimer = null;
   let clockEnds = null;
+  const picked = new Set();  // cards chosen for a Horsethief exchange
 
   const root = h("div", { id: "table" });
   app.append(root);
@@ -216,6 +264,7 @@ function tablePage(code) {
 
   function onMessage(m) {
     if (m.type === "state") {
+      if (state && state.version !== m.version) picked.clear();
       state = m;
       if (state.view && state.view.legal.length === 0) selected = -1;
       if (hint && hint.version !== state.version) hint = null;
@@ -243,6 +292,7 @@ function tablePage(code) {
   function render() {
     if (!state) return;
     if (state.table.status === "lobby") renderLobby();
+    else if (state.table.game && state.table.game !== "callbreak") renderRelated();
     else renderGame();
   }
 
@@ -279,7 +329,8 @@ function tablePage(code) {
     }
     root.replaceChildren(h("div", { class: "panel" },
       h("h2", {}, "Table ", h("span", { class: "code", id: "room-code" }, grouped(t.code))),
-      h("p", {}, `${t.preset} · ${t.deals} deal${t.deals > 1 ? "s" : ""} · `,
+      h("p", {}, t.game && t.game !== "callbreak" ? `${t.title} · ${t.players} players · `
+        : `${t.preset} · ${t.deals === null ? "unlimited deals" : `${t.deals} deal${t.deals > 1 ? "s" : ""}`} · `,
         t.timer ? `${t.timer} s turn timer` : "no turn timer"),
       h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
         h("button", { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied")) }, "Copy link")),
@@ -293,6 +344,17 @@ function tablePage(code) {
 
   const rel = (seat) => (seat - (state.you ?? 0) + 4) % 4;  // 0 = you (bottom), 1 right, 2 top, 3 left
   const AREAS = ["bottom", "right", "top", "left"];
+
+  function renderRelated() {
+    const v = state.view;
+    renderRelatedGame({ h, root, state, act, send, hint, picked, rerender: render, showScores });
+    tickClock();
+    if (shownResults === null) shownResults = v.results.length;
+    if (v.results.length > shownResults || (v.phase === "over" && shownResults !== -1)) {
+      shownResults = v.phase === "over" ? -1 : v.results.length;
+      showScores(v.phase === "over");
+    }
+  }
 
   function renderGame() {
     const v = state.view;
@@ -373,6 +435,7 @@ function tablePage(code) {
       h("span", {}, `Deal ${v.deal_number > (v.deals || 99) ? v.deals : v.deal_number}${v.deals ? ` of ${v.deals}` : ""}`),
       h("span", {}, v.trump ? `Trump ${SUITS[v.trump]}` : "Trump: first card led"),
       h("span", { id: "turn" }, turnText), clock,
+      stopButton(t),
       h("button", { id: "show-scores", onclick: () => showScores(false) }, "Scores"));
 
     const board = h("div", { class: "board" }, [0, 1, 2, 3].filter((s) => s !== mySeat).map(seatBox), trick,
@@ -391,6 +454,13 @@ function tablePage(code) {
     }
   }
 
+  function stopButton(t) {
+    // Unlimited deals: the host ends the table; it stops when the deal in hand is over.
+    if (t.deals !== null || t.status !== "playing" || state.you === null || state.you !== t.host_seat) return null;
+    if (t.stop_requested) return h("span", { id: "stopping" }, "Stopping after this deal");
+    return h("button", { id: "stop-table", onclick: () => send({ type: "stop" }) }, "Stop the table");
+  }
+
   function describe(a) {
     if (a.type === "play") return `play the ${cardLabel(a.card)}`;
     if (a.type === "call") return `call ${a.tricks}${a.blind ? " blind" : ""}`;
@@ -405,6 +475,15 @@ function tablePage(code) {
     const names = t.seats.map((s) => s.name);
     document.querySelectorAll(".modal").forEach((x) => x.remove());
     const close = () => modal.remove();
+    if (t.game && t.game !== "callbreak") {
+      const related = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === related) related.remove(); } },
+        relatedScoreboard(h, state, final, send));
+      related.querySelector("#close-scores").addEventListener("click", () => related.remove());
+      related.querySelectorAll("a").forEach((a) => a.addEventListener("click", () => related.remove()));
+      document.body.append(related);
+      related.querySelector("#close-scores").focus();
+      return;
+    }
     const winners = v.winners.map((s) => names[s]).join(" and ");
     const isHost = state.you !== null && state.you === t.host_seat;
     const modal = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
@@ -492,13 +571,15 @@ function scoreTable(names, results, totals) {
 
 async function historyPage() {
   const data = await api("GET", "/api/history");
+  const m = await getMeta();
+  const gameTitle = (name) => (m.games.find((g) => g.name === name) || { title: name }).title;
   app.append(h("div", { class: "panel" }, h("h2", {}, "Finished games"),
     data.games.length ? h("table", { class: "scores", id: "history" },
       h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "Rules"), h("th", {}, "Players (total)"), h("th", {}, ""))),
       h("tbody", {}, data.games.map((g) => h("tr", {},
         h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString() : ""),
-        h("td", {}, g.preset),
-        h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${points(s.total)}`).join(", ")),
+        h("td", {}, g.game && g.game !== "callbreak" ? gameTitle(g.game) : g.preset),
+        h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${g.game && g.game !== "callbreak" ? s.total : points(s.total)}`).join(", ")),
         h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay"))))))
       : h("p", { class: "muted" }, "No finished games yet.")));
 }
@@ -516,6 +597,7 @@ async function replayPage(code) {
   const step = (d) => { i = Math.max(0, Math.min(data.frames.length - 1, i + d)); slider.value = i; show(); };
   function show() {
     const f = data.frames[i];
+    if (data.game) { view.replaceChildren(...relatedReplay(h, data, f)); return; }
     const v = f.view;
     const a = f.action;
     const who = data.seats[a.seat];
