@@ -198,3 +198,30 @@ def test_a_fixed_length_table_cannot_be_stopped(client: TestClient) -> None:
     client.post(f"/api/tables/{code}/start", json={"token": token})
     r = client.post(f"/api/tables/{code}/stop", json={"token": token})
     assert r.status_code == 409 and r.json()["error"] in ("not_unlimited", "not_playing")
+
+
+def test_a_hint_in_a_related_game_names_a_legal_action_and_a_rematch_keeps_the_game(
+        client: TestClient) -> None:
+    made = create(client, seed=9, game="donut", players=4, bots="random", options={"max_hands": 1})
+    code, token = made["code"], made["token"]
+    assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+    hinted = False
+    for _ in range(400):
+        s = state(client, code, token)
+        view = s["view"]
+        if view["phase"] == "over":
+            break
+        if view["to_act"] == 0 and view["legal"]:
+            if not hinted:
+                r = client.post(f"/api/tables/{code}/hint", json={"token": token})
+                assert r.status_code == 200, r.text
+                assert r.json()["action"] in view["legal"] and r.json()["bot"] == "search"
+                hinted = True
+            client.post(f"/api/tables/{code}/action",
+                        json={"token": token, "version": s["version"], "action": view["legal"][0]})
+    assert hinted and state(client, code)["table"]["status"] == "over"
+    r = client.post(f"/api/tables/{code}/rematch", json={"token": token})
+    assert r.status_code == 200, r.text
+    again = r.json()
+    assert again["game"] == "donut" and again["players"] == 4 and again["status"] == "lobby"
+    assert again["options"] == {"max_hands": 1} and again["code"] != code
