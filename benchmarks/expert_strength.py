@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", action="append", choices=[c.name for c in COMPARISONS])
+    parser.add_argument("--bot", help="measure this bot spec instead of the comparison's "
+                                     "(e.g. expert:budget=0.1,calls=heuristic)")
     args = parser.parse_args(argv)
     bots = set(available())
     rules = make_rules(PRESET)
@@ -71,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         field = c.field if c.field.split(":")[0] in bots else "random"
         sets = sets_for(2, rules.deals or 5, deals=args.deals)
-        plan = ArenaPlan((c.bot, field), rules, args.seed, sets, budget=c.budget,
+        measured = args.bot or c.bot
+        plan = ArenaPlan((measured, field), rules, args.seed, sets, budget=c.budget,
                          tolerance=DEFAULT_TOLERANCE)
         start = time.perf_counter()
         report = run_arena(plan, preset=PRESET, workers=args.workers)
@@ -80,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         low, high = bot.margin_ci95
         ci = f"[{low:+.2f}, {high:+.2f}]" if low is not None and high is not None else "n/a"
         within = bot.p99_move_ms <= 1000 * c.bot_budget + SLACK_MS
-        print(f"| {c.name}{'' if field == c.field else ' (field: random)'} | {report.deals} | "
+        print(f"| {c.name}{'' if measured == c.bot else f' ({measured})'}{'' if field == c.field else ' (field: random)'} | {report.deals} | "
               f"{bot.mean_score_per_deal:+.2f} | {rest.mean_score_per_deal:+.2f} | "
               f"{bot.margin_per_deal:+.2f} {ci} | {bot.mean_move_ms:.1f} / {bot.p99_move_ms:.1f} | "
               f"{'yes' if within else 'NO'} | {bot.faults} / {rest.faults} | {seconds:.0f} s |",

@@ -198,6 +198,44 @@ def test_bad_options_are_refused_with_a_clear_error() -> None:
         make_bot("expert:depth=3")
     with pytest.raises(BotError, match="backend"):
         make_bot("expert:backend=fortran")
+    with pytest.raises(BotError, match="calls must be one of"):
+        make_bot("expert:calls=guess")
+    with pytest.raises(BotError, match="call_spread"):
+        make_bot("expert:call_spread=0")
+
+
+def test_every_call_model_calls_high_with_a_strong_hand_and_low_with_a_weak_one() -> None:
+    rules = make_rules("callbreak")
+    for text, low, high in (("AS KS QS JS 10S 9S AH KH AC KC AD KD QD", 7, 13),
+                            ("2H 3H 4H 5H 6H 2C 3C 4C 5C 6C 2D 3D 4D", 1, 2)):
+        mine = parse_cards(text)
+        rest = [c for c in range(52) if c not in mine]
+        random.Random(1).shuffle(rest)
+        hands = (tuple(sorted(mine)), tuple(sorted(Card(c) for c in rest[:13])),
+                 tuple(sorted(Card(c) for c in rest[13:26])),
+                 tuple(sorted(Card(c) for c in rest[26:])))
+        match = Match(rules)
+        match.apply(Dealer(1).chance(match))
+        match.apply(Deal(hands=hands))
+        while match.to_act != 0:
+            match.apply(Call(match.to_act, 1))  # type: ignore[arg-type]
+        for model in ("sim", "heuristic"):
+            bot = make_bot(f"expert:calls={model},samples=200", seed=1)
+            decision = bot.decide(match.view(0), 0.3)
+            assert isinstance(decision.action, Call), (model, decision)
+            assert low <= decision.action.tricks <= high, (model, text, decision)
+
+
+def test_heuristic_call_model_calls_as_the_heuristic_bot_does() -> None:
+    expert = make_bot("expert:calls=heuristic", seed=1)
+    heuristic = make_bot("heuristic", seed=1)
+    for seed in range(5):
+        match = Match(make_rules("callbreak"))
+        dealer = Dealer(seed)
+        while match.to_act == CHANCE:
+            match.apply(dealer.chance(match))
+        view = match.view(match.to_act)  # type: ignore[arg-type]
+        assert expert.decide(view, 0.1).action == heuristic.decide(view, 0.1).action
 
 
 def test_the_python_backend_plays_legally_too() -> None:

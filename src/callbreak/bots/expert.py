@@ -32,6 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from callbreak.bots.base import Decision, register
+from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.kernel import (
     POLICY_HEURISTIC,
     Kernel,
@@ -44,7 +45,7 @@ from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
-from callbreak.core.sampling import SamplingError
+from callbreak.core.sampling import CALL_SPREAD, SamplingError
 from callbreak.core.scoring import deal_points, made
 
 TRICKS = 13
@@ -56,6 +57,8 @@ REDEAL_BELOW = 25  # tenths: a weak hand worth less than this is thrown in (an a
 # then took in play (0.43 over 20 deals, 0.40 over 40, against heuristic bots): its play searches.
 CALL_BIAS = 0.4
 RIVAL_WEIGHT = 1.0
+CALL_MODELS = ("sim", "heuristic")
+CALLS_DEFAULT = "sim"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 
 
@@ -114,11 +117,16 @@ class ExpertBot:
         call_bias: tricks (0..1) added to the simulated distribution when calling.
         rival_weight: how much the opponents' mean deal score counts against the seat's own
             when choosing a card (0: own score only; 1: the margin over them).
+        calls: how to choose a call: ``sim`` (the simulated trick distribution) or
+            ``heuristic`` (the heuristic bot's trick-count model, which needs no search time).
+        call_spread: tricks; how far an opponent's call may stray from the quick estimate of
+            the hand a sampled deal gives them (smaller: calls count as stronger evidence).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
                  seed: int | None = None, backend: str | None = None, reps: int = 2,
-                 call_bias: float = CALL_BIAS, rival_weight: float = RIVAL_WEIGHT) -> None:
+                 call_bias: float = CALL_BIAS, rival_weight: float = RIVAL_WEIGHT,
+                 calls: str = CALLS_DEFAULT, call_spread: float = CALL_SPREAD) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -129,6 +137,12 @@ class ExpertBot:
             raise ValueError(f"call_bias must be between 0 and 1, got {call_bias!r}")
         if not 0 <= rival_weight <= 1:
             raise ValueError(f"rival_weight must be between 0 and 1, got {rival_weight!r}")
+        if calls not in CALL_MODELS:
+            raise ValueError(f"calls must be one of {', '.join(CALL_MODELS)}, got {calls!r}")
+        if not 0.3 <= call_spread <= 10:
+            raise ValueError(f"call_spread must be between 0.3 and 10 tricks, got {call_spread!r}")
+        self.calls = calls
+        self.call_spread = call_spread
         self.call_bias = call_bias
         self.rival_weight = rival_weight
         self.name = "expert"
@@ -156,6 +170,8 @@ class ExpertBot:
             if view.phase is Phase.PLAY:
                 return self._play(view, clock)
             if view.phase is Phase.CALL:
+                if self.calls == "heuristic":
+                    return HeuristicBot().decide(view, budget)
                 if view.hand is None:
                     return self._blind_or_look(view, clock)
                 return self._call(view, clock)
@@ -184,7 +200,7 @@ class ExpertBot:
         assert seat is not None and view.leader is not None
         plays = [a for a in view.legal if isinstance(a, Play)]
         cands = np.array([int(a.card) for a in plays], dtype=np.int64)
-        sampler = WorldSampler(view, self.kernel)
+        sampler = WorldSampler(view, self.kernel, spread=self.call_spread)
         pos = make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
                             len(view.tricks), view.won)
         opts = self._options(view.rules)
@@ -240,7 +256,7 @@ class ExpertBot:
         lead, and the weight of each (how well the deal fits the calls made so far)."""
         seat = view.seat
         assert seat is not None and view.dealer is not None
-        sampler = WorldSampler(view, self.kernel)
+        sampler = WorldSampler(view, self.kernel, spread=self.call_spread)
         trump = -1 if view.rules.trump is Trump.FIRST_LED else 0
         pos = make_position((), (view.dealer + 1) % 4, trump, 0, (0, 0, 0, 0))
         opts = self._options(view.rules)
@@ -430,10 +446,14 @@ def _float(value: str, name: str) -> float:
 @register("expert")
 def _expert(budget: str | None = None, samples: str | None = None, seed: str | None = None,
             backend: str | None = None, reps: str | None = None,
-            call_bias: str | None = None, rival_weight: str | None = None) -> ExpertBot:
+            call_bias: str | None = None, rival_weight: str | None = None,
+            calls: str | None = None, call_spread: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
                      call_bias=CALL_BIAS if call_bias is None else _float(call_bias, "call_bias"),
                      rival_weight=RIVAL_WEIGHT if rival_weight is None else
-                     _float(rival_weight, "rival_weight"))
+                     _float(rival_weight, "rival_weight"),
+                     calls=CALLS_DEFAULT if calls is None else calls,
+                     call_spread=CALL_SPREAD if call_spread is None else
+                     _float(call_spread, "call_spread"))

@@ -30,7 +30,11 @@ class WorldSampler:
     Raises :class:`~callbreak.core.sampling.SamplingError` if the view allows no deal.
     """
 
-    def __init__(self, view: SeatView, kernel: Kernel, use_calls: bool = True) -> None:
+    def __init__(self, view: SeatView, kernel: Kernel, use_calls: bool = True,
+                 spread: float = CALL_SPREAD) -> None:
+        if not spread > 0:
+            raise ValueError(f"the call spread must be positive, got {spread!r}")
+        self.spread = spread
         self.sampler = HandSampler(view)
         self.kernel = kernel
         classes = self.sampler.classes
@@ -72,7 +76,7 @@ class WorldSampler:
                                 splits, rng.getrandbits(30), worlds)
         weights = np.ones(n)
         if self.weighted:
-            self.kernel.call_weights(worlds, self.played_by, self.calls, CALL_SPREAD, weights)
+            self.kernel.call_weights(worlds, self.played_by, self.calls, self.spread, weights)
             if not weights.sum() > 0:  # every sample implausible: fall back to equal weights
                 weights[:] = 1.0
         return worlds, weights
