@@ -94,7 +94,8 @@ def test_create_a_horsethief_table_and_play_it_out_with_clicks(browser: Any, bas
     # The finished game is in the history, listed with its result.
     page.goto(base_url + "/history")
     row = page.locator("#history tbody tr", has_text="Horsethief").first
-    assert row.is_visible() and "★" in row.inner_text()
+    row.wait_for()  # the history page loads its list after the page itself
+    assert "★" in row.inner_text()
     page.goto(f"{base_url}/history/{code}")
     page.wait_for_selector("#game-scores")
     assert not errors, errors

@@ -267,9 +267,10 @@ class TableService:
         config = dict(stored.config)
         seed = config.pop("seed")
         host_hash = config.pop("host_hash")
+        stop_requested = bool(config.pop("stop_requested", False))
         table = Table(id=stored.id, code=stored.code, config=config, seed=seed, host_hash=host_hash,
                       seats=[Seat.from_json(s) for s in stored.seats], rules=_rules_or_none(config),
-                      status=stored.status)
+                      status=stored.status, stop_requested=stop_requested)
         if stored.status == "playing":
             match = engines.new_game(config)
             for i, data in enumerate(stored.actions):
@@ -446,7 +447,15 @@ class TableService:
         if match.rules.deals is not None:
             raise MessageError("not_unlimited", f"this table plays a fixed {match.rules.deals} deals; "
                                                 "only a table with unlimited deals can be stopped")
-        table.stop_requested = True
+        if not table.stop_requested:
+            # Stored first, so a server restart before the deal ends still stops the table.
+            try:
+                self.store.update_game(table.id, config={**table.config, "seed": table.seed,
+                                                         "host_hash": table.host_hash,
+                                                         "stop_requested": True})
+            except Exception:  # any store failure: refuse, and nothing has changed
+                raise MessageError("unavailable", "the stop could not be saved; try again") from None
+            table.stop_requested = True
         self._advance(table)
         return table
 

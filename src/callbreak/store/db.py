@@ -140,8 +140,10 @@ class Store:
             return int(key[0])
 
     def update_game(self, game_id: int, *, seats: list[dict[str, Any]] | None = None,
-                    status: str | None = None) -> None:
+                    status: str | None = None, config: dict[str, Any] | None = None) -> None:
         values: dict[str, Any] = {}
+        if config is not None:
+            values["config"] = json.dumps(config)
         if seats is not None:
             values["seats"] = json.dumps(seats)
         if status is not None:
