@@ -214,7 +214,7 @@ def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: 
 
 
 def test_a_table_everyone_left_waits_and_resumes_when_someone_returns(client: TestClient) -> None:
-    made = create(client, bots="random", deals=1, timer=1)
+    made = create(client, bots="random", deals=1, timer=2)
     code, token = made["code"], made["token"]
     with client.websocket_connect(f"/ws/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token}))
@@ -222,15 +222,21 @@ def test_a_table_everyone_left_waits_and_resumes_when_someone_returns(client: Te
         while (m := ws.receive_json()).get("view") is None or m["view"]["to_act"] != 0:
             pass
     paused = state(client, code)["version"]
-    time.sleep(2.5)  # more than the turn timer: nobody is there, so nothing moves
+    time.sleep(3)  # more than the turn timer: nobody is there, so nothing moves
     assert state(client, code)["version"] == paused
     with client.websocket_connect(f"/ws/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token}))
         ws.receive_json()
-        # Back at the table, the turn timer runs again and plays the default call.
+        back = time.monotonic()
+        # Back at the table, the turn starts afresh: the whole timer, not the time already gone.
+        m = ws.receive_json()
+        assert m["type"] == "state" and m["version"] == paused and m["view"]["to_act"] == 0
+        assert m["clock"]["kind"] == "timer" and m["clock"]["left"] > 1.5
+        # Then the timer runs out and plays the default call.
         while (m := ws.receive_json())["type"] != "state" or m["version"] == paused:
             pass
         assert m["view"]["calls"][0] == 1
+        assert time.monotonic() - back > 1.5
 
 
 def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> None:

@@ -204,6 +204,7 @@ class Table:
     rematch_code: str | None = None
     rematch_tokens: dict[int, str] = field(default_factory=dict)  # for players who come back later
     stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
+    paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
 
     @property
     def version(self) -> int:
@@ -524,12 +525,19 @@ class TableService:
             return
         seat = match.to_act
         timer = table.config["timer"]
+        if table.seats[seat].kind != "bot":
+            if not any(table.connected(s) for s, st in enumerate(table.seats) if st.kind == "human"):
+                # Everyone has left: rather than let bots play the whole game out for nobody,
+                # the table waits (and resumes the moment someone comes back).
+                table.paused = True
+                return
+            if table.paused:
+                # Back at a table that waited: the turn starts afresh, so the player to act is
+                # not timed out on arrival for the time the table stood still.
+                table.paused = False
+                table.turn_started = now
         if table.seats[seat].kind == "bot":
             delay, kind = table.config["bot_delay"], "bot"
-        elif not any(table.connected(s) for s, st in enumerate(table.seats) if st.kind == "human"):
-            # Everyone has left: rather than let bots play the whole game out for nobody, the
-            # table waits (and resumes the moment someone comes back).
-            return
         elif timer is not None:
             delay = max(0.0, table.turn_started + timer - now)
             kind = "timer"
