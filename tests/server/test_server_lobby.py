@@ -57,6 +57,14 @@ def test_join_refusals_change_nothing(client: TestClient) -> None:
     assert r.status_code == 404 and r.json()["error"] == "no_table"
     r = client.post(f"/api/tables/{code}/join", content=b"{not json")
     assert r.status_code == 400 and r.json()["error"] == "malformed"
+    r = client.post(f"/api/tables/{code}/join", content=b"[" * 5000)  # too deep for the JSON parser
+    assert r.status_code == 400 and r.json()["error"] == "malformed" and "nested" in r.json()["message"]
+    assert client.get(f"/api/tables/{code}").json() == before
+
+
+def test_a_bad_query_parameter_gets_the_usual_error_shape(client: TestClient) -> None:
+    r = client.get("/api/history?limit=abc")
+    assert r.status_code == 400 and r.json()["error"] == "malformed" and "limit" in r.json()["message"]
 
 
 def test_full_table_and_started_table_refuse_joins(client: TestClient) -> None:
@@ -81,11 +89,15 @@ def test_bad_settings_are_refused_with_the_reason(client: TestClient) -> None:
         ({"timer": 0.1}, "timer"),
         ({"bots": ["random", "random"]}, "bots"),
         ({"bots": "grandmaster"}, "grandmaster"),
+        # The table's own settings would silently win over these, so they are refused.
+        ({"deals": 1, "options": {"deals": 3}}, "'deals'"),
+        ({"options": {"turn_timer": 30}}, "'timer'"),
     ]
     for settings, words in cases:
         r = client.post("/api/tables", json={"name": "Ann", "settings": settings})
         assert r.status_code == 400, settings
         assert r.json()["error"] == "bad_config" and words in r.json()["message"], r.json()
+    assert client.app.state.service.tables == {}  # type: ignore[attr-defined]  # nothing was created
 
 
 def test_only_the_host_starts_and_bots_take_the_open_seats(client: TestClient) -> None:

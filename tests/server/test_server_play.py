@@ -99,6 +99,7 @@ def test_websocket_refuses_bad_messages_and_keeps_the_connection(client: TestCli
             (json.dumps({"no": "type"}), "malformed"),
             (json.dumps({"type": "dance"}), "unknown_type"),
             ("x" * (MAX_MESSAGE_BYTES + 1), "too_large"),
+            ("[" * (MAX_MESSAGE_BYTES - 1), "malformed"),  # nested too deeply for the parser
             (json.dumps({"type": "action", "token": token, "version": 0, "action": {"type": "call", "tricks": 1}}),
              "not_playing"),
             (json.dumps({"type": "start", "token": "wrong"}), "not_host"),

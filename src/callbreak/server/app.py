@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -60,6 +61,14 @@ def create_app(store: Store) -> FastAPI:
     async def _refused(_request: Request, e: MessageError) -> JSONResponse:
         return JSONResponse({"error": e.code, "message": e.message}, status_code=STATUS.get(e.code, 400))
 
+    @app.exception_handler(RequestValidationError)
+    async def _bad_parameter(_request: Request, e: RequestValidationError) -> JSONResponse:
+        # e.g. /api/history?limit=abc: the same error shape as every other refusal
+        problems = "; ".join(f"{'.'.join(str(x) for x in err.get('loc', ()))}: {err.get('msg', '')}"
+                             for err in e.errors())
+        return JSONResponse({"error": "malformed", "message": f"bad request parameter ({problems})"},
+                            status_code=400)
+
     async def body(request: Request) -> dict[str, Any]:
         raw = await request.body()
         if len(raw) > 64 * 1024:
@@ -68,6 +77,8 @@ def create_app(store: Store) -> FastAPI:
             data = json.loads(raw or b"{}")
         except ValueError as e:
             raise MessageError("malformed", f"request body is not valid JSON: {e}") from None
+        except RecursionError:
+            raise MessageError("malformed", "request body is nested too deeply") from None
         if not isinstance(data, dict):
             raise MessageError("malformed", "request body must be a JSON object")
         return data

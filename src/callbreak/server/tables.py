@@ -85,6 +85,10 @@ def parse_config(data: Any) -> dict[str, Any]:
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise MessageError("bad_config", "options must be an object of option: value")
+    for key, setting in (("deals", "deals"), ("turn_timer", "timer")):
+        if key in options:  # the table's own setting would silently override it
+            raise MessageError("bad_config", f"set {key} with the table setting {setting!r}, not as a "
+                                             "rule option")
     deals = data.get("deals", PRESETS[preset].rules.deals or 5)
     # deals None: unlimited, until the host stops the table between deals.
     if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 100):

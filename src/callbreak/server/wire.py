@@ -108,6 +108,8 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         raise MessageError("malformed", f"message is not valid JSON: {e}") from None
+    except RecursionError:
+        raise MessageError("malformed", "message is nested too deeply") from None
     if not isinstance(data, dict):
         raise MessageError("malformed", "message must be a JSON object")
     kind = data.get("type")
