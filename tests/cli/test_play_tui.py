@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -432,6 +433,58 @@ def test_the_draw_for_first_dealer_is_shown_under_catsatcards() -> None:
         assert dealer is not None
         assert any(line.startswith("Draw for dealer: You ") for line in app.log_lines)
         assert f"{app.names[dealer]} deals first." in app.log_lines
+        app.exit()
+
+    _run(session, body)
+
+
+def _hand_cells(app: PlayApp) -> tuple[dict[int, Any], dict[Any, Any]]:
+    """The drawn faces row of the hand: card index -> its rank's style, suit -> symbol style."""
+    from callbreak.core import Suit
+
+    ranks: dict[int, Any] = {}
+    symbols: dict[Any, Any] = {}
+    for segment in app.query_one("#hand").render_line(1):
+        style = segment.style
+        if style is None or not segment.text.strip():
+            continue
+        click = style.meta.get("@click", "")
+        if click.startswith("app.pick_card("):
+            ranks[int(click.removeprefix("app.pick_card(").rstrip(")"))] = style
+        else:
+            symbols[next(s for s in Suit if s.symbol == segment.text.strip())] = style
+    return ranks, symbols
+
+
+def test_the_hand_is_drawn_in_suit_colours_with_only_legal_cards_marked() -> None:
+    """Red suits' cards are red (not just their symbols); legal cards underlined, others dim."""
+    from callbreak.cli.tui import render
+
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        for _ in range(60):  # a turn where following suit rules out some cards
+            await _my_turn(app, pilot)
+            view = app.session.view()
+            if view.phase is Phase.PLAY and len(view.legal_cards) < len(view.hand or ()):
+                break
+            await pilot.press("enter")
+        else:
+            pytest.fail("never had an illegal card to draw")
+        order = render.hand_order(view)
+        ranks, symbols = _hand_cells(app)
+        assert sorted(ranks) == list(range(len(order)))
+        red_colour = {style.color for suit, style in symbols.items() if suit.is_red}
+        black_colour = {style.color for suit, style in symbols.items() if not suit.is_red}
+        assert len(red_colour) == len(black_colour) == 1, "the hand should hold both colours"
+        assert red_colour != black_colour
+        for i, card in enumerate(order):
+            style = ranks[i]
+            assert style.color == symbols[card.suit].color, f"{card.pretty} drawn in another colour"
+            if card in view.legal_cards:
+                assert style.underline and not style.dim, card.pretty
+            else:
+                assert style.dim and not style.underline, card.pretty
         app.exit()
 
     _run(session, body)

@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from callbreak.cli.tui import render
 from callbreak.cli.tui.session import Session, Turn
+from callbreak.cli.tui.widgets import Clickable
 from callbreak.core import Call, CallbreakError, Card, Draw, Look, Phase, Play, Redeal, SeatView
 
 KEYS_HELP = "←→ choose  Enter ok  type QH or 3  h hint  ? help  Esc clear  ctrl+q save+quit"
@@ -75,8 +76,8 @@ class PlayApp(App[None]):
             yield Static(id="table")
             yield Static(id="scores")
         yield Static(id="status")
-        yield Static(id="hand")
-        yield Static(id="prompt")
+        yield Clickable(id="hand")
+        yield Clickable(id="prompt")
         yield Static(KEYS_HELP, id="keys")
 
     def on_mount(self) -> None:

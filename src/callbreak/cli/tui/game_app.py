@@ -24,6 +24,7 @@ from textual.widgets import Static
 from callbreak.cli.tui import render, render_game
 from callbreak.cli.tui.game_session import GameSession
 from callbreak.cli.tui.session import Turn
+from callbreak.cli.tui.widgets import Clickable
 from callbreak.core import CallbreakError, Card
 from callbreak.core.actions import Play
 from callbreak.core.cards import Suit
@@ -74,8 +75,8 @@ class GamePlayApp(App[None]):
         yield Static(id="title")
         yield Static(id="table")
         yield Static(id="status")
-        yield Static(id="hand")
-        yield Static(id="prompt")
+        yield Clickable(id="hand")
+        yield Clickable(id="prompt")
         yield Static(id="keys")
 
     def on_mount(self) -> None:

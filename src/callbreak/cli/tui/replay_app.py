@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from callbreak.cli.tui import render
 from callbreak.cli.tui.session import POSITIONS
+from callbreak.cli.tui.widgets import Clickable
 from callbreak.core import Match, Phase
 from callbreak.record import Record, replay_states
 
@@ -56,7 +57,7 @@ class ReplayApp(App[None]):
             yield Static(id="table")
             yield Static(id="scores")
         yield Static(id="status")
-        yield Static(id="hand")
+        yield Clickable(id="hand")
         yield Static(REPLAY_KEYS, id="keys")
 
     def on_mount(self) -> None:
