@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from protocol_helpers import LiveServer, play_to
+from protocol_helpers import NOBODY_HOLDS_THEM, LiveServer, play_to
 
 from callbreak.bots import available, make_bot
 from callbreak.core import CHANCE, Dealer, Match, Phase, make_rules
@@ -144,6 +144,11 @@ BAD: list[tuple[str, str, Any, str]] = [
      "P3.bid must be 0"),
     ("bid with a trick played", BID, _set("played", ["2S"]), "must not carry cards"),
     ("bid with twelve cards", BID, lambda b: b["cards"].pop(), "a hand to call on has 13"),
+    ("round 1.5", PLAY, _set("context.round", 1.5), "context.round must be a whole number"),
+    ("a call request sent to /play", PLAY, json.dumps(_fixture("bid_first_caller")["body"]).encode(),
+     "a call goes to POST /bid"),
+    ("unseen cards that fit no hand", PLAY, json.dumps(NOBODY_HOLDS_THEM).encode(),
+     "does not add up: no player may hold"),
 ]
 
 

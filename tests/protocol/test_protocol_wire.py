@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from protocol_helpers import play_to
+from protocol_helpers import NOBODY_HOLDS_THEM, TOO_MANY_FOR_ONE_HAND, play_to
 
 from callbreak.core import CHANCE, Dealer, Match, Phase, Play, make_rules
 from callbreak.core.cards import from_protocol, to_protocol
@@ -202,3 +202,45 @@ def test_any_damaged_body_is_refused_with_a_protocol_error_or_still_consistent(p
         # Accepted: it must still be a position with something legal to do.
         assert request.view.legal
     assert refused > 300
+
+
+def test_a_history_that_leaves_unseen_cards_fitting_no_hand_is_refused() -> None:
+    """Each trick adds up on its own, but together the shown voids leave cards nobody can hold:
+    no deal agrees with such a history, so it is refused rather than handed to a bot."""
+    with pytest.raises(ProtocolError, match=r"does not add up: no player may hold the unseen "
+                                            r"card\(s\) 2S 3S 5H 6H"):
+        parse_request("play", NOBODY_HOLDS_THEM)
+    with pytest.raises(ProtocolError, match=r"only P1 may hold the unseen card\(s\) 2S 3S 4S 5S "
+                                            r"6H 8H .* 1H, but they hold 10 card\(s\)"):
+        parse_request("play", TOO_MANY_FOR_ONE_HAND)
+    # P0 holding two more of those spades leaves exactly 10 for P1: that deal is possible.
+    fits = json.loads(json.dumps(TOO_MANY_FOR_ONE_HAND))
+    fits["cards"][-2:] = ["5S", "4S"]
+    assert parse_request("play", fits).view.legal_cards
+
+
+def test_whole_numbers_written_with_a_decimal_point_are_read_as_numbers() -> None:
+    """JSON has one number type: a sender that writes 5.0 means 5 (2.5 and "5" are refused)."""
+    fixture = json.loads((Path(__file__).parent / "fixtures" / "play_trumped_follow_any.json").read_text())
+    body = fixture["body"]
+    as_floats = json.loads(json.dumps(body))
+    as_floats["context"]["round"] = 1.0
+    as_floats["context"]["players"]["P0"]["bid"] = 5.0
+    as_floats["context"]["players"]["P0"]["won"] = 2.0
+    as_floats["history"] = [[float(s), cards, float(w)] for s, cards, w in body["history"]]
+    assert parse_request("play", as_floats) == parse_request("play", body)
+    for path, value in ((("context", "round"), 1.5), (("context", "round"), "1")):
+        bad = json.loads(json.dumps(body))
+        bad[path[0]][path[1]] = value
+        with pytest.raises(ProtocolError, match="context.round must be a whole number"):
+            parse_request("play", bad)
+    bad = json.loads(json.dumps(body))
+    bad["history"][0][0] = 1.5
+    with pytest.raises(ProtocolError, match=r"history\[0\]: startIdx must be an index 0..3"):
+        parse_request("play", bad)
+
+
+def test_a_call_request_sent_to_play_is_named_as_such() -> None:
+    fixture = json.loads((Path(__file__).parent / "fixtures" / "bid_first_caller.json").read_text())
+    with pytest.raises(ProtocolError, match=r"missing fields 'history' and 'played'.*POST /bid"):
+        parse_request("play", fixture["body"])

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, Literal
 
 from callbreak.core import (
@@ -45,8 +46,9 @@ from callbreak.core import (
     cards_of,
     make_rules,
 )
-from callbreak.core.cards import from_protocol, to_protocol
+from callbreak.core.cards import FULL_DECK, from_protocol, to_protocol
 from callbreak.core.inference import fresh_caps, infer_play
+from callbreak.core.sampling import allowed_mask
 from callbreak.core.tricks import legal_mask, trick_winner
 
 RULES: Rules = make_rules("bhoos-tournament")
@@ -133,6 +135,10 @@ def parse_request(kind: Kind, body: Any) -> Request:
             raise ProtocolError("a /bid request must not carry cards already played "
                                 "(history and played must be empty)")
     else:
+        if "history" not in body and "played" not in body:
+            raise ProtocolError("missing fields 'history' and 'played': a /play request carries "
+                                "the finished tricks and the trick in progress (a call goes to "
+                                "POST /bid)")
         history_raw = _field(body, "history")
         played_raw = _field(body, "played")
 
@@ -179,13 +185,14 @@ def parse_request(kind: Kind, body: Any) -> Request:
 
     caps = _replay(tricks, played, leader, seat, hand, player_ids)
     hand_mask = sum(1 << c for c in hand)
+    sizes = tuple(TRICKS - len(tricks) - (1 if s in _trick_seats(leader, len(played)) else 0)
+                  for s in range(PLAYERS))
+    _check_dealable(hand_mask, history_cards, played, caps, sizes, seat, player_ids)
     if kind == "bid":
         legal: tuple[Action, ...] = tuple(Call(seat, n) for n in RULES.call_range)
     else:
         mask = legal_mask(hand_mask, played, SPADES, RULES, not tricks)
         legal = tuple(Play(seat, c) for c in cards_of(mask))
-    sizes = tuple(TRICKS - len(tricks) - (1 if s in _trick_seats(leader, len(played)) else 0)
-                  for s in range(PLAYERS))
     view = SeatView(
         seat=seat, rules=RULES, players=PLAYERS,
         phase=Phase.CALL if kind == "bid" else Phase.PLAY,
@@ -212,10 +219,22 @@ def _field(obj: Mapping[str, Any], key: str, label: str | None = None) -> Any:
 
 
 def _int_field(obj: Mapping[str, Any], key: str, label: str) -> int:
-    v = _field(obj, key, label)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ProtocolError(f"{label} must be a whole number, got {v!r}")
+    v = _whole(_field(obj, key, label))
+    if v is None:
+        raise ProtocolError(f"{label} must be a whole number, got {obj[key]!r}")
     return v
+
+
+def _whole(v: Any) -> int | None:
+    """``v`` as an int if it is a whole number, else None. JSON has a single number type, so a
+    sender that writes ``5.0`` means 5; ``5.5``, ``"5"`` and ``true`` are not whole numbers."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return None
 
 
 def _player_ids(raw: Any) -> tuple[str, ...]:
@@ -275,11 +294,13 @@ def _history(raw: Any, player_ids: tuple[str, ...], first: int
         label = f"history[{i}]"
         if not isinstance(entry, list) or len(entry) != 3:
             raise ProtocolError(f"{label} must be [startIdx, [four cards], winnerIdx], got {entry!r}")
-        start, cards_raw, winner = entry
-        for name, idx in (("startIdx", start), ("winnerIdx", winner)):
-            if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < PLAYERS:
+        start_raw, cards_raw, winner_raw = entry
+        start, winner = _whole(start_raw), _whole(winner_raw)
+        for name, idx, raw_idx in (("startIdx", start, start_raw), ("winnerIdx", winner, winner_raw)):
+            if idx is None or not 0 <= idx < PLAYERS:
                 raise ProtocolError(f"{label}: {name} must be an index 0..3 into playerIds, "
-                                    f"got {idx!r}")
+                                    f"got {raw_idx!r}")
+        assert start is not None and winner is not None
         cards = _cards(cards_raw, f"{label} cards")
         if len(cards) != PLAYERS:
             raise ProtocolError(f"{label} holds {len(cards)} cards; a finished trick has {PLAYERS}")
@@ -347,6 +368,37 @@ def _replay(tricks: Sequence[CompletedTrick], played: Sequence[Card], leader: in
                                     f"it {proof} (an earlier play would have been illegal)")
             infer_play(caps[s], before, card, SPADES, RULES, number == 0)
     return tuple(tuple(c) for c in caps)
+
+
+def _check_dealable(hand: int, history: Sequence[Card], played: Sequence[Card],
+                    caps: Sequence[Sequence[int]], sizes: Sequence[int], seat: int,
+                    player_ids: tuple[str, ...]) -> None:
+    """The cards nobody has shown must fit in the other players' hands, given the voids and
+    caps their plays proved: otherwise the history does not add up (and no deal agrees with it).
+
+    Hall's condition: for every group of the other seats, the unseen cards that only that group
+    may hold are no more than the cards the group holds between them.
+    """
+    unseen = FULL_DECK & ~hand
+    for c in (*history, *played):
+        unseen &= ~(1 << c)
+    others = [s for s in range(PLAYERS) if s != seat]
+    allowed = {s: allowed_mask(caps[s]) for s in others}
+    for size in range(len(others) + 1):
+        for group in combinations(others, size):
+            outside = 0
+            for s in others:
+                if s not in group:
+                    outside |= allowed[s]
+            only = unseen & ~outside  # unseen cards no seat outside the group may hold
+            room = sum(sizes[s] for s in group)
+            if only.bit_count() > room:
+                cards = " ".join(to_protocol(c) for c in cards_of(only))
+                where = (f"only {', '.join(player_ids[s] for s in group)} may hold the unseen "
+                         f"card(s) {cards}, but they hold {room} card(s) between them") if group \
+                    else f"no player may hold the unseen card(s) {cards}"
+                raise ProtocolError(f"the history does not add up: {where} (their earlier plays "
+                                    "showed which suits and ranks they lack)")
 
 
 # --- writing a request (client side) ---------------------------------------------------------
