@@ -21,6 +21,20 @@ WAITING = """() => {
 }"""
 
 
+STRAY_TEXT = """() => {
+  // Text a template left behind: a null or undefined child rendered as words.
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const found = [];
+  while (walk.nextNode()) {
+    const t = walk.currentNode.textContent.trim();
+    if (t === "null" || t === "undefined" || t === "NaN") found.push(t);
+  }
+  return found;
+}"""
+
+FITS_WIDTH = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
 def create_table(page: Any, base_url: str, name: str = "Ann", deals: int = 1) -> str:
     page.goto(base_url + "/")
     page.fill("#name", name)
@@ -95,6 +109,14 @@ def test_create_a_table_and_play_a_whole_deal_with_clicks(browser: Any, base_url
     assert "Ann" in page.locator("#history").inner_text()
     page.goto(f"{base_url}/history/{code}")
     page.wait_for_selector(".replay-hands")
+    for _ in range(30):  # step through calls and tricks, the score table appears at the end
+        assert page.evaluate(STRAY_TEXT) == []
+        page.click("text=Next ▶")
+    # The last move: the deal's score table is shown under the trick.
+    page.locator("input[type=range]").evaluate(
+        "el => { el.value = el.max; el.dispatchEvent(new Event('input')); }")
+    page.wait_for_selector("table.scores")
+    assert page.evaluate(STRAY_TEXT) == []
     page.goto(base_url + "/stats")
     page.wait_for_selector("#leaderboard")
     assert "Ann" in page.locator("#leaderboard").inner_text()
@@ -129,6 +151,21 @@ def test_reload_mid_trick_and_carry_on(browser: Any, base_url: str) -> None:
     shot(page, "table-phone-after-reload")
     while step(page) != "over":
         assert time.monotonic() < deadline + 60
+    # The final scoreboard fits a phone: the page does not scroll sideways, and a wide score
+    # table scrolls inside its panel, so every player's total can be reached.
+    assert page.evaluate(FITS_WIDTH)
+    shot(page, "scoreboard-phone")
+    last_total = page.locator("#scoreboard tfoot td").last
+    last_total.scroll_into_view_if_needed()
+    assert last_total.is_visible()
+    box = last_total.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    # So do the history and the leaderboard.
+    for path, selector in (("/history", "#history"), ("/stats", "#leaderboard")):
+        page.goto(base_url + path)
+        page.wait_for_selector(selector)
+        assert page.evaluate(FITS_WIDTH), path
+    shot(page, "leaderboard-phone")
     page.close()
 
 
@@ -143,11 +180,20 @@ def test_a_friend_joins_by_link_and_the_host_starts(browser: Any, base_url: str)
     friend.wait_for_selector(".seat-slot.me[data-seat='2']")
     host.wait_for_function("() => document.querySelector('.seat-slot[data-seat=\"2\"]').textContent.includes('Friend')")
     assert friend.locator("#start").count() == 0  # only the host can start
+    # Someone else opens the same link without sitting down: they watch, and see no hand.
+    watcher_context = browser.new_context()
+    watcher = watcher_context.new_page()
+    watcher.goto(f"{base_url}/t/{code}")
+    watcher.wait_for_selector(".seat-list")
     host.click("#start")
     friend.wait_for_selector("#hand .card")
     assert friend.locator(".seat-bottom").inner_text().startswith("Friend")
+    watcher.wait_for_selector("#watching")
+    assert watcher.locator("#hand .card").count() == 0
+    assert watcher.locator(".backs svg").count() == 4 * 13 and "(you)" not in watcher.locator("#table").inner_text()
     host.close()
     friend_context.close()
+    watcher_context.close()
 
 
 def test_scorekeeper(browser: Any, base_url: str) -> None:

@@ -430,8 +430,9 @@ function tablePage(code) {
 
     const clock = h("span", { class: "clock", id: "clock" });
     const turnText = v.phase === "over" ? "Game over"
-      : v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} to play` : "";
+      : mySeat !== null && v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} to play` : "";
     const status = h("div", { class: "status" },
+      mySeat === null ? h("span", { id: "watching", title: "You see what every player sees: no hands" }, "Watching") : null,
       h("span", {}, `Deal ${v.deal_number > (v.deals || 99) ? v.deals : v.deal_number}${v.deals ? ` of ${v.deals}` : ""}`),
       h("span", {}, v.trump ? `Trump ${SUITS[v.trump]}` : "Trump: first card led"),
       h("span", { id: "turn" }, turnText), clock,
@@ -441,7 +442,7 @@ function tablePage(code) {
     const board = h("div", { class: "board" }, [0, 1, 2, 3].filter((s) => s !== mySeat).map(seatBox), trick,
       mySeat !== null ? seatBox(mySeat) : null);
     root.replaceChildren(h("div", { class: "felt" }, status, board, handRow, controls, hintText,
-      h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
+      mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
         " play, digits + ", h("kbd", {}, "Enter"), " call, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
       ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []));
     tickClock();
@@ -558,13 +559,18 @@ function tablePage(code) {
   connect();
 }
 
+// A wide table scrolls sideways inside its panel rather than widening the page on a phone.
+function scrolling(table) {
+  return h("div", { class: "table-wrap" }, table);
+}
+
 function scoreTable(names, results, totals) {
-  return h("table", { class: "scores" },
+  return scrolling(h("table", { class: "scores" },
     h("thead", {}, h("tr", {}, h("th", {}, "Deal"), names.map((n) => h("th", {}, n)))),
     h("tbody", {}, results.map((r) => h("tr", {}, h("td", {}, r.tiebreak ? "tie-break" : r.number),
       r.points.map((p, s) => h("td", { title: `called ${r.calls[s]}, won ${r.won[s]}` },
         `${r.won[s]}/${r.calls[s]}${r.blind[s] ? "B" : ""} → ${points(p)}`))))),
-    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), totals.map((t) => h("td", {}, points(t))))));
+    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), totals.map((t) => h("td", {}, points(t)))))));
 }
 
 // --- history and replay --------------------------------------------------------------------
@@ -574,13 +580,13 @@ async function historyPage() {
   const m = await getMeta();
   const gameTitle = (name) => (m.games.find((g) => g.name === name) || { title: name }).title;
   app.append(h("div", { class: "panel" }, h("h2", {}, "Finished games"),
-    data.games.length ? h("table", { class: "scores", id: "history" },
+    data.games.length ? scrolling(h("table", { class: "scores", id: "history" },
       h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "Rules"), h("th", {}, "Players (total)"), h("th", {}, ""))),
       h("tbody", {}, data.games.map((g) => h("tr", {},
         h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString() : ""),
         h("td", {}, g.game && g.game !== "callbreak" ? gameTitle(g.game) : g.preset),
         h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${g.game && g.game !== "callbreak" ? s.total : points(s.total)}`).join(", ")),
-        h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay"))))))
+        h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay")))))))
       : h("p", { class: "muted" }, "No finished games yet.")));
 }
 
@@ -611,7 +617,7 @@ async function replayPage(code) {
       h("div", { class: "felt" }, h("div", { class: "row" }, "Trick: ",
         (v.trick.length ? v.trick : (v.tricks.length && a.type === "play" ? v.tricks[v.tricks.length - 1].cards : []))
           .map((c) => h("span", { class: "card", style: "margin-left:4px" }, cardSvg(c))))),
-      v.results.length ? scoreTable(data.seats, v.results, v.totals) : null);
+      ...(v.results.length ? [scoreTable(data.seats, v.results, v.totals)] : []));
   }
   app.append(h("div", { class: "panel" }, h("h2", {}, `Replay ${grouped(data.code)}`),
     h("p", {}, `Winner${data.winners.length > 1 ? "s" : ""}: ${data.winners.map((s) => data.seats[s]).join(", ")}`),
@@ -632,9 +638,9 @@ async function statsPage() {
     h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, `${Math.round(r.win_rate * 100)}%`),
     h("td", {}, r.avg_per_deal), h("td", {}, `${Math.round(r.call_accuracy * 100)}%`));
   app.append(h("div", { class: "panel" }, h("h2", {}, "Leaderboard"),
-    data.leaderboard.length ? h("table", { class: "scores", id: "leaderboard" },
+    data.leaderboard.length ? scrolling(h("table", { class: "scores", id: "leaderboard" },
       h("thead", {}, h("tr", {}, ["#", "Player", "Games", "Wins", "Win rate", "Avg per deal", "Calls made"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, data.leaderboard.map(row))) : h("p", { class: "muted" }, "Finish a game to appear here.")));
+      h("tbody", {}, data.leaderboard.map(row)))) : h("p", { class: "muted" }, "Finish a game to appear here.")));
 }
 
 // --- scorekeeper ---------------------------------------------------------------------------
@@ -707,7 +713,7 @@ async function sheetPage(code) {
         sheet.rows.length ? ` · ${sheet.complete ? "finished, won by" : "leading"}: ${leaders}` : ""),
       h("div", { class: "row" }, h("input", { value: link, readonly: true, id: "sheet-link" }),
         h("span", { class: "muted" }, key ? "Anyone with the link can follow the score; only this browser can edit." : "View only.")),
-      table,
+      scrolling(table),
       key ? h("form", { onsubmit: addDeal, id: "deal-form" }, h("h3", {}, `Deal ${sheet.rows.length + 1}`),
         h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, `Called (${lo}–${hi})`), h("th", {}, "Won"),
           sheet.blind_calls ? h("th", {}, "Blind") : null)),

@@ -38,11 +38,11 @@ function seatInfo(v, seat) {
 }
 
 export function gameScoreTable(h, names, results, scores) {
-  return h("table", { class: "scores", id: "game-scores" },
+  return h("div", { class: "table-wrap" }, h("table", { class: "scores", id: "game-scores" },
     h("thead", {}, h("tr", {}, h("th", {}, "Hand"), names.map((n) => h("th", {}, n)))),
     h("tbody", {}, results.map((r) => h("tr", { title: r.note || "" }, h("td", {}, r.number),
       r.points.map((p, s) => h("td", {}, r.active[s] ? `${r.won[s]} tr → ${p > 0 ? "+" : ""}${p}` : `– ${p ? p : ""}`))))),
-    h("tfoot", {}, h("tr", {}, h("td", {}, "Score"), scores.map((t) => h("td", {}, t)))));
+    h("tfoot", {}, h("tr", {}, h("td", {}, "Score"), scores.map((t) => h("td", {}, t))))));
 }
 
 // Draws the table for a related game into ctx.root. ctx: { h, root, state, act, send, hint,
