@@ -195,6 +195,8 @@ def test_the_hint_key_names_the_bot_and_a_legal_move() -> None:
         await _until(pilot, lambda: "Hint from" in _last_message(app))
         hint = _last_message(app)
         assert "play " in hint
+        assert " ".join(" ".join(_drawn(app, "#status")).split()).endswith(hint)  # reason and all
+        assert not any("Thinking" in line for line in _drawn(app, "#status"))
         assert any(f"play {c.pretty}" in hint for c in app.session.view().legal_cards)
         app.exit()
 
@@ -488,3 +490,54 @@ def test_the_hand_is_drawn_in_suit_colours_with_only_legal_cards_marked() -> Non
         app.exit()
 
     _run(session, body)
+
+
+def _drawn(app: PlayApp, selector: str) -> list[str]:
+    """The lines a widget is drawn as on the screen."""
+    widget = app.query_one(selector)
+    return ["".join(s.text for s in widget.render_line(y)).rstrip()
+            for y in range(widget.region.height)]
+
+
+def test_a_message_longer_than_a_line_is_shown_whole_as_the_newest() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        await _type(pilot, "3")
+        await _my_turn(app, pilot, Phase.PLAY)
+        await _type(pilot, "zz")
+        await _type(pilot, "qq")  # two long refusals: more lines than the status shows at 24 rows
+        refusal = _last_message(app)
+        assert "'qq' is not a card" in refusal
+        assert len(refusal) > 78  # wraps at 80 columns
+        shown = " ".join(" ".join(_drawn(app, "#status")).split())
+        assert shown.endswith(refusal), shown
+        app.exit()
+
+    _run(session, body)
+
+
+def test_the_final_standings_fit_80x24_with_every_seat_placed() -> None:
+    session = Session.new(make_rules("567", deals=2, turn_timer="off"), opponents=["random"],
+                          seed=16, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        while app.mode != "over":
+            await _my_turn(app, pilot)
+            await pilot.press("enter")
+        screen = _drawn(app, "#table")
+        text = "\n".join(screen)
+        assert "Final standings" in text and "total" in text and "chips:" in text
+        standings = next(line for line in screen if "Standings:" in line)
+        totals = app.session.view().totals
+        best = max(totals)
+        for seat, name in enumerate(("You", "East", "North", "West")):
+            place = 1 + sum(t > totals[seat] for t in totals)
+            assert f"{place}. {name} " in standings
+            assert (totals[seat] == best) == (seat in app.session.view().winners)
+        assert "match is over" in " ".join(_drawn(app, "#prompt"))
+        await pilot.press("enter")
+
+    _run(session, body)
+    assert session.is_over

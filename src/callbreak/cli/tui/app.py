@@ -29,6 +29,8 @@ HELP = ("Play: ←/→ pick a legal card and Enter, click a card, or type it (QH
         "and Enter. Call: ←/→ and Enter, or type the number. h asks the strongest bot for a hint. "
         "The game is saved after every move; `callbreak play --resume` continues it.")
 
+THINKING = "Thinking about a hint…"
+
 
 class PlayApp(App[None]):
     """A full match in the terminal. ``delay`` paces bot moves (0 = instant)."""
@@ -37,10 +39,11 @@ class PlayApp(App[None]):
     CSS = """
     Screen { layout: vertical; }
     #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
-    #middle { height: 1fr; min-height: 11; }
+    #middle { height: 3fr; min-height: 13; }
     #table { width: 1fr; padding: 0 1; }
     #scores { width: 28; padding: 0 1; border-left: solid $primary; }
-    #status { height: 3; padding: 0 1; color: $text-muted; }
+    /* Three lines at 24 rows; a taller terminal shows more of what happened. */
+    #status { height: 1fr; min-height: 3; max-height: 12; padding: 0 1; color: $text-muted; }
     #hand { height: 2; padding: 0 1; }
     /* Cards and calls are clickable; keep their own look (legal cards are the underlined ones). */
     #hand, #prompt { link-style: none; link-color: initial; link-background: initial;
@@ -59,7 +62,7 @@ class PlayApp(App[None]):
         self.selected_card: int | None = None
         self.selected_call = session.rules.min_call
         self.buffer = ""
-        self.messages: deque[Text] = deque(maxlen=3)  # what the status lines show
+        self.messages: deque[Text] = deque(maxlen=12)  # the newest ones fill the status lines
         self.log_lines: list[str] = []  # every message of the session, oldest first
         self.show_board = False
         self._waiting: asyncio.Future[str] | None = None
@@ -104,18 +107,34 @@ class PlayApp(App[None]):
         view = self.session.view()
         me = self.session.human
         if self.show_board:
-            self.query_one("#table", Static).update(
-                render.scoreboard(view, self.names, final=view.phase is Phase.OVER))
+            table = self.query_one("#table", Static)
+            # Title, header, rule, total, winners, standings and chips take 7 lines.
+            rows = (table.content_size.height or 13) - 7
+            table.update(render.scoreboard(view, self.names, final=view.phase is Phase.OVER,
+                                           rows=rows))
         else:
             self.query_one("#table", Static).update(render.table_view(view, self.names, me))
         scores = self.query_one("#scores", Static)
         scores.display = not self.show_board  # the scoreboard needs the whole width at 80 columns
         scores.update(render.scores_view(view, self.names))
-        self.query_one("#status", Static).update(Text("\n").join(list(self.messages)))
+        status = self.query_one("#status", Static)
+        status.update(self._newest_lines(status))
         my_play = self.mode == "act" and view.phase is Phase.PLAY
         self.query_one("#hand", Static).update(
             render.hand_text(view, selected=self.selected_card if my_play else None, my_turn=my_play))
         self.query_one("#prompt", Static).update(self._prompt(view))
+
+    def _newest_lines(self, status: Static) -> Text:
+        """The newest messages, wrapped to the status area, as many lines as it shows: a long
+        message (a hint and its reason) must not push the newest one out of sight."""
+        width = status.content_size.width or max(20, self.size.width - 2)
+        height = status.content_size.height or 3
+        lines: list[Text] = []
+        for message in reversed(self.messages):
+            lines[:0] = list(message.wrap(self.console, width))
+            if len(lines) >= height:
+                break
+        return Text("\n").join(lines[-height:])
 
     def _prompt(self, view: SeatView) -> Text | Group:
         typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")
@@ -492,7 +511,7 @@ class PlayApp(App[None]):
                  int(view.looked))
         self._hint_for = stamp
         self._hint_busy = True
-        self.say("Thinking about a hint…", "dim")
+        self.say(THINKING, "dim")
         self.run_worker(self._hint(view, stamp), group="hint", exit_on_error=False)
 
     async def _hint(self, view: SeatView, stamp: tuple[int, ...]) -> None:
@@ -506,6 +525,8 @@ class PlayApp(App[None]):
             self._hint_busy = False
         if self._hint_for != stamp or self.mode != "act":
             return  # the game moved on while the bot thought
+        if self.messages and self.messages[-1].plain == THINKING:
+            self.messages.pop()  # the hint takes the place of "thinking" on the status lines
         action = decision.action
         why = f" ({decision.reason})" if decision.reason else ""
         self.say(f"Hint from {name}: {render.describe(action, ['you'] * 4).removeprefix('you ')}{why}",

@@ -202,12 +202,18 @@ def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
     return Group(*parts)
 
 
-def scoreboard(view: SeatView, names: Sequence[str], *, final: bool) -> RenderableType:
-    """The deal-by-deal scores (won/call and points), totals, and the winners when over."""
+def scoreboard(view: SeatView, names: Sequence[str], *, final: bool, rows: int = 12) -> RenderableType:
+    """The deal-by-deal scores (won/call and points), totals, and the winners and standings when
+    over. Only the last ``rows`` deals are listed (the totals count them all), so the board fits
+    the screen it is drawn on."""
     short = short_names(names)
-    table = Table("deal", *short, title="Final standings" if final else "Scores",
+    rows = max(1, rows)
+    title = "Final standings" if final else "Scores"
+    if len(view.results) > rows:
+        title += f" (last {rows} of {len(view.results)} deals)"
+    table = Table("deal", *short, title=title,
                   title_style="bold", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
-    results = view.results[-12:]  # keep the board on one 24-line screen
+    results = view.results[-rows:]
     for r in results:
         cells = [f"{r.won[s]}/{r.calls[s]}{'b' if r.blind[s] else ''}  {format_points(r.points[s])}"
                  for s in range(view.players)]
@@ -219,10 +225,24 @@ def scoreboard(view: SeatView, names: Sequence[str], *, final: bool) -> Renderab
         winners = ", ".join(short[s] for s in view.winners)
         verb = "wins" if len(view.winners) == 1 else "share the win"
         parts.append(Text(f"{winners} {verb}!", style="bold green"))
+        parts.append(standings(view, short))
         if view.chips is not None:
             parts.append(Text("chips: " + ", ".join(f"{short[s]} {view.chips[s]:+g}"
                                                     for s in range(view.players))))
     return Group(*parts)
+
+
+def standings(view: SeatView, short: Sequence[str]) -> Text:
+    """Places by match total, best first; equal totals share a place ("1. East 12.9  2. You 8")."""
+    order = sorted(range(view.players), key=lambda s: -view.totals[s])
+    text = Text("Standings: ", style="bold")
+    for i, seat in enumerate(order):
+        place = 1 + sum(1 for other in order if view.totals[other] > view.totals[seat])
+        if i:
+            text.append("  ")
+        text.append(f"{place}. {short[seat]} {format_points(view.totals[seat])}",
+                    style="bold green" if seat in view.winners else "")
+    return text
 
 
 def describe(action: Action, names: Sequence[str]) -> str:

@@ -101,8 +101,10 @@ class ReplayApp(App[None]):
             f"step {self.index}/{self.last}")
         between = view.phase in (Phase.DEAL, Phase.OVER) and bool(view.results)
         if self.show_board or between:
-            self.query_one("#table", Static).update(
-                render.scoreboard(view, self.names, final=view.phase is Phase.OVER))
+            table = self.query_one("#table", Static)
+            rows = (table.content_size.height or 18) - 7  # the lines around the deals' rows
+            table.update(render.scoreboard(view, self.names, final=view.phase is Phase.OVER,
+                                           rows=rows))
         else:
             self.query_one("#table", Static).update(render.table_view(view, self.names, self.seat))
         scores = self.query_one("#scores", Static)
