@@ -199,8 +199,12 @@ def test_remote_bots_are_checked_against_the_rules_and_fail_gracefully() -> None
     url = "http://127.0.0.1:9"  # the discard port: nothing answers there
     with pytest.raises(BotError, match="remote bots cannot play these rules.*bhoos-tournament"):
         Session.new(make_rules("callbreak"), opponents=[url, "random", "random"], save=False)
-    s = Session.new(make_rules("bhoos-tournament"), opponents=["random", url, "random"], seed=1,
+    with pytest.raises(BotError, match=r"no tournament bot answers at http://127\.0\.0\.1:9 "):
+        Session.new(make_rules("bhoos-tournament"), opponents=["random", url, "random"], seed=1,
                     save=False)
+    # A bot that goes away in the middle of a match: its seat plays the default.
+    s = Session.new(make_rules("bhoos-tournament"), opponents=["random", url, "random"], seed=1,
+                    save=False, reach_timeout=None)
     while s.turn is Turn.CHANCE:
         s.apply(s.chance_action())
     while s.match.to_act != 2:  # let the local bots act up to the remote one

@@ -102,6 +102,22 @@ def _check_remote(specs: Sequence[str], rules: Rules) -> None:
                        "bhoos-tournament") from None
 
 
+def _check_answering(specs: Sequence[str], timeout: float) -> None:
+    """Refuse, before the match starts, tournament-bot URLs where no bot answers ``GET /hi``:
+    otherwise every move of that seat would silently be the timer's default."""
+    urls = [s.strip() for s in specs if _is_url(s)]
+    if not urls:
+        return
+    try:
+        from callbreak.protocol.client import RemoteBot
+    except ImportError:
+        return  # make_opponent explains that remote bots are unavailable
+    silent = [url for url in dict.fromkeys(urls) if not RemoteBot(url).hello(timeout)]
+    if silent:
+        raise BotError(f"no tournament bot answers at {', '.join(silent)} (GET /hi); start one "
+                       "(e.g. `callbreak bot-server --bot heuristic --port 7000`) or check the URL")
+
+
 @dataclass(frozen=True, slots=True)
 class BotMove:
     """What a bot did, and whether it had to be replaced by the default action."""
@@ -132,8 +148,11 @@ class Session:
 
     @classmethod
     def new(cls, rules: Rules, *, opponents: Sequence[str] | None = None, seat: int = 0,
-            seed: int | None = None, save_path: Path | None = None, save: bool = True) -> Session:
-        """A fresh match. Raises :class:`CallbreakError` for a bad seat or an unknown bot."""
+            seed: int | None = None, save_path: Path | None = None, save: bool = True,
+            reach_timeout: float | None = 3.0) -> Session:
+        """A fresh match. Raises :class:`CallbreakError` for a bad seat or an unknown bot, or
+        (unless ``reach_timeout`` is None) a bot URL where nothing answers within that many
+        seconds; nothing is saved then."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise CallbreakError(f"--seat must be 0, 1, 2 or 3, got {seat!r}")
         specs = tuple(opponents) if opponents is not None else default_opponents()
@@ -143,6 +162,8 @@ class Session:
             raise BotError(f"--opponents needs one or three bot names separated by commas, got "
                            f"{','.join(specs)!r}; bots are: {', '.join(available())}")
         _check_remote(specs, rules)
+        if reach_timeout is not None:
+            _check_answering(specs, reach_timeout)
         others = [(seat + i) % 4 for i in (1, 2, 3)]  # in play order: East, North, West
         table = {s: spec.strip() for s, spec in zip(others, specs, strict=True)}
         if seed is None:
@@ -153,8 +174,10 @@ class Session:
         return session
 
     @classmethod
-    def resume(cls, path: Path) -> Session:
-        """Rebuild a saved match by replaying its record; bots are re-created from its meta."""
+    def resume(cls, path: Path, *, reach_timeout: float | None = 3.0) -> Session:
+        """Rebuild a saved match by replaying its record; bots are re-created from its meta.
+
+        Bot URLs where nothing answers are refused as in :meth:`new` (the save is untouched)."""
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as e:
@@ -173,6 +196,8 @@ class Session:
         if not 0 <= human <= 3 or sorted(opponents) != [s for s in range(4) if s != human]:
             raise RecordError(f"{path}: the saved seats do not make a table")
         match = replay(record)
+        if reach_timeout is not None:
+            _check_answering(list(opponents.values()), reach_timeout)
         return cls(match, human=human, opponents=opponents, seed=seed, save_path=path,
                    started=str(meta.get("started") or ""))
 
