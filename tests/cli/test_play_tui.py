@@ -541,3 +541,36 @@ def test_the_final_standings_fit_80x24_with_every_seat_placed() -> None:
 
     _run(session, body)
     assert session.is_over
+
+
+def test_bot_moves_are_paced_and_a_finished_trick_stays_in_sight_longer() -> None:
+    import time
+
+    delay = 0.25
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=18, save=False)
+    moves: list[tuple[float, bool, bool]] = []  # (when applied, by a bot, led a trick after the 1st)
+    apply = session.apply
+
+    def timed_apply(action: Any) -> None:
+        apply(action)
+        m = session.match
+        if action.kind in ("call", "play"):
+            lead = action.kind == "play" and len(m.trick) == 1 and bool(m.tricks)
+            moves.append((time.monotonic(), action.seat != 0, lead))
+
+    session.apply = timed_apply  # type: ignore[method-assign]
+    app = PlayApp(session, delay=delay, think=0.01)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            while len(session.match.tricks) < 4:
+                if app.mode == "act":
+                    await pilot.press("enter")
+                await pilot.pause(0.01)
+            app.exit()
+
+    asyncio.run(main())
+    gaps = [(b[0] - a[0], b[2]) for a, b in zip(moves, moves[1:], strict=False) if a[1] and b[1]]
+    assert len(gaps) >= 6 and any(lead for _, lead in gaps)
+    for gap, lead in gaps:
+        assert gap >= (2 * delay if lead else delay) - 0.01, gaps

@@ -121,7 +121,10 @@ def table_view(view: SeatView, names: Sequence[str], me: int) -> RenderableType:
         win_index = trick_winner([int(c) for c in view.trick], int(trump) if trump is not None else -1)
         for i, (seat, card) in enumerate(zip(seats, view.trick, strict=True)):
             cards[seat] = card_text(card, extra="reverse" if i == win_index else "")
-        note.append(f"{_who(names, seats[0], me)} led {view.trick[0].suit.symbol}\n")
+        led = view.trick[0].suit
+        note.append(f"{_who(names, seats[0], me)} led ")
+        note.append(led.symbol, style=suit_style(led))
+        note.append("\n")
         note.append(f"{_who(names, seats[win_index], me)} winning", style="yellow")
     elif view.tricks and view.phase is Phase.PLAY:
         last = view.tricks[-1]
