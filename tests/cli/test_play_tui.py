@@ -574,3 +574,24 @@ def test_bot_moves_are_paced_and_a_finished_trick_stays_in_sight_longer() -> Non
     assert len(gaps) >= 6 and any(lead for _, lead in gaps)
     for gap, lead in gaps:
         assert gap >= (2 * delay if lead else delay) - 0.01, gaps
+
+
+def test_the_status_lines_are_refitted_when_the_terminal_is_resized() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        await pilot.press("?")
+        help_text = _last_message(app)
+        narrow = [line for line in _drawn(app, "#status") if line.strip()]
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause(0.1)
+        wide = [line for line in _drawn(app, "#status") if line.strip()]
+        assert len(narrow) == 4 and len(wide) > 4  # a taller terminal shows more messages
+        assert " ".join(" ".join(wide[-2:]).split()) == help_text  # wrapped at the new width
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert [line for line in _drawn(app, "#status") if line.strip()] == narrow
+        app.exit()
+
+    _run(session, body)

@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from callbreak.cli.tui import render
 from callbreak.cli.tui.session import Session, Turn
-from callbreak.cli.tui.widgets import Clickable
+from callbreak.cli.tui.widgets import Clickable, Fitted
 from callbreak.core import Call, CallbreakError, Card, Draw, Look, Phase, Play, Redeal, SeatView
 
 KEYS_HELP = "←→ choose  Enter ok  type QH or 3  h hint  ? help  Esc clear  ctrl+q save+quit"
@@ -76,9 +76,9 @@ class PlayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Horizontal(id="middle"):
-            yield Static(id="table")
+            yield Fitted(self.redraw, id="table")
             yield Static(id="scores")
-        yield Static(id="status")
+        yield Fitted(self.redraw, id="status")
         yield Clickable(id="hand")
         yield Clickable(id="prompt")
         yield Static(KEYS_HELP, id="keys")
