@@ -152,22 +152,31 @@ def _out_cards(g: TrickGame, deal: GameDeal) -> int:
 
 
 def check_views(g: TrickGame, rng: random.Random) -> None:
-    """A seat's view is the same whatever the other seats hold."""
+    """A seat's view is the same whatever the other seats hold, whatever they discarded, and
+    whatever the stock holds; a spectator's view is the same whatever anyone holds."""
     if g.phase is GamePhase.OVER or g.phase is GamePhase.DEAL:
         return
     seat = rng.randrange(g.players)
     v = g.view(seat)
     assert mask(v.hand) == g.hands[seat]
-    others = [s for s in range(g.players) if s != seat and g.hands[s]]
-    pool = [c for s in others for c in range(52) if g.hands[s] >> c & 1]
-    rng.shuffle(pool)
+    spectator = g.view(None)
+    assert spectator.hand is None and spectator.discards == () and spectator.legal == ()
+    others = [s for s in range(g.players) if s != seat]
     twin = g.clone()
+    twin.discards = list(g.discards)
+    # Every card hidden from ``seat`` goes into one pool, which is dealt back in the same sizes.
+    pool = [c for s in others for c in range(52) if (g.hands[s] | g.discards[s]) >> c & 1]
+    pool += list(g.stock)
+    rng.shuffle(pool)
     for s in others:
-        k = g.hands[s].bit_count()
-        twin.hands[s] = mask(pool[:k])
-        pool = pool[k:]
-    rng.shuffle(twin.stock)
+        for part in ("hands", "discards"):
+            k = getattr(g, part)[s].bit_count()
+            getattr(twin, part)[s] = mask(pool[:k])
+            pool = pool[k:]
+    twin.stock = [Card(c) for c in pool]
+    assert len(twin.stock) == len(g.stock)
     assert twin.view(seat) == v
+    assert twin.view(None) == spectator
 
 
 def check_refusals(g: TrickGame, rng: random.Random) -> None:
@@ -178,6 +187,12 @@ def check_refusals(g: TrickGame, rng: random.Random) -> None:
     held = [c for c in range(52) if g.hands[seat] >> c & 1]
     bad = [Play(other, Card(0)), Bid(seat, 99), Pass(7), Join(other, True), NameTrump(other, Suit.SPADES),
            Exchange(seat, (Card(0), Card(0))), GameDeal(hands=())]
+    # Malformed values in every field (what a careless client or a bad bot might send).
+    bad += [Play(seat, "AS"), Play(seat, 51), Play(True, Card(0)), Bid(seat, "5"), Bid(seat, 5.0),
+            Bid(seat, True), Pass("0"), Pass(None), NameTrump(seat, 3), NameTrump(seat, "S"),
+            Join(seat, 1), Join(seat, None), Settle(seat, "yes"), Exchange(seat, [Card(0)]),
+            Exchange(seat, (0,)), Exchange(-1, ()), "play AS", None,
+            GameDeal(hands=tuple(() for _ in range(g.players)))]
     if g.phase is GamePhase.PLAY:
         legal = g.play_mask()
         bad += [Play(seat, Card(c)) for c in held if not legal >> c & 1]
