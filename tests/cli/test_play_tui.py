@@ -595,3 +595,24 @@ def test_the_status_lines_are_refitted_when_the_terminal_is_resized() -> None:
         app.exit()
 
     _run(session, body)
+
+
+def test_the_side_panel_fits_its_25_columns_under_every_preset() -> None:
+    from rich.console import Console
+
+    from callbreak.cli.tui import render
+    from callbreak.core import CHANCE, PRESETS, Dealer, Match
+
+    for name in PRESETS:
+        m = Match(make_rules(name))
+        dealer = Dealer(seed=1)
+        while m.to_act == CHANCE:
+            m.apply(dealer.chance(m))
+        console = Console(width=25, record=True)
+        with console.capture() as captured:
+            console.print(render.scores_view(m.view(0), ["You", "East (expert)", "North (x)", "West (y)"]),
+                          crop=False, overflow="ignore")
+        lines = captured.get().splitlines()
+        assert lines[0].startswith("Deal 1") and "trump" in "".join(lines[:2]), (name, lines)
+        assert all(len(line.rstrip()) <= 25 for line in lines), (name, lines)
+        assert not lines[1].startswith(("yet", "none")), (name, lines)  # no word wrapped off

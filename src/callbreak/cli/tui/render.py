@@ -182,7 +182,9 @@ def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
     if view.tiebreak_seats and view.phase is not Phase.OVER:
         head = Text("Tie-break deal", style="bold")
     trump = view.trump.symbol if view.trump is not None else "none yet"
-    head.append(f" · trump {trump}")
+    # The side panel is 25 columns wide: a long head puts the trump on its own line.
+    head.append("\n" if len(head.plain) + len(trump) > 17 else " · ")
+    head.append(f"trump {trump}")
     table = Table("", "call", "won", "score", box=None, padding=(0, 1), show_edge=False)
     for seat, name in enumerate(short_names(names)):
         call = view.calls[seat]
