@@ -130,6 +130,31 @@ def test_seed000_every_game_bot_plays_only_legal_actions(name: str) -> None:
         g.apply(decision.action)
 
 
+CONFIGS = [(name, n) for name in NAMES for n in GAMES[name].player_counts]
+
+
+@pytest.mark.parametrize("name, players", CONFIGS)
+def test_seed000_every_game_bot_plays_legally_at_every_player_count(name: str, players: int) -> None:
+    """Random, heuristic and search bots, in every seat in turn, through whole hands at each
+    player count the game allows (RULES.md section 4)."""
+    kinds = ["search:samples=2,contract_samples=3", "heuristic", "random"]
+    g = make_trick_game(name, players, max_hands=players)
+    bots = [make_game_bot(kinds[s % 3], seed=s) for s in range(players)]
+    dealer = GameDealer(players)
+    acted: set[tuple[int, GamePhase]] = set()
+    while not g.is_over:
+        if g.to_act == CHANCE:
+            g.apply(dealer.chance(g))
+            continue
+        view = g.view(g.turn)
+        decision = bots[(g.turn + len(g.results)) % players].decide(view, 0.2)
+        assert decision.action in view.legal, (decision, view.legal)
+        acted.add((g.turn, g.phase))
+        g.apply(decision.action)
+    assert {s for s, _ in acted} == set(range(players))  # every seat made decisions
+    assert any(p is GamePhase.PLAY for _, p in acted)
+
+
 def test_seed000_search_bot_decides_from_the_view_alone() -> None:
     g = make_trick_game("snarples", 4)
     rng = random.Random(1)
