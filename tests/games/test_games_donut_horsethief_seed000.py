@@ -211,3 +211,17 @@ def test_seed000_horsethief_first_to_15_wins_and_ties_follow_the_option(ties: st
     assert g.is_over is over
     if over:
         assert g.winners == (1, 2)
+
+
+def test_seed000_horsethief_stock_never_runs_out_even_when_five_players_each_exchange_five() -> None:
+    """000 is silent on an empty stock: 52 - 5 x 5 - 1 = 26 cards cover every exchange."""
+    g = Horsethief(5)
+    g.apply(fill_deal(g, {}, upcard="AC"))  # clubs: everyone is in, nobody is asked
+    assert g.phase is GamePhase.EXCHANGE and g.active == [True] * 5
+    while g.phase is GamePhase.EXCHANGE:
+        whole_hand = [a for a in g.legal_actions() if isinstance(a, Exchange) and len(a.cards) == 5]
+        assert len(whole_hand) == 1
+        g.apply(whole_hand[0])
+    assert len(g.stock) == 1 and g.phase is GamePhase.PLAY
+    assert all(d.bit_count() == 5 for d in g.discards)
+    assert all(h.bit_count() == 5 for h in g.hands)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import pytest
 from games_helpers import random_playout
 
+from callbreak.core.cards import Card, Suit, parse_cards
 from callbreak.core.errors import RulesError
 from callbreak.core.match import Match
+from callbreak.core.rules import Rotation
+from callbreak.core.scoring import deal_points
+from callbreak.core.tricks import legal_mask
 from callbreak.games import GAMES, make_game, make_trick_game
 
 
@@ -17,10 +21,28 @@ def test_seed000_registry_lists_the_six_related_games_with_their_player_counts()
     assert all(info.description for info in GAMES.values())
 
 
+def mask(cards: tuple[Card, ...]) -> int:
+    return sum(1 << c for c in cards)
+
+
 def test_seed000_call_bridge_is_the_call_bridge_preset_of_the_engine() -> None:
     game = make_game("call-bridge")
     assert isinstance(game, Match)
-    assert game.rules.min_call == 2 and game.rules.max_call == 12
+    r = game.rules
+    assert r.min_call == 2 and r.max_call == 12
+    assert r.deals is None  # "played for an agreed time"
+    assert r.dealer_rotation is Rotation.RIGHT  # 000: the deal passes counter-clockwise, as play goes
+    # Follow suit with free choice; void: trump only if a spade could win.
+    hand = mask(parse_cards("2H KH 3S"))
+    led_queen = [Card.parse("QH")]
+    assert legal_mask(hand, led_queen, Suit.SPADES, r, first_trick=False) == mask(parse_cards("2H KH"))
+    void = mask(parse_cards("3S 2C"))
+    assert legal_mask(void, led_queen, Suit.SPADES, r, False) == mask(parse_cards("3S"))
+    overtrumped = [Card.parse("QH"), Card.parse("5S")]
+    assert legal_mask(void, overtrumped, Suit.SPADES, r, False) == void
+    # Call or call+1 scores the call; a made call of 8 or more scores 13; otherwise -call.
+    assert [deal_points(4, won, r) // 10 for won in (3, 4, 5, 6)] == [-4, 4, 4, -4]
+    assert [deal_points(8, won, r) // 10 for won in (7, 8, 9, 10)] == [-8, 13, 13, -8]
     with pytest.raises(RulesError, match="4 players"):
         make_game("call-bridge", players=5)
     with pytest.raises(RulesError, match="preset"):
