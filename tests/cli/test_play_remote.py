@@ -28,6 +28,14 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
+def no_screen(monkeypatch: pytest.MonkeyPatch) -> list[PlayApp]:
+    """`callbreak play` through the CLI runner records the app it would open instead of running it."""
+    opened: list[PlayApp] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))
+    return opened
+
+
+@pytest.fixture
 def bot_url() -> Iterator[str]:
     """Our heuristic bot behind the tournament protocol, on a loopback port the OS picked."""
     from callbreak.protocol import wait_until_ready
@@ -86,7 +94,8 @@ async def _enter_until_over(app: PlayApp, pilot: Pilot[None]) -> None:
     raise AssertionError("the match did not end")
 
 
-def test_a_url_where_no_bot_answers_is_refused_before_the_match(data_dir: Path) -> None:
+def test_a_url_where_no_bot_answers_is_refused_before_the_match(data_dir: Path,
+                                                                no_screen: list[PlayApp]) -> None:
     url = f"http://127.0.0.1:{_closed_port()}"
     result = CliRunner().invoke(cli, ["play", "--preset", "bhoos-tournament", "--opponents",
                                       f"heuristic,{url},random"])
@@ -94,9 +103,11 @@ def test_a_url_where_no_bot_answers_is_refused_before_the_match(data_dir: Path) 
     assert f"no tournament bot answers at {url}" in result.output
     assert "callbreak bot-server" in result.output
     assert not list(data_dir.rglob("*.json"))  # nothing was saved: there is no match to resume
+    assert not no_screen
 
 
-def test_resume_refuses_while_the_remote_bot_is_away_and_keeps_the_save(data_dir: Path) -> None:
+def test_resume_refuses_while_the_remote_bot_is_away_and_keeps_the_save(
+        no_screen: list[PlayApp]) -> None:
     url = f"http://127.0.0.1:{_closed_port()}"
     session = Session.new(make_rules("bhoos-tournament"), opponents=[url], seed=3,
                           reach_timeout=None)
@@ -106,4 +117,13 @@ def test_resume_refuses_while_the_remote_bot_is_away_and_keeps_the_save(data_dir
     before = session.save_path.read_bytes()
     result = CliRunner().invoke(cli, ["play", "--resume"])
     assert result.exit_code == 2 and f"no tournament bot answers at {url}" in result.output
-    assert session.save_path.read_bytes() == before
+    assert session.save_path.read_bytes() == before and not no_screen
+
+
+def test_play_against_a_live_remote_bot_through_the_cli(bot_url: str,
+                                                         no_screen: list[PlayApp]) -> None:
+    result = CliRunner().invoke(cli, ["play", "--preset", "bhoos-tournament", "--fast",
+                                      "--opponents", f"{bot_url},heuristic,beginner"])
+    assert result.exit_code == 0, result.output
+    (opened,) = no_screen
+    assert opened.session.opponents == {1: bot_url, 2: "heuristic", 3: "beginner"}
