@@ -187,3 +187,27 @@ def test_seed000_koz_maca_first_lead_option_lets_the_highest_caller_lead() -> No
     g.apply(fill_deal(g, {}))
     play_seq(g, [Bid(1, 3), Bid(2, 5), Bid(3, 5), Bid(0, 2)])
     assert g.turn == 2  # the earlier of the two fives
+
+
+def test_seed000_batak_after_a_trump_on_a_side_suit_lead_any_card_of_the_suit_and_void_still_trumps() -> None:
+    """Following cannot beat a trick already trumped, so any card of the led suit will do; a void
+    player who cannot overtrump must still play a trump (RULES.md section 4, Batak Ihaleli)."""
+    g = BatakIhaleli()
+    g.apply(fill_deal(g, {0: "2C AH KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D",
+                          1: "KH AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S",
+                          2: "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2S",
+                          3: "QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H AD 2D"}))
+    play_seq(g, [Pass(3), Bid(0, 5), Pass(1), Pass(2), NameTrump(0, Suit.HEARTS)])
+    g.apply(Play(0, Card.parse("2C")))
+    assert legal_cards(g) == {"KH"}  # void in clubs: must trump
+    g.apply(Play(1, Card.parse("KH")))
+    assert legal_cards(g) == set(CLUBS[:12])  # trumped: any club, not only one that beats the 2
+    g.apply(Play(2, Card.parse("3C")))
+    hearts = {c.text for c in parse_cards("QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H")}
+    assert legal_cards(g) == hearts  # cannot overtrump the king, must still trump
+    before = g.snapshot()
+    with pytest.raises(IllegalPlayError):
+        g.apply(Play(3, Card.parse("AD")))
+    assert g.snapshot() == before
+    g.apply(Play(3, Card.parse("2H")))
+    assert g.tricks[-1].winner == 1

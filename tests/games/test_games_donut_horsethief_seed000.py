@@ -225,3 +225,13 @@ def test_seed000_horsethief_stock_never_runs_out_even_when_five_players_each_exc
     assert len(g.stock) == 1 and g.phase is GamePhase.PLAY
     assert all(d.bit_count() == 5 for d in g.discards)
     assert all(h.bit_count() == 5 for h in g.hands)
+
+
+def test_seed000_donut_first_lead_passes_over_a_dropped_player_on_the_dealers_left() -> None:
+    """000: the player to the dealer's left leads; if that player dropped, the next one who plays
+    leads (the settlement in callbreak.games.donut)."""
+    g = donut_with_upcard("AH", players=5)
+    play_seq(g, [Join(1, False), Join(2, True), Join(3, False), Join(4, True)])
+    assert g.phase is GamePhase.PLAY and g.turn == 2 and g.active == [True, False, True, False, True]
+    play_out_hand(g)
+    assert sum(g.results[-1].won) == 5 and g.results[-1].points[1] == g.results[-1].points[3] == 0
