@@ -253,6 +253,10 @@ def test_seed000_related_games_command_lists_describes_and_plays() -> None:
                                  "--option", "max_hands=2"])
     assert played.exit_code == 0 and "Winner" in played.output
     assert runner.invoke(app, ["related-games", "whist"]).exit_code == 2
+    presets = runner.invoke(app, ["presets"], terminal_width=200)
+    assert presets.exit_code == 0 and "call-bridge" in presets.output  # a preset of the engine
+    footer = presets.output.split("Related games")[1]
+    assert all(name in footer for name in NAMES)  # the games of their own are pointed to
     assert runner.invoke(app, ["related-games", "donut", "--option", "colour=red"]).exit_code == 2
 
 

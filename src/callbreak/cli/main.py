@@ -47,6 +47,11 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
         for p in PRESETS.values():
             table.add_row(p.name, p.description)
         console.print(table)
+        from callbreak.games import GAMES
+
+        others = ", ".join(name for name, info in GAMES.items() if info.cls is not None)
+        console.print(f"\nRelated games of seed 000 (games of their own, not presets): {others}; "
+                      "see `callbreak related-games` and `callbreak play --game NAME`.")
         return
     try:
         p = preset(name)
