@@ -616,3 +616,18 @@ def test_the_side_panel_fits_its_25_columns_under_every_preset() -> None:
         assert lines[0].startswith("Deal 1") and "trump" in "".join(lines[:2]), (name, lines)
         assert all(len(line.rstrip()) <= 25 for line in lines), (name, lines)
         assert not lines[1].startswith(("yet", "none")), (name, lines)  # no word wrapped off
+
+
+def test_the_same_answer_to_repeated_keys_is_shown_once() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        await pilot.press(*"xxxxxxxxxxxx")
+        assert app.log_lines.count("Too much typed: Esc clears, Enter confirms.") == 6
+        shown = [m.plain for m in app.messages]
+        assert shown.count("Too much typed: Esc clears, Enter confirms.") == 1
+        assert len(shown) > 1  # what happened before is still on the status lines
+        app.exit()
+
+    _run(session, body)

@@ -176,8 +176,10 @@ class PlayApp(App[None]):
         return Text("")
 
     def say(self, text: str, style: str = "") -> None:
-        self.messages.append(Text(text, style=style))
         self.log_lines.append(text)
+        if self.messages and self.messages[-1].plain == text:
+            return  # the same answer again (keys held down) would only push older news away
+        self.messages.append(Text(text, style=style))
 
     # --- the game loop -----------------------------------------------------------------
 
