@@ -631,3 +631,24 @@ def test_the_same_answer_to_repeated_keys_is_shown_once() -> None:
         app.exit()
 
     _run(session, body)
+
+
+def test_a_terminal_smaller_than_80x24_still_shows_the_hand_and_prompt() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    app = PlayApp(session, delay=0.0, think=0.02)
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 18)) as pilot:
+            await _my_turn(app, pilot, Phase.CALL)
+            for selector in ("#hand", "#prompt"):
+                region = app.query_one(selector).region
+                assert region.height > 0 and region.bottom <= 18, (selector, region)
+            assert "Your call" in " ".join(_drawn(app, "#prompt"))
+            await pilot.press("enter")
+            await _my_turn(app, pilot, Phase.PLAY)
+            hand = len(session.view().hand or ())
+            await pilot.press("enter")
+            await _until(pilot, lambda: len(session.view().hand or ()) == hand - 1)
+            app.exit()
+
+    asyncio.run(main())

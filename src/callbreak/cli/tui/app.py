@@ -16,7 +16,7 @@ from rich.console import Group
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from callbreak.cli.tui import render
@@ -42,8 +42,10 @@ class PlayApp(App[None]):
     #middle { height: 3fr; min-height: 13; }
     #table { width: 1fr; padding: 0 1; }
     #scores { width: 28; padding: 0 1; border-left: solid $primary; }
-    /* Three lines at 24 rows; a taller terminal shows more of what happened. */
+    /* Four lines at 24 rows; a taller terminal shows more of what happened. */
     #status { height: 1fr; min-height: 3; max-height: 12; padding: 0 1; color: $text-muted; }
+    /* The hand and the prompt stay on screen even in a terminal smaller than 80x24. */
+    #controls { dock: bottom; height: 6; }
     #hand { height: 2; padding: 0 1; }
     /* Cards and calls are clickable; keep their own look (legal cards are the underlined ones). */
     #hand, #prompt { link-style: none; link-color: initial; link-background: initial;
@@ -79,9 +81,10 @@ class PlayApp(App[None]):
             yield Fitted(self.redraw, id="table")
             yield Static(id="scores")
         yield Fitted(self.redraw, id="status")
-        yield Clickable(id="hand")
-        yield Clickable(id="prompt")
-        yield Static(KEYS_HELP, id="keys")
+        with Vertical(id="controls"):
+            yield Clickable(id="hand")
+            yield Clickable(id="prompt")
+            yield Static(KEYS_HELP, id="keys")
 
     def on_mount(self) -> None:
         rules = self.session.rules
