@@ -118,3 +118,66 @@ def test_resume_after_kill_9_mid_deal(tmp_path: Path, monkeypatch: pytest.Monkey
     final = loads(path.read_text())
     assert list(final.actions[:len(at_kill.actions)]) == list(at_kill.actions)
     assert latest_unfinished() is None
+
+
+def test_callbreak_play_resume_in_a_terminal_finishes_the_killed_match(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole path a person takes: play, the process is killed mid-deal, `callbreak play
+    --resume` in a new terminal carries on from the same position and plays to the end."""
+    env = dict(os.environ, CALLBREAK_DATA_DIR=str(tmp_path), TERM="xterm-256color",
+               COLUMNS="80", LINES="24")
+    games = tmp_path / "games"
+    proc, fd = _start_in_a_terminal(
+        [*CALLBREAK, "play", "--fast", "--seed", "6", "--opponents", "random",
+         "--option", "deals=1", "--think", "0.02"], env)
+    try:
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            _drain(fd)
+            saved = sorted(games.glob("*.json")) if games.is_dir() else []
+            if saved and _plays_in_current_deal(saved[0])[0] >= 10:
+                break
+            os.write(fd, b"\r")
+            time.sleep(0.15)
+        else:
+            pytest.fail("the game never got into the deal")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(fd)
+    (path,) = games.glob("*.json")
+    at_kill = loads(path.read_text())
+
+    proc, fd = _start_in_a_terminal([*CALLBREAK, "play", "--resume", "--fast", "--think", "0.02"],
+                                    env)
+    shown = b""
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            while select.select([fd], [], [], 0)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                shown += chunk
+            os.write(fd, b"\r")  # call, play, and at the end quit
+            time.sleep(0.1)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            pytest.fail("the resumed match did not finish")
+        os.close(fd)
+    assert proc.returncode == 0
+    assert b"Resuming " + path.name.encode() in shown
+    assert b"Resumed the saved match at deal 1" in shown
+    final = loads(path.read_text())
+    assert json.loads(path.read_text())["result"]["finished"]
+    assert list(final.actions[:len(at_kill.actions)]) == list(at_kill.actions)
+    monkeypatch.setenv("CALLBREAK_DATA_DIR", str(tmp_path))
+    assert latest_unfinished() is None
