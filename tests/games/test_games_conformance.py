@@ -205,6 +205,15 @@ def check_refusals(g: TrickGame, rng: random.Random) -> None:
         assert g.snapshot() == before
 
 
+def check_inference(g: TrickGame) -> None:
+    """What the play so far shows a seat cannot hold is never a card it holds (the facts the
+    search bot samples by must be true)."""
+    if g.phase is not GamePhase.PLAY:
+        return
+    absent = type(g).shown_absent(g.view(None))
+    assert all(not absent[s] & g.hands[s] for s in range(g.players))
+
+
 def check_from_view(g: TrickGame) -> None:
     """Rebuilding the state from a view plus the true hidden cards gives the same game."""
     if g.phase in (GamePhase.OVER, GamePhase.DEAL):
@@ -235,6 +244,7 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
                 action = rng.choice(g.legal_actions())
                 if isinstance(action, Play):
                     check_play(g, action.seat, action.card)
+                    check_inference(g)
                     trick_before = list(g.trick)
                     tricks_before = len(g.tricks)
                 g.apply(action)

@@ -10,7 +10,8 @@ from games_helpers import fill_deal, play_seq, random_playout
 
 from callbreak.bots.base import BotError
 from callbreak.bots.games_bots import heuristic_action, make_game_bot, sample_world
-from callbreak.core.cards import Card, Suit, parse_cards
+from callbreak.core.actions import Play
+from callbreak.core.cards import SUIT_MASKS, Card, Suit, parse_cards
 from callbreak.core.errors import RecordError
 from callbreak.games import (
     CHANCE,
@@ -192,6 +193,30 @@ def test_seed000_sampled_worlds_respect_what_the_view_shows() -> None:
         for h in hands:
             assert not union & h
             union |= h
+
+
+def test_seed000_batak_sampled_worlds_respect_what_must_beat_and_must_trump_reveal() -> None:
+    """Batak's obligations (RULES.md section 4) make a play reveal more than a void: a follower
+    who did not beat holds no higher card of the suit; a void player who did not trump holds no
+    trump. The search bot's sampled deals must agree."""
+    from callbreak.games import BatakKozMaca
+
+    g = BatakKozMaca()
+    g.apply(fill_deal(g, {1: "KD AH KH QH JH 10H 9H 8H 7H 6H 5H 2S 3S",
+                          2: "3D 4D 5D 6D 7D 8D 9D 10D JD QD 2D 2C 3C",
+                          3: "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 4H 3H"}))
+    play_seq(g, [Bid(1, 1), Bid(2, 1), Bid(3, 1), Bid(0, 1)])
+    play_seq(g, [Play(1, Card.parse("KD")), Play(2, Card.parse("3D")), Play(3, Card.parse("4C"))])
+    view = g.view(1)
+    absent = BatakKozMaca.shown_absent(view)
+    assert absent[2] >> Card.parse("AD") & 1 and not absent[2] >> Card.parse("QD") & 1
+    assert absent[3] & SUIT_MASKS[Suit.SPADES] == SUIT_MASKS[Suit.SPADES]
+    assert absent[3] & SUIT_MASKS[Suit.DIAMONDS] == SUIT_MASKS[Suit.DIAMONDS]
+    for seed in range(30):
+        hands, _ = sample_world(view, random.Random(seed))
+        assert not hands[2] >> Card.parse("AD") & 1  # it would have had to beat the king
+        assert not hands[3] & (SUIT_MASKS[Suit.SPADES] | SUIT_MASKS[Suit.DIAMONDS])
+        assert hands[0] >> Card.parse("AD") & 1  # so the ace of diamonds is the dealer's
 
 
 def test_seed000_heuristic_bids_strong_hands_passes_weak_ones_and_names_the_long_suit() -> None:

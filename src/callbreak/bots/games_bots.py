@@ -11,7 +11,8 @@ Three kinds, for every game, by name through :func:`make_game_bot`:
     throws its lowest card when it cannot.
 ``search``
     determinized search: it samples the hidden cards consistent with the view (hand sizes, suits a
-    seat has shown it lacks, the Donut upcard in the dealer's hand), plays each candidate action
+    seat has shown it lacks and, in Batak, the higher cards and trumps a seat's play shows it
+    lacks; the Donut upcard in the dealer's hand), plays each candidate action
     out to the end of the hand in every sample with the heuristic as the rollout policy, and picks
     the action with the best mean score change relative to the other players.
 """
@@ -234,11 +235,10 @@ def sample_world(view: GameView, rng: random.Random, tries: int = 30) -> tuple[l
         unknown &= ~(1 << view.upcard)
     need = [view.hand_sizes[s] - fixed[s].bit_count() for s in range(view.players)]
     need[me] = 0
-    void_masks = [0] * view.players
-    for s in range(view.players):
-        if s != me and need[s] > 0:
-            for suit in view.voids(s):
-                void_masks[s] |= SUIT_MASKS[suit]
+    # Cards each seat's play has shown it cannot hold: suits it failed to follow, and in Batak
+    # the higher cards it would have had to play (must beat, must trump and overtrump).
+    void_masks = _game_class(view).shown_absent(view)
+    void_masks[me] = 0
     pool_all = list(cards_of(unknown))
     order = sorted((s for s in range(view.players) if need[s] > 0), key=lambda s: -void_masks[s].bit_count())
     for attempt in range(tries + 1):

@@ -38,6 +38,8 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
+from callbreak.core.inference import fresh_caps, infer_play
+from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.tricks import NO_TRUMP, biggest_card, follow_suit_mask, trick_winner
 from callbreak.games.actions import (
     Bid,
@@ -269,6 +271,10 @@ class TrickGame:
     START_SCORE: ClassVar[int] = 0
     LOW_WINS: ClassVar[bool] = False  # race-down games: a lower score is better
     OPTIONS: ClassVar[type[GameOptions]] = GameOptions
+    # The play obligations in the core's terms (used to read what a play reveals): follow suit,
+    # void: any card. Batak overrides both.
+    PLAY_RULES: ClassVar[Rules] = Rules(follow_must_beat=False, void_rule=VoidRule.FREE)
+    TRUMP_LEAD_WAITS: ClassVar[bool] = False  # trump may not lead until broken (Batak)
 
     # State that every seat may see; copied into views and back by :meth:`from_view`.
     _PUBLIC: ClassVar[tuple[str, ...]] = (
@@ -675,6 +681,34 @@ class TrickGame:
         g.history = []
         g._restore_private(view)
         return g
+
+    @classmethod
+    def shown_absent(cls, view: GameView) -> list[int]:
+        """Per seat, the mask of cards the play so far this hand shows it cannot hold: suits it
+        failed to follow and, where the rules oblige, higher cards it did not play (Batak: must
+        beat, must trump and overtrump; a trump led before trump was broken means only trumps).
+        Public knowledge: it depends only on the tricks every seat saw (the core's
+        :func:`~callbreak.core.inference.infer_play` under :attr:`PLAY_RULES`).
+        """
+        trump = view.trump.value if view.trump is not None else NO_TRUMP
+        caps = [fresh_caps() for _ in range(view.players)]
+        broken = False
+        plays = [(t.seats, t.cards) for t in view.tricks] + [(view.trick_seats, view.trick)]
+        for seats, cards in plays:
+            for i, (seat, card) in enumerate(zip(seats, cards, strict=True)):
+                if i == 0 and cls.TRUMP_LEAD_WAITS and not broken and card.suit == trump:
+                    for suit in range(4):  # led trump before it was broken: holds only trumps
+                        if suit != trump:
+                            caps[seat][suit] = suit * 13 - 1
+                infer_play(caps[seat], cards[:i], card, trump, cls.PLAY_RULES, first_trick=False)
+            broken = broken or any(c.suit == trump for c in cards)
+        out = []
+        for seat_caps in caps:
+            absent = 0
+            for suit, cap in enumerate(seat_caps):
+                absent |= SUIT_MASKS[suit] & ~((1 << (cap + 1)) - 1)
+            out.append(absent)
+        return out
 
     def _restore_private(self, view: GameView) -> None:
         """Subclasses with private bookkeeping rebuild it from the view here."""

@@ -77,6 +77,8 @@ class _Batak(TrickGame):
 
     MIN_PLAYERS = MAX_PLAYERS = 4
     CARDS_EACH = 13
+    PLAY_RULES = _BATAK_PLAY
+    TRUMP_LEAD_WAITS = True
 
     def _check_options(self) -> None:
         if self.options.deals < 1:  # type: ignore[attr-defined]
@@ -85,7 +87,7 @@ class _Batak(TrickGame):
     def _play_mask(self, hand: int) -> int:
         if not self.trick:
             return hand if self.trump_broken else lead_mask_unbroken(hand, self.trump)
-        return legal_mask(hand, self.trick, self.trump, _BATAK_PLAY, first_trick=False)
+        return legal_mask(hand, self.trick, self.trump, self.PLAY_RULES, first_trick=False)
 
     def _winners_after_hand(self) -> tuple[int, ...] | None:
         if len(self.results) >= self.options.deals:  # type: ignore[attr-defined]
