@@ -11,6 +11,13 @@ median time of the search bot's decisions.
 Reproduce (what benchmarks/RESULTS.md quotes):
 
     .venv/bin/python benchmarks/games_arena.py --games 24 --max-hands 8 --samples 8
+
+``--bots`` seats three other bot specs in the same rotation (``--baseline`` names the one the
+win-share ratio is taken against), e.g. the search bot against itself without reading what Batak's
+obligations reveal:
+
+    .venv/bin/python benchmarks/games_arena.py --only batak-ihaleli,batak-koz-maca \
+        --bots search,search:reveal=0,heuristic --baseline search:reveal=0
 """
 
 from __future__ import annotations
@@ -27,13 +34,19 @@ KINDS = ("search", "heuristic", "random")
 PLAYERS = {"batak-ihaleli": 4, "batak-koz-maca": 4, "snarples": 4, "donut": 4, "horsethief": 3}
 
 
+def _spec(kind: str, samples: int) -> str:
+    """A search spec gets the run's sample count unless it sets its own."""
+    if kind.split(":")[0] != "search" or "samples=" in kind:
+        return kind
+    return f"{kind}{',' if ':' in kind else ':'}samples={samples}"
+
+
 def run_game(name: str, players: int, index: int, max_hands: int, samples: int,
-             think: list[float]) -> tuple[list[str], list[float], list[float]]:
+             think: list[float], kinds3: tuple[str, ...] = KINDS) -> tuple[list[str], list[float], list[float]]:
     """One game; returns seat kinds, points per hand for each seat, and win credit per seat."""
     game = make_trick_game(name, players, max_hands=max_hands)
-    kinds = [KINDS[(s + index) % 3] for s in range(players)]
-    bots = [make_game_bot(f"search:samples={samples}" if k == "search" else k, seed=1000 * index + s)
-            for s, k in enumerate(kinds)]
+    kinds = [kinds3[(s + index) % 3] for s in range(players)]
+    bots = [make_game_bot(_spec(k, samples), seed=1000 * index + s) for s, k in enumerate(kinds)]
     dealer = GameDealer(index)
     start = list(game.scores)
     while not game.is_over:
@@ -43,7 +56,7 @@ def run_game(name: str, players: int, index: int, max_hands: int, samples: int,
         seat = game.turn
         t0 = time.perf_counter()
         decision = bots[seat].decide(game.view(seat), 2.0)
-        if kinds[seat] == "search":
+        if kinds[seat] == kinds3[0]:
             think.append(time.perf_counter() - t0)
         game.apply(decision.action)
     sign = -1 if game.LOW_WINS else 1
@@ -59,11 +72,16 @@ def main() -> None:
     ap.add_argument("--max-hands", type=int, default=8)
     ap.add_argument("--samples", type=int, default=8)
     ap.add_argument("--only", default="", help="comma separated game names")
+    ap.add_argument("--bots", default=",".join(KINDS), help="three bot specs (decision times: the first)")
+    ap.add_argument("--baseline", default="heuristic", help="the bot the win-share ratio is against")
     args = ap.parse_args()
+    kinds3 = tuple(args.bots.split(","))
+    if len(kinds3) != 3 or args.baseline not in kinds3:
+        ap.error("--bots takes three bot specs and --baseline must be one of them")
     names = [n for n in PLAYERS if not args.only or n in args.only.split(",")]
-    print(f"games={args.games} max_hands={args.max_hands} samples={args.samples}")
+    print(f"games={args.games} max_hands={args.max_hands} samples={args.samples} bots={args.bots}")
     print("| game | players | bot | points/hand, median of games | mean ± s.e. | win share | "
-          "win share / heuristic's |")
+          f"win share / {args.baseline}'s |")
     print("|---|---|---|---|---|---|---|")
     for name in names:
         players = PLAYERS[name]
@@ -72,19 +90,20 @@ def main() -> None:
         think: list[float] = []
         t0 = time.perf_counter()
         for i in range(args.games):
-            kinds, per_hand, credit = run_game(name, players, i, args.max_hands, args.samples, think)
+            kinds, per_hand, credit = run_game(name, players, i, args.max_hands, args.samples, think,
+                                               kinds3)
             for s, k in enumerate(kinds):
                 points[k].append(per_hand[s])
                 wins[k].append(credit[s])
-        base = statistics.mean(wins["heuristic"])
-        for k in KINDS:
+        base = statistics.mean(wins[args.baseline])
+        for k in kinds3:
             share = statistics.mean(wins[k])
             se = statistics.stdev(points[k]) / len(points[k]) ** 0.5
             print(f"| {GAMES[name].title} | {players} | {k} | {statistics.median(points[k]):+.2f} | "
                   f"{statistics.mean(points[k]):+.2f} ± {se:.2f} | {share:.2f} | "
                   f"{f'{share / base:.2f}x' if base else 'n/a'} |")
         med = statistics.median(think) * 1000 if think else 0.0
-        print(f"| {GAMES[name].title} | | search decision median {med:.0f} ms | | | | "
+        print(f"| {GAMES[name].title} | | {kinds3[0]} decision median {med:.0f} ms | | | | "
               f"({time.perf_counter() - t0:.0f} s) |")
 
 

@@ -212,6 +212,8 @@ def test_seed000_batak_sampled_worlds_respect_what_must_beat_and_must_trump_reve
     assert absent[2] >> Card.parse("AD") & 1 and not absent[2] >> Card.parse("QD") & 1
     assert absent[3] & SUIT_MASKS[Suit.SPADES] == SUIT_MASKS[Suit.SPADES]
     assert absent[3] & SUIT_MASKS[Suit.DIAMONDS] == SUIT_MASKS[Suit.DIAMONDS]
+    voids_only = [sample_world(view, random.Random(seed), reveal=False)[0] for seed in range(30)]
+    assert any(h[2] >> Card.parse("AD") & 1 for h in voids_only)  # what the bot did before
     for seed in range(30):
         hands, _ = sample_world(view, random.Random(seed))
         assert not hands[2] >> Card.parse("AD") & 1  # it would have had to beat the king
@@ -257,6 +259,7 @@ def test_seed000_game_bot_names_and_options_are_checked() -> None:
     with pytest.raises(BotError, match="whole number"):
         make_game_bot("search:samples=many")
     assert make_game_bot("search:samples=3").samples == 3  # type: ignore[union-attr]
+    assert make_game_bot("search").reveal and not make_game_bot("search:reveal=0").reveal  # type: ignore[union-attr]
 
 
 # --- the command ------------------------------------------------------------------------------------

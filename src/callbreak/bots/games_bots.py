@@ -223,8 +223,12 @@ def choose_card(legal: list[Card], trick: list[Card], trump: int, low_high: bool
 # --- sampling hidden cards -------------------------------------------------------------------
 
 
-def sample_world(view: GameView, rng: random.Random, tries: int = 30) -> tuple[list[int], list[Card]]:
-    """Hands for every seat and a stock, consistent with what ``view.seat`` knows."""
+def sample_world(view: GameView, rng: random.Random, tries: int = 30,
+                 reveal: bool = True) -> tuple[list[int], list[Card]]:
+    """Hands for every seat and a stock, consistent with what ``view.seat`` knows.
+
+    ``reveal=False`` uses only the suits a seat failed to follow, not what the rules' obligations
+    reveal (kept to measure what that inference is worth)."""
     me = view.seat
     assert me is not None
     unknown = view.unseen_mask()
@@ -237,7 +241,10 @@ def sample_world(view: GameView, rng: random.Random, tries: int = 30) -> tuple[l
     need[me] = 0
     # Cards each seat's play has shown it cannot hold: suits it failed to follow, and in Batak
     # the higher cards it would have had to play (must beat, must trump and overtrump).
-    void_masks = _game_class(view).shown_absent(view)
+    if reveal:
+        void_masks = _game_class(view).shown_absent(view)
+    else:
+        void_masks = [sum(SUIT_MASKS[suit] for suit in view.voids(s)) for s in range(view.players)]
     void_masks[me] = 0
     pool_all = list(cards_of(unknown))
     order = sorted((s for s in range(view.players) if need[s] > 0), key=lambda s: -void_masks[s].bit_count())
@@ -343,12 +350,13 @@ class GameSearchBot:
     PRIOR = 0.25
 
     def __init__(self, seed: int | None = None, samples: int = 8, max_candidates: int = 8,
-                 contract_samples: int = 24) -> None:
+                 contract_samples: int = 24, reveal: int = 1) -> None:
         self.name = "search"
         self.rng = random.Random(seed)
         self.samples = samples
         self.contract_samples = contract_samples  # bids, trump, in/out: rarer and costlier to get wrong
         self.max_candidates = max_candidates
+        self.reveal = bool(reveal)  # 0: sample by voids alone (the bot before obligations were read)
 
     def candidates(self, view: GameView) -> list[GameAction]:
         legal = list(view.legal)
@@ -381,7 +389,7 @@ class GameSearchBot:
         done = 0
         samples = self.samples if view.phase is GamePhase.PLAY else self.contract_samples
         for _ in range(samples):
-            hands, stock = sample_world(view, self.rng)
+            hands, stock = sample_world(view, self.rng, reveal=self.reveal)
             base = cls.from_view(view, hands, stock)
             for i, action in enumerate(cands):
                 g = base.clone()
@@ -426,7 +434,7 @@ def make_game_bot(spec: str, seed: int | None = None) -> GameBot:
         raise BotError(f"unknown game bot {name!r}; game bots are: {', '.join(game_bot_names())}")
     kwargs: dict[str, Any] = {}
     for k, v in opts.items():
-        if k not in ("samples", "contract_samples", "max_candidates", "seed"):
+        if k not in ("samples", "contract_samples", "max_candidates", "seed", "reveal"):
             raise BotError(f"bad option {k!r} for game bot {name!r}")
         try:
             kwargs[k] = int(v)
