@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from server_helpers import client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
+from callbreak.server.app import MAX_BODY_BYTES
 from callbreak.server.tables import CODE_ALPHABET, CODE_LENGTH
 
 
@@ -60,6 +63,27 @@ def test_join_refusals_change_nothing(client: TestClient) -> None:
     r = client.post(f"/api/tables/{code}/join", content=b"[" * 5000)  # too deep for the JSON parser
     assert r.status_code == 400 and r.json()["error"] == "malformed" and "nested" in r.json()["message"]
     assert client.get(f"/api/tables/{code}").json() == before
+
+
+def test_an_oversized_request_body_is_refused_and_changes_nothing(client: TestClient) -> None:
+    code = create(client)["code"]
+    before = client.get(f"/api/tables/{code}").json()
+    padded = {"name": "Bob", "seat": 1, "padding": "x" * (MAX_BODY_BYTES + 1)}
+    r = client.post(f"/api/tables/{code}/join", json=padded)
+    assert r.status_code == 413 and r.json()["error"] == "too_large" and str(MAX_BODY_BYTES) in r.json()["message"]
+
+    def chunked() -> Iterator[bytes]:  # no Content-Length: the limit holds while reading
+        yield b'{"name": "Bob", "seat": 1, "padding": "'
+        for _ in range(20):
+            yield b"x" * 4096
+        yield b'"}'
+
+    r = client.post(f"/api/tables/{code}/join", content=chunked())
+    assert r.status_code == 413 and r.json()["error"] == "too_large"
+    assert client.get(f"/api/tables/{code}").json() == before
+    # Just under the limit is an ordinary request.
+    r = client.post(f"/api/tables/{code}/join", json={**padded, "padding": "x" * (MAX_BODY_BYTES - 100)})
+    assert r.status_code == 200 and r.json()["seat"] == 1
 
 
 def test_a_bad_query_parameter_gets_the_usual_error_shape(client: TestClient) -> None:

@@ -34,8 +34,9 @@ log = logging.getLogger("callbreak.server")
 STATIC = Path(__file__).parent / "static"
 OUTBOX_LIMIT = 512  # messages queued for a client that does not read; beyond this it is dropped
 HELLO_TIMEOUT = 15.0
+MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet is a few kB)
 
-STATUS = {"unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
+STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409}
 
@@ -70,9 +71,19 @@ def create_app(store: Store) -> FastAPI:
                             status_code=400)
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > 64 * 1024:
-            raise MessageError("too_large", "request body too large")
+        # Read no more than the limit: an oversized body is refused without being buffered whole.
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            raise MessageError("too_large", f"request body too large: {declared} bytes, the limit is "
+                                            f"{MAX_BODY_BYTES}")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise MessageError("too_large", f"request body too large: over {MAX_BODY_BYTES} bytes")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         try:
             data = json.loads(raw or b"{}")
         except ValueError as e:
