@@ -145,3 +145,56 @@ def test_play_starts_a_saved_match_with_the_options_given(monkeypatch: pytest.Mo
     assert session.opponents == {2: "random", 3: "beginner", 0: "random"}
     assert started.delay == 0.25 and started.think == 0.5
     assert session.save_path is not None and session.save_path.exists()
+
+
+def _unfinished_play_save(seat: int) -> Session:
+    """A `callbreak play` save stopped in the middle of its first deal."""
+    s = Session.new(make_rules("callbreak"), opponents=["random"], seat=seat, seed=19)
+    while len(s.view().played) < 6:
+        if s.turn is Turn.CHANCE:
+            s.apply(s.chance_action())
+        else:
+            s.apply(s.match.legal_actions()[0])
+    return s
+
+
+def test_stepping_through_an_unfinished_play_save_shows_only_the_persons_seat() -> None:
+    s = _unfinished_play_save(seat=2)
+    assert s.save_path is not None
+    from callbreak.record import loads
+
+    app = ReplayApp(loads(s.save_path.read_text()), seat=0)  # asked for seat 0: not allowed
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert app.seat == 2
+            await pilot.press("d")
+            await pilot.press("tab")
+            assert app.seat == 2
+            status = app.query_one("#status").render_line(0)
+            assert "only your seat can be watched" in "".join(seg.text for seg in status)
+            await pilot.press("shift+tab", "end")
+            assert app.seat == 2
+            view = app.states[app.index].view(app.seat)
+            assert view.hand is not None and view.seat == 2
+
+    asyncio.run(main())
+
+    finished = _finished_record()  # a finished match may be watched from any seat
+    app = ReplayApp(finished, seat=0)
+
+    async def other() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("tab")
+            assert app.seat == 1
+
+    asyncio.run(other())
+
+
+def test_the_account_of_an_unfinished_play_save_is_refused_not_printed() -> None:
+    s = _unfinished_play_save(seat=0)
+    assert s.save_path is not None
+    result = runner.invoke(app, ["replay", str(s.save_path)])
+    assert result.exit_code == 2
+    assert "you have not finished" in result.output and "--step" in result.output
+    assert "♠" not in result.output and "♥" not in result.output  # no hand was printed

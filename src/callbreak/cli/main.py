@@ -13,6 +13,7 @@ from callbreak import __version__
 from callbreak.cli.bot_server import bot_server
 from callbreak.core import PRESETS, CallbreakError, preset
 from callbreak.record import loads, narrate
+from callbreak.record import replay as replay_record
 
 app = typer.Typer(help="Call Break: rules engine, bots, arena, terminal and web play.",
                   no_args_is_help=True, add_completion=False)
@@ -100,9 +101,17 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
         return replay_step(path, seat)
     try:
         record = loads(text)
+        final = replay_record(record)
     except CallbreakError as e:
         fail(f"{path}: {e}")
         return
+    from callbreak.cli.tui.saves import unfinished_play_seat
+
+    if unfinished_play_seat(record, final) is not None:
+        # The account shows every hand; while the match can still be resumed that would show
+        # the person the bots' cards.
+        fail(f"{path.name} is a match you have not finished: `callbreak play --resume` continues "
+             f"it, and `callbreak replay {path.name} --step` steps through it from your seat")
     for line in narrate(record):
         console.print(line, highlight=False)
 

@@ -14,6 +14,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from callbreak.cli.tui import render
+from callbreak.cli.tui.saves import unfinished_play_seat
 from callbreak.cli.tui.session import POSITIONS
 from callbreak.cli.tui.widgets import Clickable
 from callbreak.core import Match, Phase
@@ -44,6 +45,12 @@ class ReplayApp(App[None]):
         self.index = 0
         self.seat = seat
         self.show_board = False
+        self.locked = unfinished_play_seat(record, self.states[-1])
+        """The person's seat of a `callbreak play` match that is not over yet: the only seat a
+        replay may show, so stepping through a save cannot reveal the bots' hands mid-match."""
+        if self.locked is not None:
+            self.seat = self.locked
+        self.note = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -98,7 +105,7 @@ class ReplayApp(App[None]):
         view = match.view(self.seat)
         self.query_one("#title", Static).update(
             f"Replay · seen from seat {self.seat} ({self.record.seats[self.seat]}) · "
-            f"step {self.index}/{self.last}")
+            f"step {self.index}/{self.last}" + (" · match not over" if self.locked is not None else ""))
         between = view.phase in (Phase.DEAL, Phase.OVER) and bool(view.results)
         if self.show_board or between:
             table = self.query_one("#table", Static)
@@ -117,6 +124,9 @@ class ReplayApp(App[None]):
             status = Text(render.describe(action, render.short_names(self.names)), style="bold")
             if view.redeal is not None and view.phase is Phase.DEAL:
                 status.append(f"\nThrown in: {view.redeal.reason}", style="magenta")
+        if self.note:
+            status = Text(self.note, style="bold red")
+            self.note = ""
         self.query_one("#status", Static).update(status)
         my_play = view.phase is Phase.PLAY and view.to_act == self.seat
         if view.hand is None and view.phase is Phase.CALL:
@@ -149,6 +159,10 @@ class ReplayApp(App[None]):
             self.go(0)
         elif key == "end" or char == "G":
             self.go(self.last)
+        elif key in ("tab", "shift+tab") and self.locked is not None:
+            self.note = ("The match is not over, so only your seat can be watched; "
+                         "`callbreak play --resume` continues it.")
+            self.redraw()
         elif key == "tab":
             self.seat = (self.seat + 1) % 4
             self.redraw()
@@ -160,3 +174,4 @@ class ReplayApp(App[None]):
             self.redraw()
         elif char in ("q", "Q") or key == "escape":
             self.exit()
+

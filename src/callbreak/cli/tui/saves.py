@@ -15,6 +15,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from callbreak.core import Match
+from callbreak.record import Record
+
+APP_TAG = "callbreak play"
+"""``meta["app"]`` of records written by terminal play (so resume knows how to rebuild them)."""
+
 DATA_DIR_ENV = "CALLBREAK_DATA_DIR"
 """Environment variable that overrides the data directory (used by tests and portable installs)."""
 
@@ -126,3 +132,14 @@ def resolve_record_path(name: str | Path) -> Path:
         if candidate.exists():
             return candidate
     return path
+
+
+def unfinished_play_seat(record: Record, final: Match) -> int | None:
+    """The person's seat if ``record`` is a `callbreak play` save whose match is not over."""
+    if record.meta.get("app") != APP_TAG or final.is_over:
+        return None
+    try:
+        seat = int(record.meta.get("human_seat", 0))
+    except (TypeError, ValueError):
+        return 0
+    return seat if 0 <= seat <= 3 else 0

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, BotError, Decision, available, make_bot
+from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported: game_session, tests
 from callbreak.cli.tui.saves import new_save_path, write_atomically
 from callbreak.core import (
     CHANCE,
@@ -33,9 +34,6 @@ from callbreak.record import dumps, loads, record_of, replay
 
 STRENGTH_ORDER = ("expert", "heuristic", "beginner", "random")
 """Bot names from strongest to weakest; the first registered one is the default and the hint."""
-
-APP_TAG = "callbreak play"
-"""``meta["app"]`` of records written by terminal play (so resume knows how to rebuild them)."""
 
 POSITIONS = ("South", "East", "North", "West")
 """Where each seat sits as the person sees the table: themself at the bottom, play going right."""
