@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from callbreak.bots import BotError, Decision
-from callbreak.core import Call, Phase, Play, SeatView
+from callbreak.core import Call, Match, Phase, Play, SeatView
 from callbreak.core.cards import from_protocol, to_protocol
 from callbreak.core.tricks import biggest_card
 from callbreak.protocol import (
@@ -186,3 +186,83 @@ def test_the_bot_server_command_serves_and_refuses_unknown_bots() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+class _Timed:
+    """Sleeps through whatever budget it is given, and notes it, then plays the first legal card."""
+
+    given: list[float] = []
+
+    def __init__(self, *_: object, **__: object) -> None:
+        self.name = "timed"
+
+    def decide(self, view: SeatView, budget: float) -> Decision:
+        _Timed.given.append(budget)
+        time.sleep(budget)
+        return Decision(view.legal[0])
+
+
+def test_a_seat_out_of_time_gets_a_token_budget_not_none(
+        serve: Callable[[Any], LiveServer], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget of 0 reads as "no budget given" to a bot (the expert would think its default
+    second, tying up a worker after the server had answered); the server never passes 0."""
+    assert server_module.think_budget(0, 13) == server_module.MIN_THINK > 0
+    assert server_module.think_budget(2800, 14) == 0.07
+    monkeypatch.setattr(server_module, "make_bot", lambda spec, seed=None: _Timed())
+    monkeypatch.setattr(_Timed, "given", [])
+    live = serve(create_app("anything"))
+    r = httpx.post(live.url + "/play", json=dict(FIXTURE["body"], timeBudget=0), timeout=5)
+    assert r.status_code == 200 and r.json()["value"] in FIXTURE["legal"]
+    end = time.monotonic() + 2  # the answer may be the default, sent before the bot started
+    while not _Timed.given and time.monotonic() < end:
+        time.sleep(0.01)
+    assert len(_Timed.given) == 1 and 0 < _Timed.given[0] <= server_module.MIN_THINK
+
+
+def test_time_spent_waiting_for_a_worker_comes_out_of_the_bots_budget(
+        serve: Callable[[Any], LiveServer], monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker, two requests at once: the second waits for the first's whole think time, so it
+    gets only what is left and still answers (its own card) before its deadline."""
+    monkeypatch.setattr(server_module, "make_bot", lambda spec, seed=None: _Timed())
+    monkeypatch.setattr(_Timed, "given", [])
+    app = create_app("anything", workers=1)
+    live = serve(app)
+    # 10 decisions left of 10 s: a 1 s share; the bot may think 0.47 s, the server waits 0.77 s.
+    body = dict(FIXTURE["body"], timeBudget=10_000)
+
+    async def both() -> list[httpx.Response]:
+        async with httpx.AsyncClient(timeout=5) as http:
+            return list(await asyncio.gather(*(http.post(live.url + "/play", json=body)
+                                               for _ in range(2))))
+
+    replies = asyncio.run(both())
+    assert all(r.status_code == 200 and r.json()["value"] in FIXTURE["legal"] for r in replies)
+    first, second = sorted(_Timed.given, reverse=True)
+    assert server_module.think_budget(10_000, 10) - 0.05 < first <= server_module.think_budget(10_000, 10)
+    assert second < first / 2
+    service = app.state.service
+    assert service.answered == 2 and service.defaulted == 0
+
+
+def _match_with_an_illegal_card() -> tuple[Match, str]:
+    match = play_to(4, lambda m: m.phase is Phase.PLAY
+                    and len(m.legal_cards()) < len(m.view(m.to_act).hand or ()))
+    view = match.view(match.to_act)
+    return match, to_protocol(next(c for c in view.hand or () if c not in view.legal_cards))
+
+
+@pytest.mark.parametrize("how, kind", [
+    ("slow", "timeout"), ("http500", "error"), ("not json", "illegal"), ("not a card", "illegal"),
+    ("illegal", "illegal"),
+])
+def test_the_arena_files_a_remote_bots_fault_by_kind_and_plays_the_default(
+        serve: Callable[[Any], LiveServer], how: str, kind: str) -> None:
+    from callbreak.arena.runner import refereed_action
+
+    match, illegal = _match_with_an_illegal_card()
+    live = serve(_bad_remote({"how": how, "card": illegal}))
+    seat = match.to_act
+    assert seat is not None
+    action, _, fault = refereed_action(match, seat, RemoteBot(live.url, timeout=0.3), budget=0.25)
+    assert fault is not None and fault.kind == kind and fault.player == live.url
+    assert action == match.default_action()

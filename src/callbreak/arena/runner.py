@@ -258,14 +258,17 @@ def referee(view: Any, seat: int, player: Any, *, default: Callable[[], Any], de
     """One refereed decision from ``view`` (which lists the legal actions): the player's action,
     or ``default()`` with a :class:`Fault` when it raised, overran or answered something illegal."""
     start = clock()
+    error_kind = "error"
     try:
         answer: Any = player.decide(view, budget)
         error: str | None = None
     except Exception as e:  # any failure of a player is its fault, never the referee's
         answer, error = None, f"{type(e).__name__}: {e}"
+        # A remote player's error says whether the bot timed out or answered something illegal.
+        error_kind = str(getattr(e, "fault_kind", "error"))
     seconds = clock() - start
     if error is not None:
-        kind, detail = "error", error
+        kind, detail = error_kind, error
     elif seconds > budget + tolerance:
         kind, detail = "timeout", f"took {seconds:.3f} s of a {budget:g} s budget"
     else:

@@ -32,11 +32,19 @@ GRACE = 1.0
 
 
 class RemoteBotError(CallbreakError):
-    """A remote bot failed to give a legal answer; the message says how."""
+    """A remote bot failed to give a legal answer; the message says how.
+
+    ``fault_kind`` is how a referee (the arena's) should file the fault: ``"error"``,
+    ``"timeout"`` or ``"illegal"``.
+    """
+
+    fault_kind = "error"
 
 
 class RemoteTimeoutError(RemoteBotError):
     """The remote bot did not answer in time."""
+
+    fault_kind = "timeout"
 
 
 class RemoteUnreachableError(RemoteBotError):
@@ -45,6 +53,8 @@ class RemoteUnreachableError(RemoteBotError):
 
 class RemoteBadAnswerError(RemoteBotError):
     """The remote bot answered, but not with a legal action."""
+
+    fault_kind = "illegal"
 
 
 class RulesNotSupportedError(RemoteBotError):

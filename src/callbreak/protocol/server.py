@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -55,12 +56,17 @@ HTTP_MARGIN = 0.03
 """Seconds kept back from every deadline for the request and answer to cross the network."""
 MAX_BODY = 64 * 1024
 """Bytes; a real request (a hand, 12 tricks, four players) is about 2 KB."""
+MIN_THINK = 0.001
+"""Seconds: the least a bot is given. A bot given 0 would read it as "no budget given" (the
+expert then thinks for its default second), so a seat nearly out of time gets this token
+budget, and the quick answer it leads to, instead."""
 
 
 def think_budget(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
-    """Seconds the bot may think: half of this decision's even share, less the network margin."""
+    """Seconds the bot may think: half of this decision's even share, less the network margin
+    (never less than :data:`MIN_THINK`)."""
     share = time_budget_ms / 1000 / max(decisions_left, 1)
-    return round(max(0.0, min(max_think, share * THINK_SHARE - HTTP_MARGIN)), 4)
+    return round(max(MIN_THINK, min(max_think, share * THINK_SHARE - HTTP_MARGIN)), 4)
 
 
 def deadline(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
@@ -117,7 +123,10 @@ class BotService:
                 return
             match.apply(action if match.is_legal(action) else match.default_action())
 
-    def _decide(self, request: Request, body: Any, budget: float) -> Action:
+    def _decide(self, request: Request, body: Any, budget: float, arrived: float) -> Action:
+        # Time spent queueing for a worker (many games at once) comes out of the bot's budget,
+        # so it still answers before the deadline rather than being cut off by it.
+        budget = max(MIN_THINK, budget - (time.monotonic() - arrived))
         bot: Bot = make_bot(self.spec, seed=request_seed(body, self.seed))
         action = bot.decide(request.view, budget).action
         if action not in request.view.legal:
@@ -130,7 +139,7 @@ class BotService:
         budget = think_budget(request.time_budget_ms, left, self.max_think)
         limit = deadline(request.time_budget_ms, left, self.max_think)
         loop = asyncio.get_running_loop()
-        work = loop.run_in_executor(self.pool, self._decide, request, body, budget)
+        work = loop.run_in_executor(self.pool, self._decide, request, body, budget, time.monotonic())
         try:
             action = await asyncio.wait_for(work, timeout=limit)
             self.answered += 1
