@@ -4,9 +4,9 @@ Reproduce (short run, as recorded in RESULTS.md):
 
     .venv/bin/python benchmarks/protocol_latency.py --deals 2 --matches 2
 
-Full run:
+Longer run (2026-11-23, about 12 minutes on 2 shared cores):
 
-    .venv/bin/python benchmarks/protocol_latency.py --deals 20 --matches 50
+    .venv/bin/python benchmarks/protocol_latency.py --deals 5 --matches 40
 
 Part 1, latency: for each bot level a real ``callbreak bot-server`` process is started, and
 ``--deals`` deals are played with all four seats as :class:`RemoteBot` players, each decision
@@ -18,6 +18,8 @@ gives it: the ratio is what speaking HTTP costs.
 Part 2, strength: ``--hero`` (default ``expert``) is served by a bot server and sits at one seat
 through the protocol; the other three seats are local ``heuristic`` bots. Each match's deals are
 played four times, the hero rotating through the seats (duplicate), so the cards cancel out.
+The margin's 95% interval is over the sets' mean margins (a set's four matches share their cards),
+and the hero's own request times in those matches are reported beside it.
 """
 
 from __future__ import annotations
@@ -109,14 +111,31 @@ def latency(level: str, deals: int, decision_s: float) -> dict[str, float]:
     }
 
 
+def _t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
+    try:
+        from scipy.stats import t  # dev extra; the normal quantile is close from ~30 sets on
+    except ImportError:
+        return statistics.NormalDist().inv_cdf(0.975)
+    return float(t.ppf(0.975, df))
+
+
 def strength(hero: str, matches: int, decision_s: float) -> dict[str, float]:
-    """Hero (through the protocol) against three local heuristic bots, duplicate seating."""
+    """Hero (through the protocol) against three local heuristic bots, duplicate seating.
+
+    The four seatings of a set share their cards, so they are not independent: the interval is
+    over the sets' mean margins (one number per set), not over single matches. The hero's
+    request times are kept too: each is one decision under the tournament budget.
+    """
     hero_scores: list[float] = []
     field_scores: list[float] = []
+    set_margins: list[float] = []
+    request_ms: list[float] = []
     wins = 0.0
     with bot_server(hero) as url:
         remote = RemoteBot(url)
         for m in range(matches):
+            margins = []
             for hero_seat in range(4):
                 players: list[Bot] = [make_bot("heuristic", seed=m * 4 + s) for s in range(4)]
                 players[hero_seat] = remote
@@ -127,16 +146,25 @@ def strength(hero: str, matches: int, decision_s: float) -> dict[str, float]:
                     if seat == CHANCE:
                         match.apply(dealer.chance(match))
                         continue
-                    match.apply(players[seat].decide(match.view(seat), decision_s).action)
+                    start = time.perf_counter()
+                    action = players[seat].decide(match.view(seat), decision_s).action
+                    if seat == hero_seat:
+                        request_ms.append((time.perf_counter() - start) * 1000)
+                    match.apply(action)
                 hero_scores.append(match.totals[hero_seat] / 10)
                 field_scores.append(sum(match.totals[s] for s in range(4) if s != hero_seat) / 30)
+                margins.append(hero_scores[-1] - field_scores[-1])
                 if hero_seat in match.winners:
                     wins += 1 / len(match.winners)
-    diffs = [h - f for h, f in zip(hero_scores, field_scores, strict=True)]
-    spread = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
-    return {"matches": len(hero_scores), "hero": statistics.mean(hero_scores),
-            "field": statistics.mean(field_scores), "diff": statistics.mean(diffs),
-            "se": spread, "win_rate": wins / len(hero_scores)}
+            set_margins.append(statistics.mean(margins))
+    n = len(set_margins)
+    half = _t95(n - 1) * statistics.stdev(set_margins) / n ** 0.5 if n > 1 else float("nan")
+    return {"matches": len(hero_scores), "sets": n, "hero": statistics.mean(hero_scores),
+            "field": statistics.mean(field_scores), "diff": statistics.mean(set_margins),
+            "ci95": half, "win_rate": wins / len(hero_scores),
+            "requests": len(request_ms), "req_median": statistics.median(request_ms),
+            "req_p99": _percentile(request_ms, 0.99), "req_max": max(request_ms),
+            "over_share": sum(ms > decision_s * 1000 for ms in request_ms)}
 
 
 def main() -> None:
@@ -151,6 +179,7 @@ def main() -> None:
     decision_s = args.decision_ms / 1000
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, decision budget "
           f"{args.decision_ms:g} ms (timeBudget {args.decision_ms * 14:g} ms at the start of a deal)")
+    print("load average at start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print()
     print("| bot | requests | median ms | p99 ms | max ms | in-process median ms | in-process p99 ms "
           "| GET /hi median ms | median / GET /hi |")
@@ -167,13 +196,18 @@ def main() -> None:
     if args.hero not in available():
         print(f"strength: bot {args.hero!r} is not available (bots: {', '.join(available())})")
         return
+    started = time.perf_counter()
     s = strength(args.hero, args.matches, decision_s)
     print(f"strength: {args.hero} through the protocol vs 3 local heuristic, {s['matches']:.0f} "
-          f"matches ({args.matches} duplicate sets of 4 seatings)")
+          f"matches ({args.matches} duplicate sets of 4 seatings), {time.perf_counter() - started:.0f} s")
     print(f"  {args.hero} (via protocol) mean total {s['hero']:.2f}, local heuristic mean total "
-          f"{s['field']:.2f}, "
-          f"difference {s['diff']:+.2f} +/- {s['se']:.2f} (standard error), "
-          f"match win share {s['win_rate']:.2f} (0.25 = even)")
+          f"{s['field']:.2f}, margin {s['diff']:+.2f} points per match, 95% interval "
+          f"[{s['diff'] - s['ci95']:+.2f}, {s['diff'] + s['ci95']:+.2f}] (over the {s['sets']:.0f} "
+          f"sets' mean margins), match win share {s['win_rate']:.3f} (0.25 = even)")
+    print(f"  {args.hero}'s requests in these matches: {s['requests']:.0f}, median "
+          f"{s['req_median']:.2f} ms, p99 {s['req_p99']:.2f} ms, max {s['req_max']:.2f} ms, "
+          f"{s['over_share']:.0f} over the {args.decision_ms:g} ms share")
+    print("load average at end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":
