@@ -333,13 +333,24 @@ function tablePage(code) {
         : `${t.preset} · ${t.deals === null ? "unlimited deals" : `${t.deals} deal${t.deals > 1 ? "s" : ""}`} · `,
         t.timer ? `${t.timer} s turn timer` : "no turn timer"),
       h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
-        h("button", { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied")) }, "Copy link")),
+        h("button", { id: "copy-link", onclick: () => copyLink(link) }, "Copy link")),
       h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
       me === null ? h("div", {}, h("label", { for: "join-name" }, "Your name (then pick a seat)"), nameInput) : null,
       h("div", { class: "seat-list" }, t.seats.map(seatSlot)),
       h("p", {}, me !== null && me === t.host_seat
         ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
         : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…"))));
+  }
+
+  function copyLink(link) {
+    // The clipboard API exists only on https (or localhost): elsewhere, select the link to copy.
+    const fallback = () => {
+      const input = document.getElementById("share-link");
+      if (input) { input.focus(); input.select(); }
+      toast("Select the link and copy it");
+    };
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => toast("Link copied"), fallback);
+    else fallback();
   }
 
   const rel = (seat) => (seat - (state.you ?? 0) + 4) % 4;  // 0 = you (bottom), 1 right, 2 top, 3 left
