@@ -130,7 +130,8 @@ def test_calls_outside_one_to_eight_are_refused() -> None:
     match.apply(Dealer(1).chance(match))
     view = match.view(match.to_act)
     assert action_from_answer(view, {"value": 8}).tricks == 8  # type: ignore[union-attr]
-    for bad in (0, 9, 13, True, "3", 2.5):
+    assert action_from_answer(view, {"value": 3.0}).tricks == 3  # type: ignore[union-attr]
+    for bad in (0, 9, 13, True, "3", 2.5, 9.0, float("nan")):
         with pytest.raises(ProtocolError):
             action_from_answer(view, {"value": bad})
 

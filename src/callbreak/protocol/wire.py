@@ -488,9 +488,10 @@ def action_from_answer(view: SeatView, data: Any) -> Action:
     seat = view.seat
     assert seat is not None
     if view.phase is Phase.CALL:
-        if isinstance(value, bool) or not isinstance(value, int):
+        tricks = _whole(value)
+        if tricks is None:
             raise ProtocolError(f"a call must be a whole number, got {value!r}")
-        action: Action = Call(seat, value)
+        action: Action = Call(seat, tricks)
     else:
         try:
             action = Play(seat, from_protocol(value))
