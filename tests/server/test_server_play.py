@@ -6,9 +6,11 @@ import json
 import time
 from typing import Any
 
+import pytest
 from server_helpers import SeatClient, client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
+from callbreak.server import engines
 from callbreak.server.wire import MAX_MESSAGE_BYTES
 from callbreak.store import Store
 
@@ -151,6 +153,32 @@ def test_hint_gives_a_legal_action_with_a_reason(client: TestClient) -> None:
     assert hint["action"] in view["legal"] and hint["reason"]
     r = client.post(f"/api/tables/{code}/hint", json={"token": "nope"})
     assert r.status_code == 403
+
+
+def test_a_hint_that_fails_is_an_error_and_the_connection_stays(client: TestClient,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    made = create(client, bots="random", deals=1)
+    code, token = made["code"], made["token"]
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("the bot fell over")
+
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        ws.send_text(json.dumps({"type": "start", "token": token}))
+        while (m := ws.receive_json())["type"] != "state" or m["view"] is None or m["view"]["to_act"] != 0:
+            pass
+        monkeypatch.setattr(engines, "decide", broken)
+        ws.send_text(json.dumps({"type": "hint", "token": token}))
+        while (reply := ws.receive_json())["type"] == "state":
+            pass
+        assert reply["type"] == "error" and reply["code"] == "unavailable" and "hint" in reply["message"]
+        ws.send_text(json.dumps({"type": "ping"}))  # still connected
+        while (reply := ws.receive_json())["type"] == "state":
+            pass
+        assert reply == {"type": "pong"}
+    r = client.post(f"/api/tables/{code}/hint", json={"token": token})
+    assert r.status_code == 503 and r.json()["error"] == "unavailable"
 
 
 def wait_for(check: Any, seconds: float = 10.0) -> Any:

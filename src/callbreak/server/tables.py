@@ -702,8 +702,12 @@ async def hint_decision(table: Table, seat: int, spec: str) -> dict[str, Any]:
     assert table.match is not None
     view = table.match.view(seat)
     version = table.version
-    decision = await asyncio.to_thread(engines.decide, table.config, spec, secrets.randbits(32), view,
-                                       BOT_BUDGET)
+    try:
+        decision = await asyncio.to_thread(engines.decide, table.config, spec, secrets.randbits(32), view,
+                                           BOT_BUDGET)
+    except Exception as e:  # a failing bot must not drop the player's connection
+        log.warning("table %s: hint failed: %s", table.code, e)
+        raise MessageError("unavailable", "no hint could be worked out just now; try again") from None
     return {"type": "hint", "version": version, "action": decision.action.to_json(),
             "reason": decision.reason or f"what the {spec} bot would do", "bot": spec}
 
