@@ -131,6 +131,11 @@ def test_reload_mid_trick_and_carry_on(browser: Any, base_url: str) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone-sized screen
     create_table(page, base_url)
     page.click("#start")
+    # Call with the keyboard: digits, then Enter.
+    page.wait_for_selector("button.call", timeout=20000)
+    page.keyboard.press("2")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.seat-bottom').textContent.includes('called 2')")
     # Play until it is our turn with cards already on the table (mid-trick).
     deadline = time.monotonic() + 60
     while True:
