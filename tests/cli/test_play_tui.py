@@ -584,14 +584,16 @@ def test_the_status_lines_are_refitted_when_the_terminal_is_resized() -> None:
         await pilot.press("?")
         help_text = _last_message(app)
         narrow = [line for line in _drawn(app, "#status") if line.strip()]
+        def shown() -> list[str]:
+            return [line for line in _drawn(app, "#status") if line.strip()]
+
         await pilot.resize_terminal(160, 40)
-        await pilot.pause(0.1)
-        wide = [line for line in _drawn(app, "#status") if line.strip()]
-        assert len(narrow) == 4 and len(wide) > 4  # a taller terminal shows more messages
+        await _until(pilot, lambda: len(shown()) > 4, 5.0)  # a taller terminal shows more
+        wide = shown()
+        assert len(narrow) == 4
         assert " ".join(" ".join(wide[-2:]).split()) == help_text  # wrapped at the new width
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.1)
-        assert [line for line in _drawn(app, "#status") if line.strip()] == narrow
+        await _until(pilot, lambda: shown() == narrow, 5.0)
         app.exit()
 
     _run(session, body)
