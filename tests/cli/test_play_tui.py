@@ -654,3 +654,16 @@ def test_a_terminal_smaller_than_80x24_still_shows_the_hand_and_prompt() -> None
             app.exit()
 
     asyncio.run(main())
+
+
+def test_the_title_names_the_save_file_at_80_columns_whatever_the_seed() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=2**31 - 1)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        (title,) = _drawn(app, "#title")
+        assert session.save_path is not None and session.save_path.name in title
+        assert f"seed {2**31 - 1}" in title and "calls 1-13" in title
+        app.exit()
+
+    _run(session, body)

@@ -91,7 +91,7 @@ class PlayApp(App[None]):
         where = self.session.save_path.name if self.session.save_path else "not saved"
         seat = self.session.human
         self.query_one("#title", Static).update(
-            f"Call Break · calls {rules.min_call}-{rules.max_call} · you are seat {seat} · "
+            f"Call Break · calls {rules.min_call}-{rules.max_call} · seat {seat} · "
             f"seed {self.session.seed} · {where}")
         self.set_interval(0.5, self._tick)
         if self.session.resumed:
