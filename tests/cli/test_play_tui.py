@@ -667,3 +667,47 @@ def test_the_title_names_the_save_file_at_80_columns_whatever_the_seed() -> None
         app.exit()
 
     _run(session, body)
+
+
+def test_the_table_shows_the_trick_who_led_who_is_winning_and_whose_turn_it_is() -> None:
+    from callbreak.core.tricks import trick_winner
+
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        for _ in range(60):  # a turn of ours with two or more cards on the table
+            await _my_turn(app, pilot)
+            view = app.session.view()
+            if view.phase is Phase.PLAY and len(view.trick) >= 2:
+                break
+            await pilot.press("enter")
+        else:
+            pytest.fail("never saw a trick two cards deep on our turn")
+        seats = view.trick_seats
+        win = trick_winner([int(c) for c in view.trick], int(view.trump) if view.trump is not None else -1)
+        leader = app.session.position(seats[0])
+        winner = app.session.position(seats[win])
+        lines = _drawn(app, "#table")
+        led_row = next(i for i, line in enumerate(lines) if f"{leader} led {view.trick[0].suit.symbol}" in line)
+        start = lines[led_row].index(f"{leader} led") - 3
+        note = [line[start:start + len(f"{leader} led ♦") + 6] for line in lines[led_row:led_row + 3]]
+        assert winner in " ".join(note[1:]) and "winning" in " ".join(note[1:]), note
+        # Every card of the trick is on the table, the winning one (only) drawn reversed.
+        reversed_cards = []
+        for y in range(len(lines)):
+            for segment in app.query_one("#table").render_line(y):
+                if segment.style is not None and segment.style.reverse and segment.text.strip():
+                    reversed_cards.append(segment.text.strip())
+        assert reversed_cards == [view.trick[win].pretty]
+        for card in view.trick:
+            assert any(card.pretty in line for line in lines)
+        assert "▶ to act" in " ".join(lines[-2:])  # under "You", at the bottom
+        # Calls and tricks won for every seat, in the side panel.
+        panel = _drawn(app, "#scores")
+        for seat in range(4):
+            name = app.session.position(seat) if seat != app.session.human else "You"
+            row = next(line for line in panel if line.split()[:1] == [name])
+            assert row.split()[1:3] == [str(view.calls[seat]), str(view.won[seat])], row
+        app.exit()
+
+    _run(session, body)
