@@ -144,7 +144,8 @@ def test_an_illegal_card_is_refused_with_the_legal_ones_named() -> None:
         held = set(view.hand or ())
         missing = next(c for c in DECK if c not in held)
         await _type(pilot, missing.text)
-        assert f"you do not hold {missing.pretty}" in _last_message(app)
+        assert f"you do not hold {missing.pretty}; you may play " in _last_message(app)
+        assert all(c.pretty in _last_message(app) for c in view.legal_cards)
         assert app.session.match.snapshot() == before
         await _type(pilot, view.legal_cards[0].text)
         await _until(pilot, lambda: app.session.match.snapshot() != before)

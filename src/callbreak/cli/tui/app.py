@@ -372,7 +372,8 @@ class PlayApp(App[None]):
                                  f"TS, or a card number 1-{len(order)}")
                     return
             if card not in order:
-                self._refuse(f"you do not hold {card.pretty}")
+                legal = " ".join(c.pretty for c in order if c in set(view.legal_cards))
+                self._refuse(f"you do not hold {card.pretty}; you may play {legal}")
                 return
             self._submit(Play(me, card), view)
         elif view.phase is Phase.CALL:
