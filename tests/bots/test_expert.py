@@ -202,6 +202,27 @@ def test_bad_options_are_refused_with_a_clear_error() -> None:
         make_bot("expert:calls=guess")
     with pytest.raises(BotError, match="call_spread"):
         make_bot("expert:call_spread=0")
+    with pytest.raises(BotError, match="policy must be one of"):
+        make_bot("expert:policy=clever")
+    with pytest.raises(BotError, match="noise"):
+        make_bot("expert:noise=-2")
+    with pytest.raises(BotError, match="noise must be a whole number"):
+        make_bot("expert:noise=often")
+    with pytest.raises(BotError, match="match_weight"):
+        make_bot("expert:match_weight=-1")
+    with pytest.raises(BotError, match="infer"):
+        make_bot("expert:infer=0")
+    with pytest.raises(BotError, match="infer"):
+        make_bot("expert:infer=1.5")
+
+
+@pytest.mark.parametrize("preset", ["callbreak", "no-trump", "partnership"])
+def test_the_search_options_play_whole_matches_legally(preset: str) -> None:
+    """The rollout policy, its noise and the inference from play change how cards are judged,
+    never what may be played: the engine checks every card of a match."""
+    bot = make_bot("expert:samples=40,policy=smart,noise=64,infer=0.5", seed=2)
+    match = play_match(preset, [bot, make_bot("heuristic", seed=1)] * 2, seed=6, budget=0.5, deals=2)
+    assert len(match.results) == 2
 
 
 def test_every_call_model_calls_high_with_a_strong_hand_and_low_with_a_weak_one() -> None:

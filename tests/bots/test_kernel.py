@@ -13,6 +13,7 @@ import pytest
 from callbreak.bots.kernel import (
     POLICY_HEURISTIC,
     POLICY_RANDOM,
+    POLICY_SMART,
     Kernel,
     get_kernel,
     make_position,
@@ -102,7 +103,7 @@ def test_kernel_matches_the_engine_move_by_move(kernel: Kernel, rules: Rules) ->
 
 
 @pytest.mark.parametrize("rules", COMBINATIONS[::3])
-@pytest.mark.parametrize("policy", [POLICY_RANDOM, POLICY_HEURISTIC])
+@pytest.mark.parametrize("policy", [POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SMART])
 def test_kernel_playouts_are_legal_games_the_engine_scores_the_same(
         kernel: Kernel, rules: Rules, policy: int) -> None:
     opts = options_array(rules)
@@ -128,7 +129,7 @@ def test_numba_and_python_backends_give_identical_results(kernel: Kernel) -> Non
     for rules in (make_rules("callbreak"), make_rules("no-trump"), make_rules("nepal-traditional"),
                   make_rules("partnership")):
         opts = options_array(rules)
-        for policy in (POLICY_RANDOM, POLICY_HEURISTIC):
+        for policy in (POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SMART):
             first_led = rules.trump.value == "first_led"
             a, b = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
             check_a = kernel.random_deals(40, 5, opts, policy, first_led, a)
@@ -142,13 +143,37 @@ def test_numba_and_python_backends_give_identical_results(kernel: Kernel) -> Non
         pos = position_of(view)
         worlds = np.array([match.hands] * 3, dtype=np.int64)
         cands = np.array([int(c) for c in view.legal_cards], dtype=np.int64)
-        outs = []
-        for k in (kernel, python):
-            out = np.zeros((3, len(cands), 2, 4), dtype=np.int64)
-            k.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 2, POLICY_HEURISTIC, 77, out)
-            outs.append(out)
-        assert np.array_equal(outs[0], outs[1])
-        assert (outs[0].sum(axis=-1) == 13).all()
+        for policy in (POLICY_HEURISTIC, POLICY_SMART):
+            outs = []
+            for k in (kernel, python):
+                out = np.zeros((3, len(cands), 2, 4), dtype=np.int64)
+                k.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 2, policy, 77, out)
+                outs.append(out)
+            assert np.array_equal(outs[0], outs[1])
+            assert (outs[0].sum(axis=-1) == 13).all()
+
+
+def test_rollouts_without_noise_ignore_the_random_stream(kernel: Kernel) -> None:
+    """``noise=0``: the rollout policies never play a random card, so the stream changes
+    nothing; with the default noise it does change some deals."""
+    rules = make_rules("callbreak")
+    quiet, noisy = options_array(rules, noise=0), options_array(rules)
+    differ = 0
+    for policy in (POLICY_HEURISTIC, POLICY_SMART):
+        for seed in range(20):
+            logs = {}
+            for opts, tag in ((quiet, "quiet"), (noisy, "noisy")):
+                for stream in (1, 2):
+                    hands, trick, state, won = kernel_arrays(dealt(rules, 300 + seed))
+                    log = np.zeros(52, dtype=np.int64)
+                    rng = np.array([stream * 7919], dtype=np.int64)
+                    kernel.playout(hands, trick, state, won, opts, policy, rng, log)
+                    logs[tag, stream] = list(log)
+            assert logs["quiet", 1] == logs["quiet", 2]
+            differ += logs["noisy", 1] != logs["noisy", 2]
+    assert differ > 10
+    with pytest.raises(ValueError, match="noise"):
+        options_array(rules, noise=-1)
 
 
 def test_common_random_numbers_make_evaluation_reproducible(kernel: Kernel) -> None:
@@ -255,3 +280,39 @@ def test_bulk_sampling_is_uniform_with_no_information(kernel: Kernel) -> None:
         for s in (1, 2, 3):
             held = int(((worlds[:, s] >> c) & 1).sum())
             assert abs(held - 1000) < 160, (c, s, held)  # expected 1000, sd about 26
+
+
+@pytest.mark.parametrize("preset", ["callbreak", "no-trump", "partnership"])
+def test_play_evidence_keeps_the_deal_that_explains_the_play_and_weighs_others_down(
+        kernel: Kernel, preset: str) -> None:
+    """When the other seats played exactly as the (noise-free) rollout policy, the true deal
+    keeps its full weight; sampled deals that would have led them to other cards weigh less;
+    and both backends agree."""
+    rules = make_rules(preset)
+    opts = options_array(rules, noise=0)
+    python = get_kernel("python")
+    lowered = 0
+    for seed in range(6):
+        match = dealt(rules, 500 + seed)
+        leader = match.leader
+        hands, trick, state, won = kernel_arrays(match)
+        log = np.zeros(52, dtype=np.int64)
+        kernel.playout(hands, trick, state, won, opts, POLICY_SMART, np.array([1], dtype=np.int64), log)
+        for c in log[:21]:
+            match.apply(Play(match.to_act, DECK[int(c)]))  # type: ignore[arg-type]
+        me = match.to_act
+        assert me is not None
+        history = log[:21].copy()
+        trump0 = -1 if rules.trump.value == "first_led" else 0
+        truth = np.array([match.hands], dtype=np.int64)
+        weight = np.ones(1)
+        kernel.play_weights(truth, history, leader, trump0, opts, POLICY_SMART, me, 0.5, weight)
+        assert weight[0] == 1.0
+        worlds, _ = WorldSampler(match.view(me), kernel, use_calls=False).draw(40, random.Random(seed))
+        a, b = np.ones(40), np.ones(40)
+        kernel.play_weights(worlds, history, leader, trump0, opts, POLICY_SMART, me, 0.5, a)
+        python.play_weights(worlds, history, leader, trump0, opts, POLICY_SMART, me, 0.5, b)
+        assert np.array_equal(a, b)
+        assert ((a > 0) & (a <= 1)).all()
+        lowered += int((a < 1).sum())
+    assert lowered > 40

@@ -34,7 +34,9 @@ import numpy as np
 from callbreak.bots.base import Decision, register
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.kernel import (
+    NOISE_DEFAULT,
     POLICY_HEURISTIC,
+    POLICY_SMART,
     Kernel,
     Position,
     get_kernel,
@@ -59,6 +61,8 @@ CALL_BIAS = 0.4
 RIVAL_WEIGHT = 1.0
 CALL_MODELS = ("sim", "heuristic")
 CALLS_DEFAULT = "sim"
+POLICIES = {"heuristic": POLICY_HEURISTIC, "smart": POLICY_SMART}
+POLICY_DEFAULT = "heuristic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 
 
@@ -121,12 +125,22 @@ class ExpertBot:
             ``heuristic`` (the heuristic bot's trick-count model, which needs no search time).
         call_spread: tricks; how far an opponent's call may stray from the quick estimate of
             the hand a sampled deal gives them (smaller: calls count as stronger evidence).
+        policy: the rollout policy, ``heuristic`` or ``smart`` (see
+            :func:`callbreak.bots.kernel_impl.smart_card`).
+        noise: one rollout move in ``noise`` is random (0: none).
+        match_weight: tenths of a point that finishing the match on top is worth, on its last
+            deal, beside the deal's score.
+        infer: inference from the play (1: off): each sampled deal's weight is multiplied by
+            ``infer`` for every earlier move of another seat that the rollout policy would not
+            have made in that deal (see :func:`callbreak.bots.kernel_impl.play_weights`).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
                  seed: int | None = None, backend: str | None = None, reps: int = 2,
                  call_bias: float = CALL_BIAS, rival_weight: float = RIVAL_WEIGHT,
-                 calls: str = CALLS_DEFAULT, call_spread: float = CALL_SPREAD) -> None:
+                 calls: str = CALLS_DEFAULT, call_spread: float = CALL_SPREAD,
+                 policy: str = POLICY_DEFAULT, noise: int = NOISE_DEFAULT,
+                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -141,6 +155,18 @@ class ExpertBot:
             raise ValueError(f"calls must be one of {', '.join(CALL_MODELS)}, got {calls!r}")
         if not 0.3 <= call_spread <= 10:
             raise ValueError(f"call_spread must be between 0.3 and 10 tricks, got {call_spread!r}")
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        if not 0 <= noise <= 1000:
+            raise ValueError(f"noise must be between 0 (no random moves) and 1000, got {noise!r}")
+        if not 0 <= match_weight <= 10000:
+            raise ValueError(f"match_weight must be between 0 and 10000 tenths, got {match_weight!r}")
+        if not 0 < infer <= 1:
+            raise ValueError(f"infer must be above 0 and at most 1 (1: off), got {infer!r}")
+        self.infer = infer
+        self.match_weight = match_weight
+        self.policy = POLICIES[policy]
+        self.noise = noise
         self.calls = calls
         self.call_spread = call_spread
         self.call_bias = call_bias
@@ -190,7 +216,7 @@ class ExpertBot:
     def _options(self, rules: Rules) -> np.ndarray:
         opts = self._opts.get(rules)
         if opts is None:
-            opts = self._opts[rules] = options_array(rules)
+            opts = self._opts[rules] = options_array(rules, self.noise)
         return opts
 
     # --- playing a card ----------------------------------------------------------------
@@ -204,7 +230,12 @@ class ExpertBot:
         pos = make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
                             len(view.tricks), view.won)
         opts = self._options(view.rules)
-        value = _Valuer(view, self.rival_weight)
+        value = _Valuer(view, self.rival_weight, self.match_weight)
+        history = np.array([int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick],
+                           dtype=np.int64)
+        infer = self.infer < 1 and len(history) > 0
+        first = view.tricks[0].leader if view.tricks else view.leader
+        trump0 = -1 if view.rules.trump is Trump.FIRST_LED else 0
         totals = np.zeros(len(plays))
         safe = np.zeros(len(plays))
         mass = 0.0
@@ -216,9 +247,12 @@ class ExpertBot:
                 break
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng)
+            if infer:
+                self.kernel.play_weights(worlds, history, first, trump0, opts, self.policy, seat,
+                                         self.infer, weights)
             out = np.zeros((n, len(plays), self.reps, 4), dtype=np.int64)
             self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
-                                 POLICY_HEURISTIC, self.rng.getrandbits(30), out)
+                                 self.policy, self.rng.getrandbits(30), out)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             totals += np.einsum("i,icr->c", weights, utility)
@@ -242,7 +276,7 @@ class ExpertBot:
         log = np.zeros(52, dtype=np.int64)
         rng = np.array([self.rng.getrandbits(30) | 1], dtype=np.int64)
         self.kernel.playout(hands, pos.trick.copy(), pos.state.copy(), pos.won.copy(), opts,
-                            POLICY_HEURISTIC, rng, log)
+                            self.policy, rng, log)
         for a in plays:
             if int(a.card) == int(log[0]):
                 return Decision(a, f"{card_name(a.card)}: no time to search, a quick judgement")
@@ -273,7 +307,7 @@ class ExpertBot:
             worlds, weights = sampler.draw(n, self.rng)
             out = np.zeros((n, 1, self.reps, 4), dtype=np.int64)
             self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
-                                 POLICY_HEURISTIC, self.rng.getrandbits(30), out)
+                                 self.policy, self.rng.getrandbits(30), out)
             won = out[:, 0, :, :].reshape(-1, 4)
             mine = won[:, seat] + (won[:, (seat + 2) % 4] if pair else 0)
             chunks.append(mine)
@@ -370,13 +404,15 @@ class ExpertBot:
 class _Valuer:
     """Turns rollout results (tricks won per seat) into the seat's utility and call success."""
 
-    def __init__(self, view: SeatView, rival_weight: float) -> None:
+    def __init__(self, view: SeatView, rival_weight: float,
+                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0) -> None:
         seat = view.seat
         assert seat is not None
         rules = view.rules
         self.seat = seat
         self.partnership = rules.partnership
         self.rival_weight = rival_weight
+        self.match_weight = match_weight
         self.rivals = [s for s in range(4) if s != seat and not (self.partnership and s % 2 == seat % 2)]
         calls = [c if c is not None else 0 for c in view.calls]
         # points[s][w]: seat s's deal points (its pair's, in partnership) with w tricks (pair's w).
@@ -424,7 +460,7 @@ class _Valuer:
         mine_final = final[..., self.seat]
         best_other = final[..., others].max(axis=-1)
         win = np.where(mine_final > best_other, 1.0, np.where(mine_final == best_other, 0.5, 0.0))
-        return relative + MATCH_WIN_WEIGHT * win, success
+        return relative + self.match_weight * win, success
 
 
 def _int(value: str | None, name: str) -> int | None:
@@ -447,7 +483,9 @@ def _float(value: str, name: str) -> float:
 def _expert(budget: str | None = None, samples: str | None = None, seed: str | None = None,
             backend: str | None = None, reps: str | None = None,
             call_bias: str | None = None, rival_weight: str | None = None,
-            calls: str | None = None, call_spread: str | None = None) -> ExpertBot:
+            calls: str | None = None, call_spread: str | None = None,
+            policy: str | None = None, noise: str | None = None,
+            match_weight: str | None = None, infer: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -456,4 +494,9 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      _float(rival_weight, "rival_weight"),
                      calls=CALLS_DEFAULT if calls is None else calls,
                      call_spread=CALL_SPREAD if call_spread is None else
-                     _float(call_spread, "call_spread"))
+                     _float(call_spread, "call_spread"),
+                     policy=POLICY_DEFAULT if policy is None else policy,
+                     noise=NOISE_DEFAULT if noise is None else _int(noise, "noise") or 0,
+                     match_weight=MATCH_WIN_WEIGHT if match_weight is None else
+                     _float(match_weight, "match_weight"),
+                     infer=1.0 if infer is None else _float(infer, "infer"))

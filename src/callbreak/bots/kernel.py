@@ -29,14 +29,17 @@ import numpy as np
 
 from callbreak.bots import kernel_impl as impl
 from callbreak.bots.kernel_impl import (
+    NOISE_DEFAULT,
     OPT_MUST_BEAT,
     OPT_NO_SPADE_LEAD,
     OPT_NO_WASTING,
+    OPT_NOISE,
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
     OPTS_SIZE,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
+    POLICY_SMART,
     ST_DONE,
     ST_LEADER,
     ST_NTRICK,
@@ -52,7 +55,8 @@ from callbreak.core.rules import SpadeLead, VoidRule
 from callbreak.core.tricks import trick_winner
 
 __all__ = [
-    "BACKENDS", "Kernel", "POLICY_HEURISTIC", "POLICY_RANDOM", "Position", "default_backend",
+    "BACKENDS", "NOISE_DEFAULT", "Kernel", "POLICY_HEURISTIC", "POLICY_RANDOM", "POLICY_SMART", "Position",
+    "default_backend",
     "get_kernel", "options_array", "position_of",
 ]
 
@@ -65,14 +69,18 @@ _VOID_CODES = {
 }
 
 
-def options_array(rules: Rules) -> np.ndarray:
-    """The rule options the kernel needs, as its int64 option array."""
+def options_array(rules: Rules, noise: int = NOISE_DEFAULT) -> np.ndarray:
+    """The rule options the kernel needs, as its int64 option array, with the rollout policy's
+    ``noise`` (one move in ``noise`` random; 0: none)."""
+    if noise < 0:
+        raise ValueError(f"noise must be 0 (no random moves) or more, got {noise!r}")
     opts = np.zeros(OPTS_SIZE, dtype=np.int64)
     opts[OPT_MUST_BEAT] = int(rules.follow_must_beat)
     opts[OPT_VOID_RULE] = _VOID_CODES[rules.void_rule]
     opts[OPT_NO_WASTING] = int(rules.no_wasting_trumps)
     opts[OPT_NO_SPADE_LEAD] = int(rules.spade_lead_first_trick is SpadeLead.FORBIDDEN)
     opts[OPT_PARTNERSHIP] = int(rules.partnership)
+    opts[OPT_NOISE] = noise
     return opts
 
 
@@ -86,6 +94,7 @@ class Kernel:
     evaluate: Any
     deal_worlds: Any
     call_weights: Any
+    play_weights: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -132,6 +141,8 @@ class Kernel:
                          np.ones((1, 1, 4), dtype=np.int64), 1, worlds)
         self.call_weights(worlds, np.zeros(4, dtype=np.int64), np.full(4, -1, dtype=np.int64), 1.6,
                           np.zeros(1))
+        self.play_weights(worlds, np.array([0], dtype=np.int64), 0, 0, opts, POLICY_SMART, 1, 0.5,
+                          np.ones(1))
         self._warm = True
 
 

@@ -54,7 +54,9 @@ OPT_VOID_RULE = 1  # VOID_* below
 OPT_NO_WASTING = 2  # no_wasting_trumps
 OPT_NO_SPADE_LEAD = 3  # spade_lead_first_trick=forbidden
 OPT_PARTNERSHIP = 4  # partners sit opposite (the rollout policy lets a partner's trick stand)
-OPTS_SIZE = 5
+OPT_NOISE = 5  # rollout policy: one move in this many is random (0: never); not a rule
+OPTS_SIZE = 6
+NOISE_DEFAULT = 16
 
 VOID_TRUMP_IF_WINNING = 0
 VOID_MUST_TRUMP = 1
@@ -62,6 +64,7 @@ VOID_FREE = 2
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
+POLICY_SMART = 2
 
 SUIT_BITS = 0x1FFF
 SPADE_MASK = 0x1FFF
@@ -287,6 +290,80 @@ def heuristic_card(legal: int, ha: int, hb: int, hc: int, ntrick: int, lead: int
     return cheapest(legal, trump)
 
 
+@jitable
+def ruff_risk(s: int, trump: int, ha: int, hb: int, hc: int) -> bool:
+    """Whether one of the other seats could trump a lead of suit ``s`` (void in it, holding
+    trumps)."""
+    if trump < 0 or s == trump:
+        return False
+    for k in range(3):
+        h = ha if k == 0 else (hb if k == 1 else hc)
+        if not (h & suit_mask(s)) and (h & suit_mask(trump)):
+            return True
+    return False
+
+
+@jitable
+def smart_card(legal: int, hand: int, ha: int, hb: int, hc: int, ntrick: int, lead: int,
+               best: int, partner_winning: bool, trump: int) -> int:
+    """:func:`heuristic_card` with better losing cards: with no sure trick to cash, lead low
+    from the longest side suit nobody can trump; void in the led suit with nothing to win, throw
+    the lowest card of the shortest side suit, keeping sure winners.
+
+    ``hand`` is the whole hand of the seat to act (``legal`` its legal cards).
+    """
+    if ntrick == 0:
+        for s in range(4):
+            mine = legal & suit_mask(s)
+            if s != trump and mine and unbeatable(high_card(mine), s, trump, 3, ha, hb, hc):
+                return high_card(mine)
+        if trump >= 0:
+            mine = legal & suit_mask(trump)
+            if mine and unbeatable(high_card(mine), trump, trump, 3, ha, hb, hc):
+                return high_card(mine)
+        chosen = -1
+        chosen_key = -1
+        for s in range(4):
+            ln = popcount(legal & suit_mask(s))
+            if s != trump and ln > 0:
+                key = ln + (0 if ruff_risk(s, trump, ha, hb, hc) else 100)
+                if key > chosen_key:
+                    chosen_key = key
+                    chosen = s
+        if chosen >= 0:
+            return low_card(legal & suit_mask(chosen))
+        return low_card(legal)
+    ls = lead // 13
+    later = 3 - ntrick
+    if partner_winning and unbeatable(best, ls, trump, later, ha, hb, hc):
+        return cheapest(legal, trump)
+    m = legal
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        if beats(c, best, trump) and unbeatable(c, ls, trump, later, ha, hb, hc):
+            return c
+    if legal & suit_mask(ls):
+        return cheapest(legal, trump)
+    # Void in the led suit: discard from the shortest side suit (a void to trump into later, or
+    # length kept where it may still win), never a card nobody can beat.
+    chosen = -1
+    chosen_key = 1000
+    for s in range(4):
+        part = legal & suit_mask(s)
+        if s != trump and part:
+            c = low_card(part)
+            key = popcount(hand & suit_mask(s)) * 16 + c % 13
+            if unbeatable(c, s, trump, 3, ha, hb, hc):
+                key += 500
+            if key < chosen_key:
+                chosen_key = key
+                chosen = c
+    if chosen >= 0:
+        return chosen
+    return cheapest(legal, trump)
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 
@@ -329,8 +406,9 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
                 log: Any) -> int:
     """Play the deal to its end with the rollout policy; ``log`` receives the cards played.
 
-    The rollout policy is uniformly random legal cards (``POLICY_RANDOM``) or
-    :func:`heuristic_card` with one move in sixteen random (``POLICY_HEURISTIC``). The position
+    The rollout policy is uniformly random legal cards (``POLICY_RANDOM``), or
+    :func:`heuristic_card` (``POLICY_HEURISTIC``) or :func:`smart_card` (``POLICY_SMART``) with
+    one move in ``opts[OPT_NOISE]`` random (16 by default; 0: none). The position
     lives in local scalars inside the loop and is written back at the end. Returns the number of
     cards played (``log`` must have room for 52).
     """
@@ -347,6 +425,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
     no_wasting = opts[OPT_NO_WASTING]
     no_spade_lead = opts[OPT_NO_SPADE_LEAD]
     partnership = opts[OPT_PARTNERSHIP]
+    noise = opts[OPT_NOISE]
     x = rng[0]
     k = 0
     while done < 13:
@@ -359,18 +438,23 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
             card = low_card(legal)
         else:
             at_random = policy == POLICY_RANDOM
-            if not at_random:
+            if not at_random and noise > 0:
                 x = xorshift(x)
-                at_random = x % 16 == 0
+                at_random = x % noise == 0
             if at_random:
                 x = xorshift(x)
                 card = nth_card(legal, x % count)
             else:
                 partner_winning = (partnership != 0 and ntrick > 0
                                    and (leader + winpos) % 4 == (seat + 2) % 4)
-                card = heuristic_card(legal, hands[(seat + 1) % 4], hands[(seat + 2) % 4],
-                                      hands[(seat + 3) % 4], ntrick, t0, best,
-                                      partner_winning, trump)
+                if policy == POLICY_SMART:
+                    card = smart_card(legal, hands[seat], hands[(seat + 1) % 4],
+                                      hands[(seat + 2) % 4], hands[(seat + 3) % 4], ntrick, t0,
+                                      best, partner_winning, trump)
+                else:
+                    card = heuristic_card(legal, hands[(seat + 1) % 4], hands[(seat + 2) % 4],
+                                          hands[(seat + 3) % 4], ntrick, t0, best,
+                                          partner_winning, trump)
         log[k] = card
         k += 1
         hands[seat] &= ~(1 << card)
@@ -589,5 +673,118 @@ def call_weights(worlds: Any, played_by: Any, calls: Any, spread: float, out: An
         out[i] = w
 
 
+def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, policy: int,
+                 me: int, mismatch: float, out: Any) -> None:
+    """Multiply ``out[i]`` by how well the other seats' plays so far fit world ``i``.
+
+    The deal is replayed from its first lead (``leader``; ``trump`` -1 for ``first_led``) with
+    ``history`` (the cards played so far, in order), each seat holding its cards of the world
+    plus the cards it has played. Every move of a seat other than ``me`` that had a choice counts
+    1 if the rollout policy (without noise) would have played that card in that world, else
+    ``mismatch``: deals in which the others' play makes sense count more.
+    """
+    must_beat = opts[OPT_MUST_BEAT]
+    void_rule = opts[OPT_VOID_RULE]
+    no_wasting = opts[OPT_NO_WASTING]
+    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
+    partnership = opts[OPT_PARTNERSHIP]
+    n = len(history)
+    played = np.zeros(4, dtype=np.int64)
+    # Who played each card: replay the seats once (the same in every world).
+    seats = np.zeros(max(n, 1), dtype=np.int64)
+    lead = leader
+    tr = trump
+    ntrick = 0
+    winpos = 0
+    t0 = 0
+    t1 = 0
+    t2 = 0
+    for k in range(n):
+        card = history[k]
+        seat = (lead + ntrick) % 4
+        seats[k] = seat
+        played[seat] |= 1 << card
+        if ntrick == 0:
+            if tr < 0:
+                tr = card // 13
+            t0 = card
+            winpos = 0
+            ntrick = 1
+        else:
+            best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+            if beats(card, best, tr):
+                winpos = ntrick
+            if ntrick == 1:
+                t1 = card
+            elif ntrick == 2:
+                t2 = card
+            ntrick += 1
+            if ntrick == 4:
+                lead = (lead + winpos) % 4
+                ntrick = 0
+    for i in range(worlds.shape[0]):
+        h0 = worlds[i, 0] | played[0]
+        h1 = worlds[i, 1] | played[1]
+        h2 = worlds[i, 2] | played[2]
+        h3 = worlds[i, 3] | played[3]
+        lead = leader
+        tr = trump
+        ntrick = 0
+        winpos = 0
+        done = 0
+        w = 1.0
+        for k in range(n):
+            card = history[k]
+            seat = seats[k]
+            if seat != me:
+                hand = h0 if seat == 0 else (h1 if seat == 1 else (h2 if seat == 2 else h3))
+                legal = legal_mask(hand, t0, t1, t2, ntrick, tr, done == 0, must_beat, void_rule,
+                                   no_wasting, no_spade_lead)
+                if popcount(legal) > 1 and tr >= 0:
+                    ha = h0 if seat == 3 else (h1 if seat == 0 else (h2 if seat == 1 else h3))
+                    hb = h0 if seat == 2 else (h1 if seat == 3 else (h2 if seat == 0 else h3))
+                    hc = h0 if seat == 1 else (h1 if seat == 2 else (h2 if seat == 3 else h3))
+                    best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+                    partner_winning = (partnership != 0 and ntrick > 0
+                                       and (lead + winpos) % 4 == (seat + 2) % 4)
+                    if policy == POLICY_SMART:
+                        chosen = smart_card(legal, hand, ha, hb, hc, ntrick, t0, best,
+                                            partner_winning, tr)
+                    else:
+                        chosen = heuristic_card(legal, ha, hb, hc, ntrick, t0, best,
+                                                partner_winning, tr)
+                    if chosen != card:
+                        w *= mismatch
+            bit = ~(1 << card)
+            if seat == 0:
+                h0 &= bit
+            elif seat == 1:
+                h1 &= bit
+            elif seat == 2:
+                h2 &= bit
+            else:
+                h3 &= bit
+            if ntrick == 0:
+                if tr < 0:
+                    tr = card // 13
+                t0 = card
+                winpos = 0
+                ntrick = 1
+            else:
+                best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+                if beats(card, best, tr):
+                    winpos = ntrick
+                if ntrick == 1:
+                    t1 = card
+                elif ntrick == 2:
+                    t2 = card
+                ntrick += 1
+                if ntrick == 4:
+                    lead = (lead + winpos) % 4
+                    ntrick = 0
+                    done += 1
+        out[i] *= w
+
+
 ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate", "deal_worlds",
-                "call_weights")
+                "call_weights", "play_weights")
