@@ -20,6 +20,14 @@ Full run (the issue asks for at least 2,000 deals per comparison; hours, use eve
     .venv/bin/python benchmarks/expert_strength.py --deals 2000 --workers 8
 
 If the heuristic bot is not registered the field falls back to ``random`` (and says so).
+
+A/B of versions of the bot against the same field on the same duplicate sets, each paired with
+the last one given, the baseline (the interval of a difference is over the per-set differences
+of the two margins), with the call
+statistics of each (call-made rate, mean points a deal lost to failed calls)::
+
+    .venv/bin/python benchmarks/expert_strength.py --deals 400 --seed 1 --workers 2 \
+        --ab expert:samples=300,policy=smart --ab expert:samples=300
 """
 
 from __future__ import annotations
@@ -30,7 +38,10 @@ import time
 from dataclasses import dataclass
 
 from callbreak.arena import ArenaPlan, run_arena, sets_for
+from callbreak.arena.duplicate import SetResult
 from callbreak.arena.runner import DEFAULT_TOLERANCE
+from callbreak.arena.stats import mean_ci
+from callbreak.arena.tournament import run_sets
 from callbreak.bots import available
 from callbreak.core import make_rules
 
@@ -62,9 +73,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", choices=[c.name for c in COMPARISONS])
     parser.add_argument("--bot", help="measure this bot spec instead of the comparison's "
                                      "(e.g. expert:budget=0.1,calls=heuristic)")
+    parser.add_argument("--ab", action="append", metavar="SPEC",
+                        help="give two or more times: compare bot specs against the field of the first "
+                             "comparison chosen (default: heuristic) on the same sets, each "
+                             "paired with the last (the baseline)")
     args = parser.parse_args(argv)
     bots = set(available())
     rules = make_rules(PRESET)
+    if args.ab:
+        if len(args.ab) < 2:
+            parser.error("--ab takes two bot specs or more (give it once per spec)")
+        chosen = [c for c in COMPARISONS if not args.only or c.name in args.only][0]
+        return ab(args.ab, chosen, args.deals, args.seed, args.workers)
     print("| comparison | deals | bot score/deal | field score/deal | margin/deal (95% CI) | "
           "bot ms mean / p99 | p99 within budget+20 ms | faults | time |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -88,6 +108,57 @@ def main(argv: list[str] | None = None) -> int:
               f"{bot.margin_per_deal:+.2f} {ci} | {bot.mean_move_ms:.1f} / {bot.p99_move_ms:.1f} | "
               f"{'yes' if within else 'NO'} | {bot.faults} / {rest.faults} | {seconds:.0f} s |",
               flush=True)
+    return 0
+
+
+def _bot_stats(sets: list[SetResult]) -> tuple[list[float], float, float, float]:
+    """Per-set margins of player 0 (points a deal over the mean of the other seats), its
+    call-made rate, its mean points a deal and the mean points a deal it lost to failed calls."""
+    margins: list[float] = []
+    made = failed_loss = points = deals = 0.0
+    for s in sets:
+        total = 0.0
+        n = 0
+        for t in s.tables:
+            seat = t.seat_players.index(0)
+            for pts, flags in zip(t.points, t.made, strict=True):
+                others = [pts[o] for o in range(4) if o != seat]
+                total += (pts[seat] - sum(others) / 3) / 10
+                n += 1
+                made += flags[seat]
+                points += pts[seat] / 10
+                if not flags[seat]:
+                    failed_loss -= pts[seat] / 10
+        margins.append(total / n)
+        deals += n
+    return margins, made / deals, points / deals, failed_loss / deals
+
+
+def ab(specs: list[str], c: Comparison, deals: int, seed: int, workers: int) -> int:
+    rules = make_rules(PRESET)
+    sets = sets_for(2, rules.deals or 5, deals=deals)
+    print(f"A/B against 3x {c.field}, arena {c.budget} s a move, {sets} sets, seed {seed}")
+    print("| bot | margin/deal (95% CI) | call made | points/deal | lost to failed calls/deal "
+          "| time |")
+    print("|---|---|---|---|---|---|")
+    per: list[list[float]] = []
+    for spec in specs:
+        plan = ArenaPlan((spec, c.field), rules, seed, sets, budget=c.budget,
+                         tolerance=DEFAULT_TOLERANCE)
+        start = time.perf_counter()
+        results = run_sets(plan, workers=workers)
+        seconds = time.perf_counter() - start
+        margins, made_rate, points, lost = _bot_stats(results)
+        mean, low, high = mean_ci(margins)
+        per.append(margins)
+        print(f"| {spec} | {mean:+.2f} [{low:+.2f}, {high:+.2f}] | {made_rate:.1%} | {points:+.2f} "
+              f"| {lost:.2f} | {seconds:.0f} s |", flush=True)
+    print()
+    for spec, margins in zip(specs[:-1], per[:-1], strict=True):
+        diff = [a - b for a, b in zip(margins, per[-1], strict=True)]
+        mean, low, high = mean_ci(diff)
+        print(f"paired difference {spec} - {specs[-1]}: {mean:+.3f} [{low:+.3f}, {high:+.3f}] "
+              "per deal")
     return 0
 
 
