@@ -177,13 +177,19 @@ class Seat:
     name: str = ""
     bot: str | None = None
     token_hash: str | None = None
+    # Decisions of this seat's bot that failed (crashed, timed out, illegal) and were replaced by
+    # the default action: public, so everyone can see a remote bot misbehaving.
+    faults: int = 0
+    last_fault: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token_hash": self.token_hash,
+                "faults": self.faults, "last_fault": self.last_fault}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
-        return cls(kind=d["kind"], name=d["name"], bot=d.get("bot"), token_hash=d.get("token_hash"))
+        return cls(kind=d["kind"], name=d["name"], bot=d.get("bot"), token_hash=d.get("token_hash"),
+                   faults=int(d.get("faults", 0)), last_fault=str(d.get("last_fault", "")))
 
 
 @dataclass
@@ -228,7 +234,8 @@ class Table:
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot,
-                 "connected": s.kind == "bot" or self.connected(i)} for i, s in enumerate(self.seats)]
+                 "connected": s.kind == "bot" or self.connected(i), "faults": s.faults,
+                 "last_fault": s.last_fault} for i, s in enumerate(self.seats)]
 
     def lobby_json(self) -> dict[str, Any]:
         c = self.config
@@ -584,7 +591,20 @@ class TableService:
         except Exception as e:  # a broken or remote bot must not stall the table
             log.warning("table %s: bot failed (%s); playing the default action", table.code, e)
             action = match.default_action()
+            self._record_fault(table, match.to_act, e)
         self._play_for(table, action, "bot")
+
+    def _record_fault(self, table: Table, seat: int | None, error: Exception) -> None:
+        """Count a failed bot decision against its seat (stored with the seats, shown to all)."""
+        if seat is None or not 0 <= seat < len(table.seats):
+            return
+        s = table.seats[seat]
+        s.faults += 1
+        s.last_fault = f"{type(error).__name__}: {error}"[:200]
+        try:
+            self.store.update_game(table.id, seats=[x.to_json() for x in table.seats])
+        except Exception as e:  # the count is information; the game must go on without it
+            log.error("table %s: could not store a bot fault: %s", table.code, e)
 
     def _play_for(self, table: Table, action: Any, why: str) -> None:
         try:

@@ -383,6 +383,7 @@ function tablePage(code) {
           call === null ? (v.phase === "call" ? "calling…" : "") : `won ${v.won[seat]} / called ${call}${v.blind[seat] ? " blind" : ""}`),
         h("div", {}, `total ${points(v.totals[seat])}`, v.dealer === seat ? " · dealer" : ""),
         s.connected ? null : h("div", { class: "away" }, "away — a bot plays after the timer"),
+        s.faults ? h("div", { class: "away faults", title: s.last_fault }, `${s.faults} bot fault${s.faults === 1 ? "" : "s"}: default played`) : null,
         seat !== mySeat ? h("div", { class: "backs" }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack())) : null);
     };
 

@@ -65,6 +65,7 @@ export function renderRelatedGame(ctx) {
       h("div", { class: "seat-info" }, seatInfo(v, seat)),
       h("div", {}, `score ${v.scores[seat]}`, v.streak[seat] ? ` · out ${v.streak[seat]}×` : ""),
       s.connected ? null : h("div", { class: "away" }, "away"),
+      s.faults ? h("div", { class: "away faults", title: s.last_fault }, `${s.faults} bot fault${s.faults === 1 ? "" : "s"}`) : null,
       seat !== me ? h("div", { class: "muted-light" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`) : null);
   };
 
