@@ -109,3 +109,12 @@ def test_replay_refuses_broken_json_and_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "not a JSON record" in " ".join(result.stderr.split())
     result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
     assert result.exit_code == 2 and "cannot read" in " ".join(result.stderr.split())
+
+
+@pytest.mark.parametrize("module", ["callbreak", "callbreak.cli.main"])
+def test_python_dash_m_has_every_subcommand(module: str) -> None:
+    """``python -m callbreak`` (and the module itself) know the commands registered elsewhere."""
+    out = subprocess.run([sys.executable, "-m", module, "arena", "--help"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "duplicate" in out.stdout.lower()

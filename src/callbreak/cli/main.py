@@ -147,4 +147,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run as ``python -m callbreak.cli.main``, this file is ``__main__`` while the subcommand
+    # modules register on ``callbreak.cli.main``'s app: run that one, which has them all.
+    from callbreak.cli.main import main as _main
+
+    _main()
