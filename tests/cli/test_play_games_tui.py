@@ -270,5 +270,14 @@ def test_i_asks_the_search_bot_for_a_hint_and_selects_it() -> None:
         hinted = [line for line in app.log_lines if line.startswith("Hint from")][-1]
         order = sort_for_display(app.session.view().hand or ())
         assert app.selected_card is not None and order[app.selected_card].pretty in hinted
+        status = app.query_one("#status")
+        shown = " ".join("".join(s.text for s in status.render_line(y))
+                         for y in range(status.region.height))
+        assert " ".join(shown.split()).endswith(" ".join(hinted.split()))  # the reason and all
+        app.say("a message much longer than one line of the status area " * 3)
+        app.say("the newest message")
+        app.redraw()
+        last = "".join(s.text for s in status.render_line(status.region.height - 1))
+        assert last.strip() == "the newest message"  # not pushed out of sight by the long one
 
     _run(session, body)

@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from callbreak.cli.tui import render
 from callbreak.cli.tui.session import Session, Turn
-from callbreak.cli.tui.widgets import Clickable, Fitted
+from callbreak.cli.tui.widgets import Clickable, Fitted, newest_lines
 from callbreak.core import Call, CallbreakError, Card, Draw, Look, Phase, Play, Redeal, SeatView
 
 KEYS_HELP = "←→ choose  Enter ok  type QH or 3  h hint  ? help  Esc clear  ctrl+q save+quit"
@@ -121,23 +121,11 @@ class PlayApp(App[None]):
         scores.display = not self.show_board  # the scoreboard needs the whole width at 80 columns
         scores.update(render.scores_view(view, self.names))
         status = self.query_one("#status", Static)
-        status.update(self._newest_lines(status))
+        status.update(newest_lines(self.messages, status, self.console))
         my_play = self.mode == "act" and view.phase is Phase.PLAY
         self.query_one("#hand", Static).update(
             render.hand_text(view, selected=self.selected_card if my_play else None, my_turn=my_play))
         self.query_one("#prompt", Static).update(self._prompt(view))
-
-    def _newest_lines(self, status: Static) -> Text:
-        """The newest messages, wrapped to the status area, as many lines as it shows: a long
-        message (a hint and its reason) must not push the newest one out of sight."""
-        width = status.content_size.width or max(20, self.size.width - 2)
-        height = status.content_size.height or 3
-        lines: list[Text] = []
-        for message in reversed(self.messages):
-            lines[:0] = list(message.wrap(self.console, width))
-            if len(lines) >= height:
-                break
-        return Text("\n").join(lines[-height:])
 
     def _prompt(self, view: SeatView) -> Text | Group:
         typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")

@@ -24,7 +24,7 @@ from textual.widgets import Static
 from callbreak.cli.tui import render, render_game
 from callbreak.cli.tui.game_session import GameSession
 from callbreak.cli.tui.session import Turn
-from callbreak.cli.tui.widgets import Clickable
+from callbreak.cli.tui.widgets import Clickable, Fitted, newest_lines
 from callbreak.core import CallbreakError, Card
 from callbreak.core.actions import Play
 from callbreak.core.cards import Suit
@@ -64,7 +64,7 @@ class GamePlayApp(App[None]):
         self.selected_choice = 0
         self.marked: set[Card] = set()
         self.buffer = ""
-        self.messages: deque[Text] = deque(maxlen=3)
+        self.messages: deque[Text] = deque(maxlen=3)  # the newest fill the status lines
         self.log_lines: list[str] = []
         self.show_board = False
         self._waiting: asyncio.Future[str] | None = None
@@ -74,7 +74,7 @@ class GamePlayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         yield Static(id="table")
-        yield Static(id="status")
+        yield Fitted(self.redraw, id="status")
         yield Clickable(id="hand")
         yield Clickable(id="prompt")
         yield Static(id="keys")
@@ -106,7 +106,8 @@ class GamePlayApp(App[None]):
         table = (render_game.scoreboard(view, self.names, final=view.is_over) if self.show_board
                  else render_game.table_view(view, self.names))
         self.query_one("#table", Static).update(table)
-        self.query_one("#status", Static).update(Text("\n").join(list(self.messages)))
+        status = self.query_one("#status", Static)
+        status.update(newest_lines(self.messages, status, self.console))
         acting = self.mode == "act"
         playing = acting and view.phase is GamePhase.PLAY
         exchanging = acting and view.phase is GamePhase.EXCHANGE

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
+from rich.console import Console
 from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
@@ -32,3 +34,16 @@ class Fitted(Static):
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._refit)
+
+
+def newest_lines(messages: Iterable[Text], status: Static, console: Console) -> Text:
+    """The newest ``messages``, wrapped to the ``status`` widget, as many lines as it shows: a
+    long message (a hint and its reason) must not push the newest one out of sight."""
+    width = status.content_size.width or 78
+    height = status.content_size.height or 3
+    lines: list[Text] = []
+    for message in reversed(list(messages)):
+        lines[:0] = list(message.wrap(console, width))
+        if len(lines) >= height:
+            break
+    return Text("\n").join(lines[-height:])
