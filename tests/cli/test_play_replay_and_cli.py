@@ -198,3 +198,21 @@ def test_the_account_of_an_unfinished_play_save_is_refused_not_printed() -> None
     assert result.exit_code == 2
     assert "you have not finished" in result.output and "--step" in result.output
     assert "♠" not in result.output and "♥" not in result.output  # no hand was printed
+
+
+def test_resume_refuses_settings_it_would_ignore(monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.cli.tui.app import PlayApp
+
+    opened: list[PlayApp] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))
+    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=4)
+    for args, named in ((["--seat", "2"], ["--seat"]), (["--preset", "567"], ["--preset"]),
+                        (["--opponents", "heuristic", "-o", "deals=1"], ["--option", "--opponents"])):
+        result = runner.invoke(app, ["play", "--resume", *args])
+        assert result.exit_code == 2 and "own settings" in result.output, result.output
+        assert all(flag in result.output for flag in named), result.output
+    assert not opened
+    result = runner.invoke(app, ["play", "--resume", "--fast", "--delay", "0.5", "--think", "0.2"])
+    assert result.exit_code == 0, result.output  # pacing may change when resuming
+    (resumed,) = opened
+    assert resumed.session.save_path == s.save_path and resumed.delay == 0.0

@@ -70,6 +70,14 @@ def play(
     session: Session | GameSession
     try:
         if resume:
+            given = [flag for flag, used in (
+                ("--preset", preset != "callbreak"), ("--option", bool(option)),
+                ("--opponents", opponents is not None), ("--seat", seat != 0),
+                ("--seed", seed is not None), ("--game", game != "callbreak"),
+                ("--players", players is not None)) if used]
+            if given:
+                fail(f"--resume continues the saved match with its own settings, so "
+                     f"{', '.join(given)} cannot be given with it")
             path = latest_unfinished()
             if path is None:
                 fail("there is no unfinished match to resume; start one with `callbreak play`")
