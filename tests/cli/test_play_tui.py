@@ -712,3 +712,16 @@ def test_the_table_shows_the_trick_who_led_who_is_winning_and_whose_turn_it_is()
         app.exit()
 
     _run(session, body)
+
+
+def test_the_side_panel_lists_you_first_then_the_seats_in_play_order() -> None:
+    session = Session.new(make_rules("callbreak"), opponents=["random"], seat=2, seed=20, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await _my_turn(app, pilot, Phase.CALL)
+        names = [line.split()[0] for line in _drawn(app, "#scores")
+                 if line.split()[:1] and line.split()[0] in ("You", "East", "North", "West")]
+        assert names == ["You", "East", "North", "West"]
+        app.exit()
+
+    _run(session, body)

@@ -119,7 +119,7 @@ class PlayApp(App[None]):
             self.query_one("#table", Static).update(render.table_view(view, self.names, me))
         scores = self.query_one("#scores", Static)
         scores.display = not self.show_board  # the scoreboard needs the whole width at 80 columns
-        scores.update(render.scores_view(view, self.names))
+        scores.update(render.scores_view(view, self.names, me))
         status = self.query_one("#status", Static)
         status.update(newest_lines(self.messages, status, self.console))
         my_play = self.mode == "act" and view.phase is Phase.PLAY

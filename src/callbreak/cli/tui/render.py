@@ -172,8 +172,8 @@ def short_names(names: Sequence[str]) -> list[str]:
     return [n.split(" (")[0] for n in names]
 
 
-def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
-    """Calls, tricks won and match totals for every seat."""
+def scores_view(view: SeatView, names: Sequence[str], me: int = 0) -> RenderableType:
+    """Calls, tricks won and match totals for every seat, from ``me`` on in play order."""
     rules = view.rules
     deals = "unlimited" if rules.deals is None else str(rules.deals)
     number = min(view.deal_number, rules.deals or view.deal_number) if view.phase is not Phase.OVER \
@@ -186,7 +186,9 @@ def scores_view(view: SeatView, names: Sequence[str]) -> RenderableType:
     head.append("\n" if len(head.plain) + len(trump) > 17 else " · ")
     head.append(f"trump {trump}")
     table = Table("", "call", "won", "score", box=None, padding=(0, 1), show_edge=False)
-    for seat, name in enumerate(short_names(names)):
+    short = short_names(names)
+    for seat in ((me + i) % view.players for i in range(view.players)):
+        name = short[seat]
         call = view.calls[seat]
         shown = "-" if call is None else f"{call}{'b' if view.blind[seat] else ''}"
         style = "yellow" if view.to_act == seat else ""

@@ -116,7 +116,7 @@ class ReplayApp(App[None]):
             self.query_one("#table", Static).update(render.table_view(view, self.names, self.seat))
         scores = self.query_one("#scores", Static)
         scores.display = not (self.show_board or between)  # the board needs the whole width
-        scores.update(render.scores_view(view, self.names))
+        scores.update(render.scores_view(view, self.names, self.seat))
         if self.index == 0:
             status = Text("Start of the record. → steps forward.", style="dim")
         else:
