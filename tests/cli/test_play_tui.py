@@ -725,3 +725,24 @@ def test_the_side_panel_lists_you_first_then_the_seats_in_play_order() -> None:
         app.exit()
 
     _run(session, body)
+
+
+def test_the_scoreboard_columns_start_with_you_whatever_your_seat() -> None:
+    from rich.console import Console
+
+    from callbreak.cli.tui import render
+    from callbreak.core import CHANCE, Dealer, Match, format_points
+
+    m = Match(make_rules("callbreak", deals=2))
+    dealer = Dealer(seed=21)
+    while not m.is_over:
+        m.apply(dealer.chance(m) if m.to_act == CHANCE else m.legal_actions()[0])
+    names = ["North (a)", "West (b)", "You", "East (c)"]  # the person sits at seat 2
+    console = Console(width=78)
+    with console.capture() as captured:
+        console.print(render.scoreboard(m.view(2), names, final=True, me=2))
+    lines = captured.get().splitlines()
+    header = next(line for line in lines if line.split()[:1] == ["deal"])
+    assert header.split()[1:] == ["You", "East", "North", "West"]
+    total = next(line for line in lines if line.split()[:1] == ["total"])
+    assert total.split()[1:] == [format_points(m.view(2).totals[s]) for s in (2, 3, 0, 1)]

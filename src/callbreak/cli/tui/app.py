@@ -114,7 +114,7 @@ class PlayApp(App[None]):
             # Title, header, rule, total, winners, standings and chips take 7 lines.
             rows = (table.content_size.height or 13) - 7
             table.update(render.scoreboard(view, self.names, final=view.phase is Phase.OVER,
-                                           rows=rows))
+                                           rows=rows, me=me))
         else:
             self.query_one("#table", Static).update(render.table_view(view, self.names, me))
         scores = self.query_one("#scores", Static)

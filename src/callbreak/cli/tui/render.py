@@ -209,23 +209,25 @@ def scores_view(view: SeatView, names: Sequence[str], me: int = 0) -> Renderable
     return Group(*parts)
 
 
-def scoreboard(view: SeatView, names: Sequence[str], *, final: bool, rows: int = 12) -> RenderableType:
+def scoreboard(view: SeatView, names: Sequence[str], *, final: bool, rows: int = 12,
+               me: int = 0) -> RenderableType:
     """The deal-by-deal scores (won/call and points), totals, and the winners and standings when
-    over. Only the last ``rows`` deals are listed (the totals count them all), so the board fits
-    the screen it is drawn on."""
+    over, a column per seat from ``me`` on in play order. Only the last ``rows`` deals are
+    listed (the totals count them all), so the board fits the screen it is drawn on."""
     short = short_names(names)
+    order = [(me + i) % view.players for i in range(view.players)]
     rows = max(1, rows)
     title = "Final standings" if final else "Scores"
     if len(view.results) > rows:
         title += f" (last {rows} of {len(view.results)} deals)"
-    table = Table("deal", *short, title=title,
+    table = Table("deal", *(short[s] for s in order), title=title,
                   title_style="bold", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
     results = view.results[-rows:]
     for r in results:
         cells = [f"{r.won[s]}/{r.calls[s]}{'b' if r.blind[s] else ''}  {format_points(r.points[s])}"
-                 for s in range(view.players)]
+                 for s in order]
         table.add_row(f"{r.number}{'*' if r.tiebreak else ''}", *cells)
-    table.add_row("total", *(Text(format_points(t), style="bold") for t in view.totals),
+    table.add_row("total", *(Text(format_points(view.totals[s]), style="bold") for s in order),
                   end_section=True)
     parts: list[RenderableType] = [table]
     if final and view.winners:

@@ -111,7 +111,7 @@ class ReplayApp(App[None]):
             table = self.query_one("#table", Static)
             rows = (table.content_size.height or 18) - 7  # the lines around the deals' rows
             table.update(render.scoreboard(view, self.names, final=view.phase is Phase.OVER,
-                                           rows=rows))
+                                           rows=rows, me=self.seat))
         else:
             self.query_one("#table", Static).update(render.table_view(view, self.names, self.seat))
         scores = self.query_one("#scores", Static)
