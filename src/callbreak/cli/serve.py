@@ -17,6 +17,10 @@ def serve(
     db: Annotated[str | None, typer.Option(
         help="Database URL: sqlite:///path.db or postgresql://user@host/db "
              "(default: SQLite in the user's data directory).")] = None,
+    no_url_bots: Annotated[bool, typer.Option(
+        "--no-url-bots", envvar="CALLBREAK_NO_URL_BOTS",
+        help="Refuse tables that seat a bot by URL (the server would send HTTP requests wherever "
+             "a table's creator points it): use this on a public server.")] = False,
 ) -> None:
     """Start the web app and print its URL."""
     import uvicorn
@@ -37,8 +41,10 @@ def serve(
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
     typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")
+    if no_url_bots:
+        typer.echo("(bots by URL are turned off)")
     # No per-message compression: state messages are small and deflate costs more CPU than it saves.
-    uvicorn.run(create_app(store), host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+    uvicorn.run(create_app(store, url_bots=not no_url_bots), host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
                 ws_per_message_deflate=False,
                 ws_ping_interval=20, ws_ping_timeout=20)
 

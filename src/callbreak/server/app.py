@@ -1,6 +1,6 @@
 """The web app: lobby and table HTTP API, the table websocket, history, stats and scorekeeper.
 
-``create_app(store)`` builds the ASGI app. Every error a client can cause comes back as JSON
+``create_app(store)`` builds the ASGI app (``url_bots=False``: no table may seat a bot by URL). Every error a client can cause comes back as JSON
 ``{"error": code, "message": text}`` (HTTP) or ``{"type": "error", ...}`` (websocket), and
 changes nothing.
 """
@@ -38,12 +38,16 @@ MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet 
 
 STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
-          "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409}
+          "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403}
 
 
-def create_app(store: Store) -> FastAPI:
-    """The ASGI app over ``store``; unfinished tables resume when it starts."""
-    service = TableService(store)
+def create_app(store: Store, *, url_bots: bool = True) -> FastAPI:
+    """The ASGI app over ``store``; unfinished tables resume when it starts.
+
+    ``url_bots=False`` refuses any table that seats a bot by URL, so that nobody can make a public
+    server send HTTP requests to an address of their choosing.
+    """
+    service = TableService(store, url_bots=url_bots)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -116,6 +120,7 @@ def create_app(store: Store) -> FastAPI:
         return {"presets": [{"name": p.name, "description": p.description, "rules": p.rules.to_dict()}
                             for p in PRESETS.values()],
                 "bots": players.bot_levels(), "strongest_bot": players.strongest_bot(),
+                "url_bots": service.url_bots,
                 "games": [{"name": g.name, "title": g.title, "description": g.description,
                            "min_players": g.min_players, "max_players": g.max_players,
                            "options": g.cls.OPTIONS().to_dict() if g.cls is not None else {}}

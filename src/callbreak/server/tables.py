@@ -72,8 +72,12 @@ def clean_name(name: Any) -> str:
     return text
 
 
-def parse_config(data: Any) -> dict[str, Any]:
-    """Check a create-table request and return the stored configuration (seed excluded)."""
+def parse_config(data: Any, *, url_bots: bool = True) -> dict[str, Any]:
+    """Check a create-table request and return the stored configuration (seed excluded).
+
+    With ``url_bots`` off, a bot seated by URL is refused (``url_bots_off``): such a bot makes the
+    server send HTTP requests wherever the table's creator points it.
+    """
     if not isinstance(data, dict):
         raise MessageError("bad_config", "the table settings must be a JSON object")
     game = data.get("game", engines.CALLBREAK)
@@ -102,14 +106,26 @@ def parse_config(data: Any) -> dict[str, Any]:
         raise MessageError("bad_config", "bots must be one level for every seat (a list of 4)")
     try:
         bots = [players.check_spec(b) for b in bots]
+        if not url_bots:
+            refuse_url_bots(bots)
         rules_options = {**options, "deals": deals, "turn_timer": timer}
         rules = make_rules(preset, **rules_options)
         if any(players.is_url(b) for b in bots):
             players.check_remote_rules(rules)
+    except MessageError:
+        raise
     except CallbreakError as e:
         raise MessageError("bad_config", str(e)) from None
     return {"preset": preset, "options": options, "deals": deals, "timer": timer,
             "bots": bots, "bot_delay": bot_delay}
+
+
+def refuse_url_bots(bots: list[str]) -> None:
+    """Refuse (``url_bots_off``) a list of seat bots that seats any bot by URL."""
+    urls = [f"seat {i + 1}: {b}" for i, b in enumerate(bots) if players.is_url(b)]
+    if urls:
+        raise MessageError("url_bots_off", f"cannot seat a bot by URL ({'; '.join(urls)}): bots by URL "
+                                           "are turned off on this server; pick a bot level instead")
 
 
 def _check_timing(data: dict[str, Any], default_timer: Any) -> tuple[Any, float]:
@@ -252,8 +268,9 @@ class Table:
 class TableService:
     """Every live table, the store behind them, and the loop their clocks run on."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, url_bots: bool = True) -> None:
         self.store = store
+        self.url_bots = url_bots  # whether a table may seat a bot by URL (the server then calls it)
         self.tables: dict[str, Table] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -302,7 +319,7 @@ class TableService:
         return table
 
     def create(self, settings: Any, host_name: Any, seed: Any = None) -> tuple[Table, str, int]:
-        config = parse_config(settings)
+        config = parse_config(settings, url_bots=self.url_bots)
         name = clean_name(host_name)
         if seed is None:
             seed = secrets.randbits(48)
@@ -382,6 +399,8 @@ class TableService:
             raise MessageError("not_over", "a rematch can start once this game is over")
         if table.rematch_code is not None:
             return self.get(table.rematch_code)
+        if not self.url_bots:  # a table from before bots by URL were turned off
+            refuse_url_bots(table.config["bots"])
         new_tokens: dict[int, str] = {}
         seats: list[Seat] = []
         for i, s in enumerate(table.seats):

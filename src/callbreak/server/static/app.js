@@ -162,7 +162,7 @@ async function homePage() {
       opts[k] = v;
     }
     const bots = [botSelects[0].value, ...botSelects.map((s) => s.value)];  // seat 1 is the host's unless they move
-    if (botUrl.value.trim()) bots[3] = botUrl.value.trim();
+    if (m.url_bots && botUrl.value.trim()) bots[3] = botUrl.value.trim();  // a server may turn them off
     const timing = { timer: timer.value ? Number(timer.value) : null, bot_delay: Number(botSpeed.value) };
     let settings = { preset: presetSel.value, deals: unlimited.checked ? null : Number(deals.value),
                      bots, options: opts, ...timing };
@@ -192,7 +192,7 @@ async function homePage() {
     h("label", {}, "Bots for the seats nobody takes"), h("div", { class: "row" }, botSelects),
     h("details", {}, h("summary", {}, "More options"),
       h("label", { for: "options" }, "Rule overrides"), options,
-      h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl));
+      m.url_bots ? [h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl] : []));
   relatedPart.append(
     h("div", { class: "row" },
       h("div", {}, h("label", { for: "players" }, "Players"), playersIn),
