@@ -26,6 +26,8 @@ from callbreak.core.cards import DECK, FULL_DECK, mask_of
 from callbreak.core.rules import Rules
 from callbreak.core.sampling import allowed_mask, call_likelihood
 
+NO_POINTS = np.zeros((4, 27), dtype=np.int64)  # the exact search's scores; unused without solve
+
 
 def option_combinations() -> list[Rules]:
     out = []
@@ -147,7 +149,7 @@ def test_numba_and_python_backends_give_identical_results(kernel: Kernel) -> Non
             outs = []
             for k in (kernel, python):
                 out = np.zeros((3, len(cands), 2, 4), dtype=np.int64)
-                k.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 2, policy, 77, out)
+                k.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 2, policy, 77, NO_POINTS, out)
                 outs.append(out)
             assert np.array_equal(outs[0], outs[1])
             assert (outs[0].sum(axis=-1) == 13).all()
@@ -186,8 +188,8 @@ def test_common_random_numbers_make_evaluation_reproducible(kernel: Kernel) -> N
     first = np.zeros((4, len(cands), 3, 4), dtype=np.int64)
     second = np.zeros_like(first)
     opts = options_array(rules)
-    kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 3, POLICY_HEURISTIC, 5, first)
-    kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 3, POLICY_HEURISTIC, 5, second)
+    kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 3, POLICY_HEURISTIC, 5, NO_POINTS, first)
+    kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 3, POLICY_HEURISTIC, 5, NO_POINTS, second)
     assert np.array_equal(first, second)
 
 

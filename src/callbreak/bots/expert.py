@@ -64,6 +64,8 @@ CALLS_DEFAULT = "sim"
 POLICIES = {"heuristic": POLICY_HEURISTIC, "smart": POLICY_SMART}
 POLICY_DEFAULT = "heuristic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
+SOLVE_DEFAULT = 0
+SOLVE_MAX = 8  # deeper exact searches take longer than a move's budget
 
 
 def card_name(card: Card) -> str:
@@ -133,6 +135,9 @@ class ExpertBot:
         infer: inference from the play (1: off): each sampled deal's weight is multiplied by
             ``infer`` for every earlier move of another seat that the rollout policy would not
             have made in that deal (see :func:`callbreak.bots.kernel_impl.play_weights`).
+        solve: the last this many tricks of every playout are solved exactly, every seat
+            playing for its own deal score with all hands known (see
+            :func:`callbreak.bots.kernel_impl.solve_rest`), instead of rolled out (0: none).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -140,7 +145,8 @@ class ExpertBot:
                  call_bias: float = CALL_BIAS, rival_weight: float = RIVAL_WEIGHT,
                  calls: str = CALLS_DEFAULT, call_spread: float = CALL_SPREAD,
                  policy: str = POLICY_DEFAULT, noise: int = NOISE_DEFAULT,
-                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0) -> None:
+                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0,
+                 solve: int = SOLVE_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -163,6 +169,9 @@ class ExpertBot:
             raise ValueError(f"match_weight must be between 0 and 10000 tenths, got {match_weight!r}")
         if not 0 < infer <= 1:
             raise ValueError(f"infer must be above 0 and at most 1 (1: off), got {infer!r}")
+        if not 0 <= solve <= SOLVE_MAX:
+            raise ValueError(f"solve must be between 0 and {SOLVE_MAX} tricks, got {solve!r}")
+        self.solve = solve
         self.infer = infer
         self.match_weight = match_weight
         self.policy = POLICIES[policy]
@@ -178,7 +187,7 @@ class ExpertBot:
         self.rng = random.Random(seed)
         self.kernel: Kernel = get_kernel(backend)
         self.kernel.warm_up()  # compile or load the cache now, never inside a move's budget
-        self._opts: dict[Rules, np.ndarray] = {}
+        self._opts: dict[tuple[Rules, bool], np.ndarray] = {}
 
     # --- entry point -------------------------------------------------------------------
 
@@ -213,10 +222,11 @@ class ExpertBot:
             return usable if usable is not None else DEFAULT_BUDGET
         return min(self.budget, usable) if usable is not None else self.budget
 
-    def _options(self, rules: Rules) -> np.ndarray:
-        opts = self._opts.get(rules)
+    def _options(self, rules: Rules, solve: bool = True) -> np.ndarray:
+        key = (rules, solve)
+        opts = self._opts.get(key)
         if opts is None:
-            opts = self._opts[rules] = options_array(rules, self.noise)
+            opts = self._opts[key] = options_array(rules, self.noise, self.solve if solve else 0)
         return opts
 
     # --- playing a card ----------------------------------------------------------------
@@ -234,6 +244,8 @@ class ExpertBot:
         history = np.array([int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick],
                            dtype=np.int64)
         infer = self.infer < 1 and len(history) > 0
+        # Once the exact search reaches back to this move, repeated playouts are all the same.
+        reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
         trump0 = -1 if view.rules.trump is Trump.FIRST_LED else 0
         totals = np.zeros(len(plays))
@@ -250,14 +262,14 @@ class ExpertBot:
             if infer:
                 self.kernel.play_weights(worlds, history, first, trump0, opts, self.policy, seat,
                                          self.infer, weights)
-            out = np.zeros((n, len(plays), self.reps, 4), dtype=np.int64)
-            self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
-                                 self.policy, self.rng.getrandbits(30), out)
+            out = np.zeros((n, len(plays), reps, 4), dtype=np.int64)
+            self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, reps,
+                                 self.policy, self.rng.getrandbits(30), value.points, out)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             totals += np.einsum("i,icr->c", weights, utility)
             safe += np.einsum("i,icr->c", weights, success.astype(float))
-            mass += float(weights.sum()) * self.reps
+            mass += float(weights.sum()) * reps
             count += n
             clock.record(n, time.perf_counter() - t0)
         if count == 0:
@@ -293,8 +305,11 @@ class ExpertBot:
         sampler = WorldSampler(view, self.kernel, spread=self.call_spread)
         trump = -1 if view.rules.trump is Trump.FIRST_LED else 0
         pos = make_position((), (view.dealer + 1) % 4, trump, 0, (0, 0, 0, 0))
-        opts = self._options(view.rules)
+        # Calls are chosen from rolled-out deals only: the call model's bias was measured on
+        # them, and the exact search needs every seat's call, which is not known yet.
+        opts = self._options(view.rules, solve=False)
         cands = np.array([-1], dtype=np.int64)
+        points = _Valuer(view, self.rival_weight, self.match_weight).points
         chunks: list[np.ndarray] = []
         masses: list[np.ndarray] = []
         count = 0
@@ -307,7 +322,7 @@ class ExpertBot:
             worlds, weights = sampler.draw(n, self.rng)
             out = np.zeros((n, 1, self.reps, 4), dtype=np.int64)
             self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
-                                 self.policy, self.rng.getrandbits(30), out)
+                                 self.policy, self.rng.getrandbits(30), points, out)
             won = out[:, 0, :, :].reshape(-1, 4)
             mine = won[:, seat] + (won[:, (seat + 2) % 4] if pair else 0)
             chunks.append(mine)
@@ -405,7 +420,8 @@ class _Valuer:
     """Turns rollout results (tricks won per seat) into the seat's utility and call success."""
 
     def __init__(self, view: SeatView, rival_weight: float,
-                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0) -> None:
+                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0,
+                 solve: int = SOLVE_DEFAULT) -> None:
         seat = view.seat
         assert seat is not None
         rules = view.rules
@@ -485,7 +501,8 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             call_bias: str | None = None, rival_weight: str | None = None,
             calls: str | None = None, call_spread: str | None = None,
             policy: str | None = None, noise: str | None = None,
-            match_weight: str | None = None, infer: str | None = None) -> ExpertBot:
+            match_weight: str | None = None, infer: str | None = None,
+            solve: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -499,4 +516,5 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      noise=NOISE_DEFAULT if noise is None else _int(noise, "noise") or 0,
                      match_weight=MATCH_WIN_WEIGHT if match_weight is None else
                      _float(match_weight, "match_weight"),
-                     infer=1.0 if infer is None else _float(infer, "infer"))
+                     infer=1.0 if infer is None else _float(infer, "infer"),
+                     solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0)

@@ -35,6 +35,7 @@ from callbreak.bots.kernel_impl import (
     OPT_NO_WASTING,
     OPT_NOISE,
     OPT_PARTNERSHIP,
+    OPT_SOLVE,
     OPT_VOID_RULE,
     OPTS_SIZE,
     POLICY_HEURISTIC,
@@ -69,11 +70,14 @@ _VOID_CODES = {
 }
 
 
-def options_array(rules: Rules, noise: int = NOISE_DEFAULT) -> np.ndarray:
+def options_array(rules: Rules, noise: int = NOISE_DEFAULT, solve: int = 0) -> np.ndarray:
     """The rule options the kernel needs, as its int64 option array, with the rollout policy's
-    ``noise`` (one move in ``noise`` random; 0: none)."""
+    ``noise`` (one move in ``noise`` random; 0: none) and ``solve``, how many last tricks
+    :meth:`Kernel.evaluate` searches exactly instead of rolling them out (0: none)."""
     if noise < 0:
         raise ValueError(f"noise must be 0 (no random moves) or more, got {noise!r}")
+    if not 0 <= solve <= 13:
+        raise ValueError(f"solve must be between 0 and 13 tricks, got {solve!r}")
     opts = np.zeros(OPTS_SIZE, dtype=np.int64)
     opts[OPT_MUST_BEAT] = int(rules.follow_must_beat)
     opts[OPT_VOID_RULE] = _VOID_CODES[rules.void_rule]
@@ -81,6 +85,7 @@ def options_array(rules: Rules, noise: int = NOISE_DEFAULT) -> np.ndarray:
     opts[OPT_NO_SPADE_LEAD] = int(rules.spade_lead_first_trick is SpadeLead.FORBIDDEN)
     opts[OPT_PARTNERSHIP] = int(rules.partnership)
     opts[OPT_NOISE] = noise
+    opts[OPT_SOLVE] = solve
     return opts
 
 
@@ -95,6 +100,7 @@ class Kernel:
     deal_worlds: Any
     call_weights: Any
     play_weights: Any
+    solve: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -124,8 +130,13 @@ class Kernel:
         out = np.zeros((1, 1, 1, 4), dtype=np.int64)
         trick = np.zeros(4, dtype=np.int64)
         won = np.zeros(4, dtype=np.int64)
+        points = np.zeros((4, 27), dtype=np.int64)
         self.evaluate(worlds, trick, state, won, opts, np.array([-1], dtype=np.int64), 1,
-                      POLICY_HEURISTIC, 1, out)
+                      POLICY_HEURISTIC, 1, points, out)
+        solving = options_array(make_rules("callbreak"), solve=1)
+        self.evaluate(worlds, trick, state, won, solving, np.array([-1], dtype=np.int64), 1,
+                      POLICY_HEURISTIC, 1, points, out)
+        self.solve(worlds[0].copy(), trick, state.copy(), won.copy(), solving, points)
         hands = worlds[0].copy()
         self.replay(hands, trick, state.copy(), won.copy(), opts, np.array([0], dtype=np.int64),
                     np.zeros(1, dtype=np.int64))

@@ -55,7 +55,8 @@ OPT_NO_WASTING = 2  # no_wasting_trumps
 OPT_NO_SPADE_LEAD = 3  # spade_lead_first_trick=forbidden
 OPT_PARTNERSHIP = 4  # partners sit opposite (the rollout policy lets a partner's trick stand)
 OPT_NOISE = 5  # rollout policy: one move in this many is random (0: never); not a rule
-OPTS_SIZE = 6
+OPT_SOLVE = 6  # evaluate: the last this many tricks are solved exactly, not rolled out (0: none)
+OPTS_SIZE = 7
 NOISE_DEFAULT = 16
 
 VOID_TRUMP_IF_WINNING = 0
@@ -403,8 +404,9 @@ def legal_now(hands: Any, trick: Any, state: Any, opts: Any) -> int:
 
 @jitable
 def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy: int, rng: Any,
-                log: Any) -> int:
-    """Play the deal to its end with the rollout policy; ``log`` receives the cards played.
+                log: Any, stop: int) -> int:
+    """Play the deal with the rollout policy until ``stop`` tricks are done (13: its end);
+    ``log`` receives the cards played.
 
     The rollout policy is uniformly random legal cards (``POLICY_RANDOM``), or
     :func:`heuristic_card` (``POLICY_HEURISTIC``) or :func:`smart_card` (``POLICY_SMART``) with
@@ -428,7 +430,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
     noise = opts[OPT_NOISE]
     x = rng[0]
     k = 0
-    while done < 13:
+    while done < stop:
         seat = (leader + ntrick) % 4
         legal = legal_mask(hands[seat], t0, t1, t2, ntrick, trump, done == 0, must_beat,
                            void_rule, no_wasting, no_spade_lead)
@@ -496,7 +498,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
 def playout(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy: int, rng: Any,
             log: Any) -> int:
     """Entry point for :func:`play_to_end` (the arrays are changed in place)."""
-    return play_to_end(hands, trick, state, won, opts, policy, rng, log)
+    return play_to_end(hands, trick, state, won, opts, policy, rng, log, 13)
 
 
 def legal_for(hand: int, trick: Any, ntrick: int, trump: int, first_trick: bool, opts: Any) -> int:
@@ -555,7 +557,7 @@ def random_deals(count: int, seed: int, opts: Any, policy: int, first_led: bool,
         state[ST_DONE] = 0
         state[ST_WINPOS] = 0
         rng[0] = x
-        play_to_end(hands, trick, state, won, opts, policy, rng, log)
+        play_to_end(hands, trick, state, won, opts, policy, rng, log, 13)
         x = rng[0]
         for s in range(4):
             totals[s] += won[s]
@@ -564,14 +566,19 @@ def random_deals(count: int, seed: int, opts: Any, policy: int, first_led: bool,
 
 
 def evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: Any, reps: int,
-             policy: int, seed: int, out: Any) -> None:
+             policy: int, seed: int, points: Any, out: Any) -> None:
     """Roll out every candidate card in every sampled world.
 
     ``worlds`` is (N, 4) hand masks consistent with the position; ``cands`` the cards to try for
     the seat to act (-1: no forced card, just play on). ``out`` (N, C, reps, 4) receives the
     final tricks won per seat. All candidates of one (world, rep) share a random stream, so their
-    differences come from the card and not from luck (common random numbers).
+    differences come from the card and not from luck (common random numbers). With
+    ``opts[OPT_SOLVE]`` = k > 0 the last k tricks are not rolled out but solved exactly
+    (:func:`solve_rest`, every seat maximising its deal score in ``points``).
     """
+    solve = opts[OPT_SOLVE]
+    stop = 13 - solve if solve > 0 else 13
+    work = np.zeros((WORK_ROWS, WORK_COLS), dtype=np.int64)
     rng = np.empty(1, dtype=np.int64)
     h = np.zeros(4, dtype=np.int64)
     t = np.zeros(4, dtype=np.int64)
@@ -591,9 +598,197 @@ def evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: An
                 rng[0] = stream
                 if cands[c] >= 0:
                     apply_card(h, t, st, w, cands[c])
-                play_to_end(h, t, st, w, opts, policy, rng, log)
+                play_to_end(h, t, st, w, opts, policy, rng, log, stop)
+                if st[ST_DONE] < 13:
+                    solve_rest(h, t, st, w, opts, points, work)
                 for s in range(4):
                     out[i, c, r, s] = w[s]
+
+
+# --- exact search of the last tricks -------------------------------------------------------
+# Work-array columns of one ply of :func:`solve_rest`: the cards still to try, the card being
+# tried and who plays it, the position before it (to undo it), the trick it completed (-1:
+# none), whether a value was found, and the best value found (four seats' utilities, then the
+# four seats' final tricks).
+W_CAND = 0
+W_CARD = 1
+W_SEAT = 2
+W_NTRICK = 3
+W_LEADER = 4
+W_WINPOS = 5
+W_T0 = 6
+W_T1 = 7
+W_T2 = 8
+W_DONE = 9
+W_TRUMP = 10
+W_WINNER = 11
+W_SET = 12
+W_UTIL = 13  # ... 16
+W_WON = 17  # ... 20
+WORK_COLS = 21
+WORK_ROWS = 54  # one row per card still to play, and one for the final position
+
+
+@jitable
+def distinct_choices(legal: int, others: int, t0: int, t1: int, t2: int, ntrick: int) -> int:
+    """One card of each run of ``legal`` cards that no card of ``others`` (the other hands) or of
+    the trick separates: playing the 9 or the 10 of a suit is the same when the other seats hold
+    nothing between them (every outcome is the same with the two swapped)."""
+    block = others
+    if ntrick > 0:
+        block |= 1 << t0
+    if ntrick > 1:
+        block |= 1 << t1
+    if ntrick > 2:
+        block |= 1 << t2
+    chosen = 0
+    prev = -1
+    m = legal
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        if prev >= 0 and prev // 13 == c // 13:
+            between = ((1 << c) - 1) & ~((2 << prev) - 1)
+            if between & block == 0:
+                prev = c
+                continue
+        chosen |= 1 << c
+        prev = c
+    return chosen
+
+
+@jitable
+def open_ply(work: Any, d: int, hands: Any, won: Any, t0: int, t1: int, t2: int, ntrick: int,
+             leader: int, trump: int, done: int, opts: Any, points: Any) -> None:
+    """Start ply ``d``: the distinct legal cards of the seat to act or, when the deal is over,
+    its value (every seat's utility: its deal points less the mean of its opponents')."""
+    if done == 13:
+        work[d, W_CAND] = 0
+        work[d, W_SET] = 1
+        partnership = opts[OPT_PARTNERSHIP]
+        if partnership != 0:
+            p0 = points[0, won[0] + won[2]]
+            p1 = points[1, won[1] + won[3]]
+            work[d, W_UTIL] = p0 - p1
+            work[d, W_UTIL + 1] = p1 - p0
+            work[d, W_UTIL + 2] = p0 - p1
+            work[d, W_UTIL + 3] = p1 - p0
+        else:
+            total = 0
+            for s in range(4):
+                total += points[s, won[s]]
+            for s in range(4):
+                work[d, W_UTIL + s] = 4 * points[s, won[s]] - total
+        for s in range(4):
+            work[d, W_WON + s] = won[s]
+        return
+    seat = (leader + ntrick) % 4
+    hand = hands[seat]
+    legal = legal_mask(hand, t0, t1, t2, ntrick, trump, done == 0, opts[OPT_MUST_BEAT],
+                       opts[OPT_VOID_RULE], opts[OPT_NO_WASTING], opts[OPT_NO_SPADE_LEAD])
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+    work[d, W_CAND] = distinct_choices(legal, others, t0, t1, t2, ntrick)
+    work[d, W_SEAT] = seat
+    work[d, W_SET] = 0
+
+
+@jitable
+def solve_rest(hands: Any, trick: Any, state: Any, won: Any, opts: Any, points: Any,
+               work: Any) -> int:
+    """Finish the deal by exact search with every hand known: ``won`` receives the final tricks.
+
+    Max-n search: at each turn the seat to act plays the card that is best for its own utility
+    (its deal points, ``points[seat, tricks]`` in tenths, less the mean of its opponents'; in
+    partnership ``tricks`` is the pair's), assuming every later seat does the same; ties go to
+    the lowest card. Runs of equivalent cards are tried once (:func:`distinct_choices`). The
+    arrays ``hands``, ``trick`` and ``state`` are left as they were; ``work`` is scratch space of
+    ``(WORK_ROWS, WORK_COLS)``. Returns the number of cards tried (the search's size).
+    """
+    ntrick = state[ST_NTRICK]
+    leader = state[ST_LEADER]
+    trump = state[ST_TRUMP]
+    done = state[ST_DONE]
+    winpos = state[ST_WINPOS]
+    t0 = trick[0]
+    t1 = trick[1]
+    t2 = trick[2]
+    nodes = 0
+    d = 0
+    open_ply(work, 0, hands, won, t0, t1, t2, ntrick, leader, trump, done, opts, points)
+    while True:
+        cand = work[d, W_CAND]
+        if cand == 0:
+            if d == 0:
+                break
+            # Ply d is solved: undo the move of ply d - 1 that led here, and offer the value up.
+            child = d
+            d -= 1
+            card = work[d, W_CARD]
+            seat = work[d, W_SEAT]
+            hands[seat] |= 1 << card
+            if work[d, W_WINNER] >= 0:
+                won[work[d, W_WINNER]] -= 1
+            ntrick = work[d, W_NTRICK]
+            leader = work[d, W_LEADER]
+            winpos = work[d, W_WINPOS]
+            t0 = work[d, W_T0]
+            t1 = work[d, W_T1]
+            t2 = work[d, W_T2]
+            done = work[d, W_DONE]
+            trump = work[d, W_TRUMP]
+            if work[d, W_SET] == 0 or work[child, W_UTIL + seat] > work[d, W_UTIL + seat]:
+                work[d, W_SET] = 1
+                for k in range(8):
+                    work[d, W_UTIL + k] = work[child, W_UTIL + k]
+            continue
+        card = low_card(cand)
+        work[d, W_CAND] = cand & (cand - 1)
+        seat = work[d, W_SEAT]
+        work[d, W_CARD] = card
+        work[d, W_NTRICK] = ntrick
+        work[d, W_LEADER] = leader
+        work[d, W_WINPOS] = winpos
+        work[d, W_T0] = t0
+        work[d, W_T1] = t1
+        work[d, W_T2] = t2
+        work[d, W_DONE] = done
+        work[d, W_TRUMP] = trump
+        work[d, W_WINNER] = -1
+        nodes += 1
+        hands[seat] &= ~(1 << card)
+        if ntrick == 0:
+            if trump < 0:
+                trump = card // 13
+            t0 = card
+            winpos = 0
+            ntrick = 1
+        else:
+            best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+            if beats(card, best, trump):
+                winpos = ntrick
+            if ntrick == 1:
+                t1 = card
+            elif ntrick == 2:
+                t2 = card
+            ntrick += 1
+            if ntrick == 4:
+                winner = (leader + winpos) % 4
+                won[winner] += 1
+                work[d, W_WINNER] = winner
+                ntrick = 0
+                leader = winner
+                done += 1
+        d += 1
+        open_ply(work, d, hands, won, t0, t1, t2, ntrick, leader, trump, done, opts, points)
+    for s in range(4):
+        won[s] = work[0, W_WON + s]
+    return nodes
+
+
+def solve(hands: Any, trick: Any, state: Any, won: Any, opts: Any, points: Any) -> int:
+    """Entry point for :func:`solve_rest` (``won`` is changed in place)."""
+    work = np.zeros((WORK_ROWS, WORK_COLS), dtype=np.int64)
+    return solve_rest(hands, trick, state, won, opts, points, work)
 
 
 # --- sampled deals and calls as evidence ---------------------------------------------------
@@ -787,4 +982,4 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
 
 
 ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate", "deal_worlds",
-                "call_weights", "play_weights")
+                "call_weights", "play_weights", "solve")
