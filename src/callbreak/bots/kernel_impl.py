@@ -214,6 +214,29 @@ def beats(card: int, best: int, trump: int) -> bool:
     return cs == trump
 
 
+@jitable
+def play_to_trick(card: int, ntrick: int, leader: int, trump: int, winpos: int, t0: int, t1: int,
+                  t2: int) -> tuple[int, int, int, int, int, int, int, int]:
+    """The trick after ``card`` is played to it (the trick held in scalars, as the loops below
+    keep it): ``(ntrick, leader, trump, winpos, t0, t1, t2, winner)``. ``winner`` is -1 unless
+    the card completed the trick; then ``ntrick`` is 0 and ``leader`` is the winner."""
+    if ntrick == 0:
+        if trump < 0:
+            trump = card // 13  # first_led: the deal's first card sets trump
+        return 1, leader, trump, 0, card, t1, t2, -1
+    best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+    if beats(card, best, trump):
+        winpos = ntrick
+    if ntrick == 1:
+        t1 = card
+    elif ntrick == 2:
+        t2 = card
+    if ntrick < 3:
+        return ntrick + 1, leader, trump, winpos, t0, t1, t2, -1
+    winner = (leader + winpos) % 4
+    return 0, winner, trump, winpos, t0, t1, t2, winner
+
+
 # --- the rollout policy --------------------------------------------------------------------
 
 
@@ -372,24 +395,19 @@ def smart_card(legal: int, hand: int, ha: int, hb: int, hc: int, ntrick: int, le
 def apply_card(hands: Any, trick: Any, state: Any, won: Any, card: int) -> int:
     """Play ``card`` for the seat to act (no legality check); the trick's winner or -1."""
     n = state[ST_NTRICK]
-    seat = (state[ST_LEADER] + n) % 4
-    hands[seat] &= ~(1 << card)
-    if n == 0:
-        if state[ST_TRUMP] < 0:
-            state[ST_TRUMP] = card // 13  # first_led: the deal's first card sets trump
-        state[ST_WINPOS] = 0
-    elif beats(card, trick[state[ST_WINPOS]], state[ST_TRUMP]):
-        state[ST_WINPOS] = n
-    trick[n] = card
-    n += 1
-    if n < 4:
-        state[ST_NTRICK] = n
-        return -1
-    winner = (state[ST_LEADER] + state[ST_WINPOS]) % 4
-    won[winner] += 1
-    state[ST_NTRICK] = 0
-    state[ST_LEADER] = winner
-    state[ST_DONE] += 1
+    hands[(state[ST_LEADER] + n) % 4] &= ~(1 << card)
+    ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
+        card, n, state[ST_LEADER], state[ST_TRUMP], state[ST_WINPOS], trick[0], trick[1], trick[2])
+    trick[0] = t0
+    trick[1] = t1
+    trick[2] = t2
+    state[ST_NTRICK] = ntrick
+    state[ST_LEADER] = leader
+    state[ST_TRUMP] = trump
+    state[ST_WINPOS] = winpos
+    if winner >= 0:
+        won[winner] += 1
+        state[ST_DONE] += 1
     return int(winner)
 
 
@@ -460,26 +478,11 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
         log[k] = card
         k += 1
         hands[seat] &= ~(1 << card)
-        if ntrick == 0:
-            if trump < 0:
-                trump = card // 13  # first_led: the deal's first card sets trump
-            t0 = card
-            winpos = 0
-            ntrick = 1
-        else:
-            if beats(card, best, trump):
-                winpos = ntrick
-            if ntrick == 1:
-                t1 = card
-            elif ntrick == 2:
-                t2 = card
-            ntrick += 1
-            if ntrick == 4:
-                winner = (leader + winpos) % 4
-                won[winner] += 1
-                ntrick = 0
-                leader = winner
-                done += 1
+        ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
+            card, ntrick, leader, trump, winpos, t0, t1, t2)
+        if winner >= 0:
+            won[winner] += 1
+            done += 1
     state[ST_NTRICK] = ntrick
     state[ST_LEADER] = leader
     state[ST_TRUMP] = trump
@@ -756,28 +759,12 @@ def solve_rest(hands: Any, trick: Any, state: Any, won: Any, opts: Any, points: 
         work[d, W_WINNER] = -1
         nodes += 1
         hands[seat] &= ~(1 << card)
-        if ntrick == 0:
-            if trump < 0:
-                trump = card // 13
-            t0 = card
-            winpos = 0
-            ntrick = 1
-        else:
-            best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
-            if beats(card, best, trump):
-                winpos = ntrick
-            if ntrick == 1:
-                t1 = card
-            elif ntrick == 2:
-                t2 = card
-            ntrick += 1
-            if ntrick == 4:
-                winner = (leader + winpos) % 4
-                won[winner] += 1
-                work[d, W_WINNER] = winner
-                ntrick = 0
-                leader = winner
-                done += 1
+        ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
+            card, ntrick, leader, trump, winpos, t0, t1, t2)
+        if winner >= 0:
+            won[winner] += 1
+            work[d, W_WINNER] = winner
+            done += 1
         d += 1
         open_ply(work, d, hands, won, t0, t1, t2, ntrick, leader, trump, done, opts, points)
     for s in range(4):
@@ -899,24 +886,8 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
         seat = (lead + ntrick) % 4
         seats[k] = seat
         played[seat] |= 1 << card
-        if ntrick == 0:
-            if tr < 0:
-                tr = card // 13
-            t0 = card
-            winpos = 0
-            ntrick = 1
-        else:
-            best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
-            if beats(card, best, tr):
-                winpos = ntrick
-            if ntrick == 1:
-                t1 = card
-            elif ntrick == 2:
-                t2 = card
-            ntrick += 1
-            if ntrick == 4:
-                lead = (lead + winpos) % 4
-                ntrick = 0
+        ntrick, lead, tr, winpos, t0, t1, t2, _ = play_to_trick(card, ntrick, lead, tr, winpos,
+                                                                t0, t1, t2)
     for i in range(worlds.shape[0]):
         h0 = worlds[i, 0] | played[0]
         h1 = worlds[i, 1] | played[1]
@@ -959,25 +930,10 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
                 h2 &= bit
             else:
                 h3 &= bit
-            if ntrick == 0:
-                if tr < 0:
-                    tr = card // 13
-                t0 = card
-                winpos = 0
-                ntrick = 1
-            else:
-                best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
-                if beats(card, best, tr):
-                    winpos = ntrick
-                if ntrick == 1:
-                    t1 = card
-                elif ntrick == 2:
-                    t2 = card
-                ntrick += 1
-                if ntrick == 4:
-                    lead = (lead + winpos) % 4
-                    ntrick = 0
-                    done += 1
+            ntrick, lead, tr, winpos, t0, t1, t2, winner = play_to_trick(
+                card, ntrick, lead, tr, winpos, t0, t1, t2)
+            if winner >= 0:
+                done += 1
         out[i] *= w
 
 
