@@ -214,13 +214,19 @@ def test_bad_options_are_refused_with_a_clear_error() -> None:
         make_bot("expert:infer=0")
     with pytest.raises(BotError, match="infer"):
         make_bot("expert:infer=1.5")
+    with pytest.raises(BotError, match="infer_policy must be one of"):
+        make_bot("expert:infer=0.5,infer_policy=psychic")
+    with pytest.raises(BotError, match="solve must be between 0 and 8"):
+        make_bot("expert:solve=9")
 
 
+@pytest.mark.parametrize("options", ["policy=smart,noise=64,infer=0.5",
+                                     "policy=honest,infer=0.5,infer_policy=honest,solve=3"])
 @pytest.mark.parametrize("preset", ["callbreak", "no-trump", "partnership"])
-def test_the_search_options_play_whole_matches_legally(preset: str) -> None:
-    """The rollout policy, its noise and the inference from play change how cards are judged,
-    never what may be played: the engine checks every card of a match."""
-    bot = make_bot("expert:samples=40,policy=smart,noise=64,infer=0.5", seed=2)
+def test_the_search_options_play_whole_matches_legally(preset: str, options: str) -> None:
+    """The rollout policy, its noise, the inference from play and the exact endgame search
+    change how cards are judged, never what may be played: the engine checks every card."""
+    bot = make_bot(f"expert:samples=40,{options}", seed=2)
     match = play_match(preset, [bot, make_bot("heuristic", seed=1)] * 2, seed=6, budget=0.5, deals=2)
     assert len(match.results) == 2
 

@@ -9,9 +9,11 @@ import random
 
 import numpy as np
 import pytest
+from _dealing import dealt
 
 from callbreak.bots.kernel import (
     POLICY_HEURISTIC,
+    POLICY_HONEST,
     POLICY_RANDOM,
     POLICY_SMART,
     Kernel,
@@ -21,7 +23,7 @@ from callbreak.bots.kernel import (
     position_of,
 )
 from callbreak.bots.kernel_sampling import WorldSampler
-from callbreak.core import CHANCE, Call, Dealer, Match, Phase, Play, RulesError, make_rules
+from callbreak.core import Dealer, Match, Phase, Play, RulesError, make_rules
 from callbreak.core.cards import DECK, FULL_DECK, mask_of
 from callbreak.core.rules import Rules
 from callbreak.core.sampling import allowed_mask, call_likelihood
@@ -44,24 +46,6 @@ def option_combinations() -> list[Rules]:
 
 
 COMBINATIONS = option_combinations()
-
-
-@pytest.fixture(scope="module")
-def kernel() -> Kernel:
-    k = get_kernel("numba")
-    k.warm_up()
-    return k
-
-
-def dealt(rules: Rules, seed: int) -> Match:
-    match = Match(rules)
-    dealer = Dealer(seed)
-    while match.phase is not Phase.PLAY:
-        if match.to_act == CHANCE:
-            match.apply(dealer.chance(match))
-        else:
-            match.apply(Call(match.to_act, rules.min_call))  # type: ignore[arg-type]
-    return match
 
 
 def kernel_arrays(match: Match) -> tuple[np.ndarray, ...]:
@@ -105,7 +89,7 @@ def test_kernel_matches_the_engine_move_by_move(kernel: Kernel, rules: Rules) ->
 
 
 @pytest.mark.parametrize("rules", COMBINATIONS[::3])
-@pytest.mark.parametrize("policy", [POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SMART])
+@pytest.mark.parametrize("policy", [POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SMART, POLICY_HONEST])
 def test_kernel_playouts_are_legal_games_the_engine_scores_the_same(
         kernel: Kernel, rules: Rules, policy: int) -> None:
     opts = options_array(rules)
@@ -131,7 +115,7 @@ def test_numba_and_python_backends_give_identical_results(kernel: Kernel) -> Non
     for rules in (make_rules("callbreak"), make_rules("no-trump"), make_rules("nepal-traditional"),
                   make_rules("partnership")):
         opts = options_array(rules)
-        for policy in (POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SMART):
+        for policy in (POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SMART, POLICY_HONEST):
             first_led = rules.trump.value == "first_led"
             a, b = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
             check_a = kernel.random_deals(40, 5, opts, policy, first_led, a)
@@ -145,7 +129,7 @@ def test_numba_and_python_backends_give_identical_results(kernel: Kernel) -> Non
         pos = position_of(view)
         worlds = np.array([match.hands] * 3, dtype=np.int64)
         cands = np.array([int(c) for c in view.legal_cards], dtype=np.int64)
-        for policy in (POLICY_HEURISTIC, POLICY_SMART):
+        for policy in (POLICY_HEURISTIC, POLICY_SMART, POLICY_HONEST):
             outs = []
             for k in (kernel, python):
                 out = np.zeros((3, len(cands), 2, 4), dtype=np.int64)
@@ -161,7 +145,7 @@ def test_rollouts_without_noise_ignore_the_random_stream(kernel: Kernel) -> None
     rules = make_rules("callbreak")
     quiet, noisy = options_array(rules, noise=0), options_array(rules)
     differ = 0
-    for policy in (POLICY_HEURISTIC, POLICY_SMART):
+    for policy in (POLICY_HEURISTIC, POLICY_SMART, POLICY_HONEST):
         for seed in range(20):
             logs = {}
             for opts, tag in ((quiet, "quiet"), (noisy, "noisy")):
@@ -284,9 +268,10 @@ def test_bulk_sampling_is_uniform_with_no_information(kernel: Kernel) -> None:
             assert abs(held - 1000) < 160, (c, s, held)  # expected 1000, sd about 26
 
 
+@pytest.mark.parametrize("policy", [POLICY_SMART, POLICY_HONEST])
 @pytest.mark.parametrize("preset", ["callbreak", "no-trump", "partnership"])
 def test_play_evidence_keeps_the_deal_that_explains_the_play_and_weighs_others_down(
-        kernel: Kernel, preset: str) -> None:
+        kernel: Kernel, preset: str, policy: int) -> None:
     """When the other seats played exactly as the (noise-free) rollout policy, the true deal
     keeps its full weight; sampled deals that would have led them to other cards weigh less;
     and both backends agree."""
@@ -299,7 +284,7 @@ def test_play_evidence_keeps_the_deal_that_explains_the_play_and_weighs_others_d
         leader = match.leader
         hands, trick, state, won = kernel_arrays(match)
         log = np.zeros(52, dtype=np.int64)
-        kernel.playout(hands, trick, state, won, opts, POLICY_SMART, np.array([1], dtype=np.int64), log)
+        kernel.playout(hands, trick, state, won, opts, policy, np.array([1], dtype=np.int64), log)
         for c in log[:21]:
             match.apply(Play(match.to_act, DECK[int(c)]))  # type: ignore[arg-type]
         me = match.to_act
@@ -308,12 +293,12 @@ def test_play_evidence_keeps_the_deal_that_explains_the_play_and_weighs_others_d
         trump0 = -1 if rules.trump.value == "first_led" else 0
         truth = np.array([match.hands], dtype=np.int64)
         weight = np.ones(1)
-        kernel.play_weights(truth, history, leader, trump0, opts, POLICY_SMART, me, 0.5, weight)
+        kernel.play_weights(truth, history, leader, trump0, opts, policy, me, 0.5, weight)
         assert weight[0] == 1.0
         worlds, _ = WorldSampler(match.view(me), kernel, use_calls=False).draw(40, random.Random(seed))
         a, b = np.ones(40), np.ones(40)
-        kernel.play_weights(worlds, history, leader, trump0, opts, POLICY_SMART, me, 0.5, a)
-        python.play_weights(worlds, history, leader, trump0, opts, POLICY_SMART, me, 0.5, b)
+        kernel.play_weights(worlds, history, leader, trump0, opts, policy, me, 0.5, a)
+        python.play_weights(worlds, history, leader, trump0, opts, policy, me, 0.5, b)
         assert np.array_equal(a, b)
         assert ((a > 0) & (a <= 1)).all()
         lowered += int((a < 1).sum())

@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from _dealing import dealt
 
 from callbreak.bots.kernel import (
     POLICY_HEURISTIC,
@@ -16,30 +17,21 @@ from callbreak.bots.kernel import (
     options_array,
     position_of,
 )
-from callbreak.core import CHANCE, Call, Dealer, Match, Phase, make_rules
+from callbreak.core import Call, Match, Phase, make_rules
 from callbreak.core.rules import Rules
 from callbreak.core.scoring import deal_points
-
-
-@pytest.fixture(scope="module")
-def kernel() -> Kernel:
-    k = get_kernel("numba")
-    k.warm_up()
-    return k
 
 
 def endgame(rules: Rules, seed: int, tricks_left: int) -> Match:
     """A match in its play phase, random calls and random cards until ``tricks_left`` tricks (and
     a random part of the next) are left."""
     rng = random.Random(seed)
-    match = Match(rules)
-    dealer = Dealer(seed)
-    while match.phase is not Phase.PLAY:
-        if match.to_act == CHANCE:
-            match.apply(dealer.chance(match))
-        else:
-            calls = [a for a in match.legal_actions() if isinstance(a, Call) and not a.blind]
-            match.apply(rng.choice(calls[:5]))
+
+    def random_call(match: Match) -> Call:
+        calls = [a for a in match.legal_actions() if isinstance(a, Call) and not a.blind]
+        return rng.choice(calls[:5])
+
+    match = dealt(rules, seed, random_call)
     cards = 4 * (13 - tricks_left) + rng.randrange(4)
     for _ in range(cards):
         match.apply(rng.choice(match.legal_actions()))

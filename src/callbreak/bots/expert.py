@@ -36,6 +36,7 @@ from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.kernel import (
     NOISE_DEFAULT,
     POLICY_HEURISTIC,
+    POLICY_HONEST,
     POLICY_SMART,
     Kernel,
     Position,
@@ -61,7 +62,7 @@ CALL_BIAS = 0.4
 RIVAL_WEIGHT = 1.0
 CALL_MODELS = ("sim", "heuristic")
 CALLS_DEFAULT = "sim"
-POLICIES = {"heuristic": POLICY_HEURISTIC, "smart": POLICY_SMART}
+POLICIES = {"heuristic": POLICY_HEURISTIC, "smart": POLICY_SMART, "honest": POLICY_HONEST}
 POLICY_DEFAULT = "heuristic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
@@ -127,14 +128,16 @@ class ExpertBot:
             ``heuristic`` (the heuristic bot's trick-count model, which needs no search time).
         call_spread: tricks; how far an opponent's call may stray from the quick estimate of
             the hand a sampled deal gives them (smaller: calls count as stronger evidence).
-        policy: the rollout policy, ``heuristic`` or ``smart`` (see
-            :func:`callbreak.bots.kernel_impl.smart_card`).
+        policy: the rollout policy, ``heuristic``, ``smart`` (see
+            :func:`callbreak.bots.kernel_impl.smart_card`) or ``honest`` (``heuristic`` judging
+            sure winners from the cards the seat has not seen, not from the other hands).
         noise: one rollout move in ``noise`` is random (0: none).
         match_weight: tenths of a point that finishing the match on top is worth, on its last
             deal, beside the deal's score.
         infer: inference from the play (1: off): each sampled deal's weight is multiplied by
             ``infer`` for every earlier move of another seat that the rollout policy would not
             have made in that deal (see :func:`callbreak.bots.kernel_impl.play_weights`).
+        infer_policy: the policy ``infer`` checks the others' moves against (default: ``policy``).
         solve: the last this many tricks of every playout are solved exactly, every seat
             playing for its own deal score with all hands known (see
             :func:`callbreak.bots.kernel_impl.solve_rest`), instead of rolled out (0: none).
@@ -146,7 +149,7 @@ class ExpertBot:
                  calls: str = CALLS_DEFAULT, call_spread: float = CALL_SPREAD,
                  policy: str = POLICY_DEFAULT, noise: int = NOISE_DEFAULT,
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0,
-                 solve: int = SOLVE_DEFAULT) -> None:
+                 solve: int = SOLVE_DEFAULT, infer_policy: str | None = None) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -173,6 +176,9 @@ class ExpertBot:
             raise ValueError(f"solve must be between 0 and {SOLVE_MAX} tricks, got {solve!r}")
         self.solve = solve
         self.infer = infer
+        if infer_policy is not None and infer_policy not in POLICIES:
+            raise ValueError(f"infer_policy must be one of {', '.join(POLICIES)}, got {infer_policy!r}")
+        self.infer_policy = POLICIES[infer_policy if infer_policy is not None else policy]
         self.match_weight = match_weight
         self.policy = POLICIES[policy]
         self.noise = noise
@@ -260,8 +266,8 @@ class ExpertBot:
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng)
             if infer:
-                self.kernel.play_weights(worlds, history, first, trump0, opts, self.policy, seat,
-                                         self.infer, weights)
+                self.kernel.play_weights(worlds, history, first, trump0, opts, self.infer_policy,
+                                         seat, self.infer, weights)
             out = np.zeros((n, len(plays), reps, 4), dtype=np.int64)
             self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, reps,
                                  self.policy, self.rng.getrandbits(30), value.points, out)
@@ -420,8 +426,7 @@ class _Valuer:
     """Turns rollout results (tricks won per seat) into the seat's utility and call success."""
 
     def __init__(self, view: SeatView, rival_weight: float,
-                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0,
-                 solve: int = SOLVE_DEFAULT) -> None:
+                 match_weight: float = MATCH_WIN_WEIGHT) -> None:
         seat = view.seat
         assert seat is not None
         rules = view.rules
@@ -502,7 +507,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             calls: str | None = None, call_spread: str | None = None,
             policy: str | None = None, noise: str | None = None,
             match_weight: str | None = None, infer: str | None = None,
-            solve: str | None = None) -> ExpertBot:
+            solve: str | None = None, infer_policy: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -517,4 +522,5 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      match_weight=MATCH_WIN_WEIGHT if match_weight is None else
                      _float(match_weight, "match_weight"),
                      infer=1.0 if infer is None else _float(infer, "infer"),
-                     solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0)
+                     solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0,
+                     infer_policy=infer_policy)

@@ -39,6 +39,7 @@ from callbreak.bots.kernel_impl import (
     OPT_VOID_RULE,
     OPTS_SIZE,
     POLICY_HEURISTIC,
+    POLICY_HONEST,
     POLICY_RANDOM,
     POLICY_SMART,
     ST_DONE,
@@ -56,7 +57,7 @@ from callbreak.core.rules import SpadeLead, VoidRule
 from callbreak.core.tricks import trick_winner
 
 __all__ = [
-    "BACKENDS", "NOISE_DEFAULT", "Kernel", "POLICY_HEURISTIC", "POLICY_RANDOM", "POLICY_SMART", "Position",
+    "BACKENDS", "NOISE_DEFAULT", "Kernel", "POLICY_HEURISTIC", "POLICY_HONEST", "POLICY_RANDOM", "POLICY_SMART", "Position",
     "default_backend",
     "get_kernel", "options_array", "position_of",
 ]

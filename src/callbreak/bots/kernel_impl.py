@@ -66,6 +66,7 @@ VOID_FREE = 2
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_SMART = 2
+POLICY_HONEST = 3  # POLICY_HEURISTIC judging sure winners from the unseen cards, not the hands
 
 SUIT_BITS = 0x1FFF
 SPADE_MASK = 0x1FFF
@@ -471,6 +472,11 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
                     card = smart_card(legal, hands[seat], hands[(seat + 1) % 4],
                                       hands[(seat + 2) % 4], hands[(seat + 3) % 4], ntrick, t0,
                                       best, partner_winning, trump)
+                elif policy == POLICY_HONEST:
+                    # What the seat itself can know: the cards it has not seen, not who holds them.
+                    unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+                    card = heuristic_card(legal, unseen, unseen, unseen, ntrick, t0, best,
+                                          partner_winning, trump)
                 else:
                     card = heuristic_card(legal, hands[(seat + 1) % 4], hands[(seat + 2) % 4],
                                           hands[(seat + 3) % 4], ntrick, t0, best,
@@ -916,6 +922,10 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
                     if policy == POLICY_SMART:
                         chosen = smart_card(legal, hand, ha, hb, hc, ntrick, t0, best,
                                             partner_winning, tr)
+                    elif policy == POLICY_HONEST:
+                        unseen = (h0 | h1 | h2 | h3) & ~hand
+                        chosen = heuristic_card(legal, unseen, unseen, unseen, ntrick, t0, best,
+                                                partner_winning, tr)
                     else:
                         chosen = heuristic_card(legal, ha, hb, hc, ntrick, t0, best,
                                                 partner_winning, tr)
