@@ -238,6 +238,14 @@ def play_to_trick(card: int, ntrick: int, leader: int, trump: int, winpos: int, 
     return 0, winner, trump, winpos, t0, t1, t2, winner
 
 
+@jitable
+def unpack_position(trick: Any, state: Any) -> tuple[int, int, int, int, int, int, int, int]:
+    """The position's arrays as the scalars the loops keep:
+    ``(ntrick, leader, trump, done, winpos, t0, t1, t2)``."""
+    return (state[ST_NTRICK], state[ST_LEADER], state[ST_TRUMP], state[ST_DONE], state[ST_WINPOS],
+            trick[0], trick[1], trick[2])
+
+
 # --- the rollout policy --------------------------------------------------------------------
 
 
@@ -433,14 +441,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
     lives in local scalars inside the loop and is written back at the end. Returns the number of
     cards played (``log`` must have room for 52).
     """
-    ntrick = state[ST_NTRICK]
-    leader = state[ST_LEADER]
-    trump = state[ST_TRUMP]
-    done = state[ST_DONE]
-    winpos = state[ST_WINPOS]
-    t0 = trick[0]
-    t1 = trick[1]
-    t2 = trick[2]
+    ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(trick, state)
     must_beat = opts[OPT_MUST_BEAT]
     void_rule = opts[OPT_VOID_RULE]
     no_wasting = opts[OPT_NO_WASTING]
@@ -713,14 +714,7 @@ def solve_rest(hands: Any, trick: Any, state: Any, won: Any, opts: Any, points: 
     arrays ``hands``, ``trick`` and ``state`` are left as they were; ``work`` is scratch space of
     ``(WORK_ROWS, WORK_COLS)``. Returns the number of cards tried (the search's size).
     """
-    ntrick = state[ST_NTRICK]
-    leader = state[ST_LEADER]
-    trump = state[ST_TRUMP]
-    done = state[ST_DONE]
-    winpos = state[ST_WINPOS]
-    t0 = trick[0]
-    t1 = trick[1]
-    t2 = trick[2]
+    ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(trick, state)
     nodes = 0
     d = 0
     open_ply(work, 0, hands, won, t0, t1, t2, ntrick, leader, trump, done, opts, points)
