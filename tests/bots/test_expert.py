@@ -218,10 +218,13 @@ def test_bad_options_are_refused_with_a_clear_error() -> None:
         make_bot("expert:infer=0.5,infer_policy=psychic")
     with pytest.raises(BotError, match="solve must be between 0 and 8"):
         make_bot("expert:solve=9")
+    with pytest.raises(BotError, match="evidence must be one of"):
+        make_bot("expert:evidence=rumour")
 
 
 @pytest.mark.parametrize("options", ["policy=smart,noise=64,infer=0.5",
-                                     "policy=honest,infer=0.5,infer_policy=honest,solve=3"])
+                                     "policy=honest,infer=0.5,infer_policy=honest,solve=3",
+                                     "evidence=fitted,call_spread=1"])
 @pytest.mark.parametrize("preset", ["callbreak", "no-trump", "partnership"])
 def test_the_search_options_play_whole_matches_legally(preset: str, options: str) -> None:
     """The rollout policy, its noise, the inference from play and the exact endgame search

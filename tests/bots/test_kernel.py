@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 
 import numpy as np
 import pytest
 from _dealing import dealt
 
+from callbreak.bots.hand_value import fitted_tricks, fitted_weights
 from callbreak.bots.kernel import (
     POLICY_HEURISTIC,
     POLICY_HONEST,
@@ -22,6 +24,7 @@ from callbreak.bots.kernel import (
     options_array,
     position_of,
 )
+from callbreak.bots.kernel_impl import FITTED_TERMS
 from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.core import Dealer, Match, Phase, Play, RulesError, make_rules
 from callbreak.core.cards import DECK, FULL_DECK, mask_of
@@ -303,3 +306,26 @@ def test_play_evidence_keeps_the_deal_that_explains_the_play_and_weighs_others_d
         assert ((a > 0) & (a <= 1)).all()
         lowered += int((a < 1).sum())
     assert lowered > 40
+
+
+
+def test_calls_read_with_the_fitted_model_weigh_deals_by_the_heuristics_estimate(
+        kernel: Kernel) -> None:
+    """With ``evidence=fitted`` a call is read with the very model the heuristic bot calls with:
+    a seat's call of c weighs a deal by exp(-(c - fitted_tricks(hand))^2 / 2 spread^2), on both
+    backends, for any hand and trump suit (-1: none)."""
+    python = get_kernel("python")
+    weights = np.array(fitted_weights(FITTED_TERMS), dtype=np.float64)
+    rng = random.Random(5)
+    for _ in range(200):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        worlds = np.array([[mask_of(deck[13 * s:13 * s + 13]) for s in range(4)]], dtype=np.int64)
+        calls = np.array([-1, rng.randint(1, 8), -1, -1], dtype=np.int64)
+        for trump in (-1, 0, 2):
+            gap = calls[1] - fitted_tricks(int(worlds[0, 1]), trump)
+            expected = math.exp(-gap * gap / (2 * 1.3 * 1.3))
+            for k in (kernel, python):
+                out = np.zeros(1)
+                k.call_weights(worlds, np.zeros(4, dtype=np.int64), calls, 1.3, weights, trump, out)
+                assert out[0] == pytest.approx(expected, rel=1e-9)

@@ -44,7 +44,7 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_sampling import WorldSampler
+from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
@@ -138,6 +138,8 @@ class ExpertBot:
             ``infer`` for every earlier move of another seat that the rollout policy would not
             have made in that deal (see :func:`callbreak.bots.kernel_impl.play_weights`).
         infer_policy: the policy ``infer`` checks the others' moves against (default: ``policy``).
+        evidence: what the others' calls say of their hands: ``count`` (a quick count of sure
+            and likely tricks) or ``fitted`` (the heuristic bot's fitted trick model).
         solve: the last this many tricks of every playout are solved exactly, every seat
             playing for its own deal score with all hands known (see
             :func:`callbreak.bots.kernel_impl.solve_rest`), instead of rolled out (0: none).
@@ -149,7 +151,8 @@ class ExpertBot:
                  calls: str = CALLS_DEFAULT, call_spread: float = CALL_SPREAD,
                  policy: str = POLICY_DEFAULT, noise: int = NOISE_DEFAULT,
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0,
-                 solve: int = SOLVE_DEFAULT, infer_policy: str | None = None) -> None:
+                 solve: int = SOLVE_DEFAULT, infer_policy: str | None = None,
+                 evidence: str = "count") -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -176,6 +179,9 @@ class ExpertBot:
             raise ValueError(f"solve must be between 0 and {SOLVE_MAX} tricks, got {solve!r}")
         self.solve = solve
         self.infer = infer
+        if evidence not in EVIDENCE:
+            raise ValueError(f"evidence must be one of {', '.join(EVIDENCE)}, got {evidence!r}")
+        self.evidence = evidence
         if infer_policy is not None and infer_policy not in POLICIES:
             raise ValueError(f"infer_policy must be one of {', '.join(POLICIES)}, got {infer_policy!r}")
         self.infer_policy = POLICIES[infer_policy if infer_policy is not None else policy]
@@ -242,7 +248,7 @@ class ExpertBot:
         assert seat is not None and view.leader is not None
         plays = [a for a in view.legal if isinstance(a, Play)]
         cands = np.array([int(a.card) for a in plays], dtype=np.int64)
-        sampler = WorldSampler(view, self.kernel, spread=self.call_spread)
+        sampler = WorldSampler(view, self.kernel, spread=self.call_spread, evidence=self.evidence)
         pos = make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
                             len(view.tricks), view.won)
         opts = self._options(view.rules)
@@ -308,7 +314,7 @@ class ExpertBot:
         lead, and the weight of each (how well the deal fits the calls made so far)."""
         seat = view.seat
         assert seat is not None and view.dealer is not None
-        sampler = WorldSampler(view, self.kernel, spread=self.call_spread)
+        sampler = WorldSampler(view, self.kernel, spread=self.call_spread, evidence=self.evidence)
         trump = -1 if view.rules.trump is Trump.FIRST_LED else 0
         pos = make_position((), (view.dealer + 1) % 4, trump, 0, (0, 0, 0, 0))
         # Calls are chosen from rolled-out deals only: the call model's bias was measured on
@@ -507,7 +513,8 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             calls: str | None = None, call_spread: str | None = None,
             policy: str | None = None, noise: str | None = None,
             match_weight: str | None = None, infer: str | None = None,
-            solve: str | None = None, infer_policy: str | None = None) -> ExpertBot:
+            solve: str | None = None, infer_policy: str | None = None,
+            evidence: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -523,4 +530,4 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      _float(match_weight, "match_weight"),
                      infer=1.0 if infer is None else _float(infer, "infer"),
                      solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0,
-                     infer_policy=infer_policy)
+                     infer_policy=infer_policy, evidence=evidence or "count")

@@ -25,7 +25,7 @@ from callbreak.core.rules import Rules
 from callbreak.core.scoring import deal_points
 
 __all__ = ["Estimate", "call_value", "card_name", "estimate_tricks", "fitted_tricks",
-           "trick_distribution"]
+           "fitted_weights", "trick_distribution"]
 
 SUIT_WORDS = ("spades", "hearts", "clubs", "diamonds")
 SUIT_SINGULAR = ("spade", "heart", "club", "diamond")
@@ -134,6 +134,12 @@ _WEIGHTS = {
     "ruff_potential": 0.288,
 }
 _INTERCEPT = -0.339
+
+
+def fitted_weights(terms: Sequence[str]) -> list[float]:
+    """The fitted model's weights in the order of ``terms`` (``"intercept"`` for the constant),
+    for a compiled copy of :func:`fitted_tricks`."""
+    return [_INTERCEPT if t == "intercept" else _WEIGHTS[t] for t in terms]
 
 
 def fitted_tricks(hand: int, trump: int) -> float:

@@ -151,8 +151,9 @@ class Kernel:
         seats[0, :2] = (1, 2)
         self.deal_worlds(np.zeros(4, dtype=np.int64), cards, np.array([2], dtype=np.int64), seats,
                          np.ones((1, 1, 4), dtype=np.int64), 1, worlds)
-        self.call_weights(worlds, np.zeros(4, dtype=np.int64), np.full(4, -1, dtype=np.int64), 1.6,
-                          np.zeros(1))
+        for model in (np.zeros(0), np.ones(len(impl.FITTED_TERMS))):
+            self.call_weights(worlds, np.zeros(4, dtype=np.int64), np.full(4, -1, dtype=np.int64),
+                              1.6, model, 0, np.zeros(1))
         self.play_weights(worlds, np.array([0], dtype=np.int64), 0, 0, opts, POLICY_SMART, 1, 0.5,
                           np.ones(1))
         self._warm = True

@@ -842,15 +842,81 @@ def deal_worlds(fixed: Any, class_cards: Any, class_sizes: Any, class_seats: Any
                 at += splits[i, k, e]
 
 
-def call_weights(worlds: Any, played_by: Any, calls: Any, spread: float, out: Any) -> None:
+# The terms of the fitted trick model (:func:`callbreak.bots.hand_value.fitted_tricks`), in the
+# order :func:`fitted_estimate` reads its weights (index 0 is the intercept).
+FITTED_TERMS = (
+    "intercept", "ace", "long_ace", "king_with_ace", "long_king_with_ace", "guarded_king",
+    "long_guarded_king", "queen_with_ace_king", "queen_with_one_honour", "guarded_queen",
+    "short_queen", "void", "singleton", "doubleton", "trump_ace", "trump_king",
+    "bare_trump_king", "trump_queen", "short_trump_queen", "trump_jack", "trump_ten",
+    "trump_length", "trump_length_over_3", "trump_length_over_5", "ruff_potential",
+)
+
+
+@jitable
+def fitted_estimate(hand: int, trump: int, w: Any) -> float:
+    """The fitted trick model of :mod:`callbreak.bots.hand_value` with its weights ``w`` (in
+    :data:`FITTED_TERMS` order), for the kernel; ``trump`` -1: no trump suit."""
+    total = w[0]
+    short = 0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        top = (hand >> (13 * suit)) & SUIT_BITS
+        length = popcount(top)
+        ace = (top >> 12) & 1
+        king = (top >> 11) & 1
+        queen = (top >> 10) & 1
+        if ace:
+            total += w[1] if length <= 5 else w[2]
+        if king and ace:
+            total += w[3] if length <= 4 else w[4]
+        elif king and 2 <= length <= 4:
+            total += w[5]
+        elif king and length >= 5:
+            total += w[6]
+        if queen:
+            if ace and king:
+                total += w[7]
+            elif ace + king == 1 and length >= 3:
+                total += w[8]
+            elif ace + king == 0 and length >= 3:
+                total += w[9]
+            elif length < 3:
+                total += w[10]
+        if length <= 2:
+            total += w[11 + length]
+            short += 2 - length
+    if trump >= 0:
+        top = (hand >> (13 * trump)) & SUIT_BITS
+        length = popcount(top)
+        king = (top >> 11) & 1
+        queen = (top >> 10) & 1
+        total += w[14] * ((top >> 12) & 1)
+        total += w[15] * king + w[16] * (1 if king and length == 1 else 0)
+        total += w[17] * queen + w[18] * (1 if queen and length <= 2 else 0)
+        total += w[19] * ((top >> 9) & 1) + w[20] * ((top >> 8) & 1)
+        total += w[21] * length + w[22] * max(0, length - 3) + w[23] * max(0, length - 5)
+        total += w[24] * min(short, max(0, length - 2))
+    return float(min(13.0, max(0.0, total)))
+
+
+def call_weights(worlds: Any, played_by: Any, calls: Any, spread: float, model: Any, trump: int,
+                 out: Any) -> None:
     """How well each sampled deal fits the calls: for every seat with ``calls[s] >= 0``, a
     Gaussian likelihood of its call around the trick estimate of the hand it was dealt (the
-    sampled remaining cards plus ``played_by[s]``); ``out`` (N) receives the products."""
+    sampled remaining cards plus ``played_by[s]``); ``out`` (N) receives the products.
+
+    The estimate is the quick hand count (:func:`estimate_tricks`) when ``model`` is empty, else
+    the fitted model with those weights (:func:`fitted_estimate`, with ``trump``)."""
+    fitted = len(model) > 0
     for i in range(worlds.shape[0]):
         w = 1.0
         for s in range(4):
             if calls[s] >= 0:
-                gap = calls[s] - estimate_tricks(worlds[i, s] | played_by[s])
+                hand = worlds[i, s] | played_by[s]
+                mean = fitted_estimate(hand, trump, model) if fitted else estimate_tricks(hand)
+                gap = calls[s] - mean
                 w *= math.exp(-gap * gap / (2.0 * spread * spread))
         out[i] = w
 

@@ -17,9 +17,13 @@ import random
 
 import numpy as np
 
+from callbreak.bots.hand_value import fitted_weights
 from callbreak.bots.kernel import Kernel
+from callbreak.bots.kernel_impl import FITTED_TERMS
 from callbreak.core import SeatView
 from callbreak.core.sampling import CALL_SPREAD, HandSampler
+
+EVIDENCE = ("count", "fitted")
 
 __all__ = ["WorldSampler"]
 
@@ -31,10 +35,19 @@ class WorldSampler:
     """
 
     def __init__(self, view: SeatView, kernel: Kernel, use_calls: bool = True,
-                 spread: float = CALL_SPREAD) -> None:
+                 spread: float = CALL_SPREAD, evidence: str = "count") -> None:
         if not spread > 0:
             raise ValueError(f"the call spread must be positive, got {spread!r}")
+        if evidence not in EVIDENCE:
+            raise ValueError(f"evidence must be one of {', '.join(EVIDENCE)}, got {evidence!r}")
         self.spread = spread
+        # What a call says of a hand: the quick hand count, or the fitted trick model (which
+        # needs the trump suit; with none known yet the count is used).
+        known_trump = view.trump is not None
+        self.model = np.zeros(0)
+        self.trump = int(view.trump) if view.trump is not None else -1
+        if evidence == "fitted" and known_trump:
+            self.model = np.array(fitted_weights(FITTED_TERMS), dtype=np.float64)
         self.sampler = HandSampler(view)
         self.kernel = kernel
         classes = self.sampler.classes
@@ -76,7 +89,8 @@ class WorldSampler:
                                 splits, rng.getrandbits(30), worlds)
         weights = np.ones(n)
         if self.weighted:
-            self.kernel.call_weights(worlds, self.played_by, self.calls, self.spread, weights)
+            self.kernel.call_weights(worlds, self.played_by, self.calls, self.spread, self.model,
+                                     self.trump, weights)
             if not weights.sum() > 0:  # every sample implausible: fall back to equal weights
                 weights[:] = 1.0
         return worlds, weights
