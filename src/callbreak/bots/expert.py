@@ -66,7 +66,11 @@ POLICIES = {"heuristic": POLICY_HEURISTIC, "smart": POLICY_SMART, "honest": POLI
 POLICY_DEFAULT = "heuristic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
-SOLVE_MAX = 8  # deeper exact searches take longer than a move's budget
+# An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
+# past 8 not even one playout fits a move's budget.
+SOLVE_MAX = 8
+# The exact search's score table, for playouts that never reach it (calls: solve is off).
+_UNSOLVED = np.zeros((4, 2 * TRICKS + 1), dtype=np.int64)
 
 
 def card_name(card: Card) -> str:
@@ -321,7 +325,6 @@ class ExpertBot:
         # them, and the exact search needs every seat's call, which is not known yet.
         opts = self._options(view.rules, solve=False)
         cands = np.array([-1], dtype=np.int64)
-        points = _Valuer(view, self.rival_weight, self.match_weight).points
         chunks: list[np.ndarray] = []
         masses: list[np.ndarray] = []
         count = 0
@@ -334,7 +337,7 @@ class ExpertBot:
             worlds, weights = sampler.draw(n, self.rng)
             out = np.zeros((n, 1, self.reps, 4), dtype=np.int64)
             self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
-                                 self.policy, self.rng.getrandbits(30), points, out)
+                                 self.policy, self.rng.getrandbits(30), _UNSOLVED, out)
             won = out[:, 0, :, :].reshape(-1, 4)
             mine = won[:, seat] + (won[:, (seat + 2) % 4] if pair else 0)
             chunks.append(mine)

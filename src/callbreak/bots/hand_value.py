@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from callbreak.bots.kernel_impl import FITTED_TERMS, fitted_estimate
 from callbreak.core.cards import SUIT_MASKS
 from callbreak.core.rules import Rules
 from callbreak.core.scoring import deal_points
@@ -138,8 +139,11 @@ _INTERCEPT = -0.339
 
 def fitted_weights(terms: Sequence[str]) -> list[float]:
     """The fitted model's weights in the order of ``terms`` (``"intercept"`` for the constant),
-    for a compiled copy of :func:`fitted_tricks`."""
+    as :func:`callbreak.bots.kernel_impl.fitted_estimate` reads them."""
     return [_INTERCEPT if t == "intercept" else _WEIGHTS[t] for t in terms]
+
+
+_FITTED = fitted_weights(FITTED_TERMS)
 
 
 def fitted_tricks(hand: int, trump: int) -> float:
@@ -150,50 +154,8 @@ def fitted_tricks(hand: int, trump: int) -> float:
     >>> round(fitted_tricks(nothing, 0), 1)
     0.0
     """
-    w = _WEIGHTS
-    lengths = [popcount(hand & SUIT_MASKS[s]) for s in range(4)]
-    total = _INTERCEPT
-    short = 0
-    for suit in range(4):
-        if suit == trump:
-            continue
-        base = suit * 13
-        length = lengths[suit]
-        ace, king = hand >> (base + 12) & 1, hand >> (base + 11) & 1
-        queen = hand >> (base + 10) & 1
-        if ace:
-            total += w["ace"] if length <= 5 else w["long_ace"]
-        if king and ace:
-            total += w["king_with_ace"] if length <= 4 else w["long_king_with_ace"]
-        elif king and 2 <= length <= 4:
-            total += w["guarded_king"]
-        elif king and length >= 5:
-            total += w["long_guarded_king"]
-        if queen:
-            if ace and king:
-                total += w["queen_with_ace_king"]
-            elif ace + king == 1 and length >= 3:
-                total += w["queen_with_one_honour"]
-            elif ace + king == 0 and length >= 3:
-                total += w["guarded_queen"]
-            elif length < 3:
-                total += w["short_queen"]
-        if length <= 2:
-            total += (w["void"], w["singleton"], w["doubleton"])[length]
-            short += (2, 1, 0)[length]
-    if trump >= 0:
-        base = trump * 13
-        length = lengths[trump]
-        total += w["trump_ace"] * (hand >> (base + 12) & 1)
-        king = hand >> (base + 11) & 1
-        queen = hand >> (base + 10) & 1
-        total += w["trump_king"] * king + w["bare_trump_king"] * (king and length == 1)
-        total += w["trump_queen"] * queen + w["short_trump_queen"] * (queen and length <= 2)
-        total += w["trump_jack"] * (hand >> (base + 9) & 1) + w["trump_ten"] * (hand >> (base + 8) & 1)
-        total += (w["trump_length"] * length + w["trump_length_over_3"] * max(0, length - 3)
-                  + w["trump_length_over_5"] * max(0, length - 5))
-        total += w["ruff_potential"] * min(short, max(0, length - 2))
-    return min(13.0, max(0.0, total))
+    # One definition of the model, shared with the search's compiled kernel.
+    return fitted_estimate(hand, trump, _FITTED)
 
 
 def _count_word(n: int) -> str:

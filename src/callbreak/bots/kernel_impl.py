@@ -397,6 +397,21 @@ def smart_card(legal: int, hand: int, ha: int, hb: int, hc: int, ntrick: int, le
     return cheapest(legal, trump)
 
 
+@jitable
+def policy_card(policy: int, legal: int, hand: int, ha: int, hb: int, hc: int, ntrick: int,
+                lead: int, best: int, partner_winning: bool, trump: int) -> int:
+    """The card the (noise-free) rollout policy ``policy`` plays: :func:`smart_card`,
+    :func:`heuristic_card`, or ``POLICY_HONEST``, the heuristic judging sure winners from the
+    cards the seat has not seen (``ha | hb | hc``) instead of from who holds them."""
+    if policy == POLICY_SMART:
+        return smart_card(legal, hand, ha, hb, hc, ntrick, lead, best, partner_winning, trump)
+    if policy == POLICY_HONEST:
+        unseen = ha | hb | hc
+        return heuristic_card(legal, unseen, unseen, unseen, ntrick, lead, best, partner_winning,
+                              trump)
+    return heuristic_card(legal, ha, hb, hc, ntrick, lead, best, partner_winning, trump)
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 
@@ -469,19 +484,9 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
             else:
                 partner_winning = (partnership != 0 and ntrick > 0
                                    and (leader + winpos) % 4 == (seat + 2) % 4)
-                if policy == POLICY_SMART:
-                    card = smart_card(legal, hands[seat], hands[(seat + 1) % 4],
-                                      hands[(seat + 2) % 4], hands[(seat + 3) % 4], ntrick, t0,
-                                      best, partner_winning, trump)
-                elif policy == POLICY_HONEST:
-                    # What the seat itself can know: the cards it has not seen, not who holds them.
-                    unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
-                    card = heuristic_card(legal, unseen, unseen, unseen, ntrick, t0, best,
-                                          partner_winning, trump)
-                else:
-                    card = heuristic_card(legal, hands[(seat + 1) % 4], hands[(seat + 2) % 4],
-                                          hands[(seat + 3) % 4], ntrick, t0, best,
-                                          partner_winning, trump)
+                card = policy_card(policy, legal, hands[seat], hands[(seat + 1) % 4],
+                                   hands[(seat + 2) % 4], hands[(seat + 3) % 4], ntrick, t0,
+                                   best, partner_winning, trump)
         log[k] = card
         k += 1
         hands[seat] &= ~(1 << card)
@@ -586,8 +591,7 @@ def evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: An
     ``opts[OPT_SOLVE]`` = k > 0 the last k tricks are not rolled out but solved exactly
     (:func:`solve_rest`, every seat maximising its deal score in ``points``).
     """
-    solve = opts[OPT_SOLVE]
-    stop = 13 - solve if solve > 0 else 13
+    stop = 13 - opts[OPT_SOLVE]  # tricks rolled out before the exact search takes over
     work = np.zeros((WORK_ROWS, WORK_COLS), dtype=np.int64)
     rng = np.empty(1, dtype=np.int64)
     h = np.zeros(4, dtype=np.int64)
@@ -855,8 +859,10 @@ FITTED_TERMS = (
 
 @jitable
 def fitted_estimate(hand: int, trump: int, w: Any) -> float:
-    """The fitted trick model of :mod:`callbreak.bots.hand_value` with its weights ``w`` (in
-    :data:`FITTED_TERMS` order), for the kernel; ``trump`` -1: no trump suit."""
+    """The fitted trick model (weights ``w`` in :data:`FITTED_TERMS` order, from
+    :func:`callbreak.bots.hand_value.fitted_weights`) of a 13-card hand; ``trump`` -1: no trump
+    suit. The heuristic's :func:`~callbreak.bots.hand_value.fitted_tricks` calls this too, so
+    the bots and the kernel read calls with one model."""
     total = w[0]
     short = 0
     for suit in range(4):
@@ -979,16 +985,8 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
                     best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
                     partner_winning = (partnership != 0 and ntrick > 0
                                        and (lead + winpos) % 4 == (seat + 2) % 4)
-                    if policy == POLICY_SMART:
-                        chosen = smart_card(legal, hand, ha, hb, hc, ntrick, t0, best,
-                                            partner_winning, tr)
-                    elif policy == POLICY_HONEST:
-                        unseen = (h0 | h1 | h2 | h3) & ~hand
-                        chosen = heuristic_card(legal, unseen, unseen, unseen, ntrick, t0, best,
-                                                partner_winning, tr)
-                    else:
-                        chosen = heuristic_card(legal, ha, hb, hc, ntrick, t0, best,
-                                                partner_winning, tr)
+                    chosen = policy_card(policy, legal, hand, ha, hb, hc, ntrick, t0, best,
+                                         partner_winning, tr)
                     if chosen != card:
                         w *= mismatch
             bit = ~(1 << card)

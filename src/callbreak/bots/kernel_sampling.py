@@ -43,11 +43,9 @@ class WorldSampler:
         self.spread = spread
         # What a call says of a hand: the quick hand count, or the fitted trick model (which
         # needs the trump suit; with none known yet the count is used).
-        known_trump = view.trump is not None
-        self.model = np.zeros(0)
         self.trump = int(view.trump) if view.trump is not None else -1
-        if evidence == "fitted" and known_trump:
-            self.model = np.array(fitted_weights(FITTED_TERMS), dtype=np.float64)
+        fitted = evidence == "fitted" and self.trump >= 0
+        self.model = np.array(fitted_weights(FITTED_TERMS) if fitted else [], dtype=np.float64)
         self.sampler = HandSampler(view)
         self.kernel = kernel
         classes = self.sampler.classes
