@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from callbreak.bots.base import Decision, register
-from callbreak.bots.heuristic import HeuristicBot
+from callbreak.bots.heuristic import HeuristicBot, classic_steps
 from callbreak.bots.kernel import (
     NOISE_DEFAULT,
     POLICY_HEURISTIC,
@@ -44,6 +44,7 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
+from callbreak.bots.kernel_classic import step_rows
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
@@ -64,6 +65,9 @@ CALL_MODELS = ("sim", "heuristic")
 CALLS_DEFAULT = "sim"
 POLICIES = {"heuristic": POLICY_HEURISTIC, "smart": POLICY_SMART, "honest": POLICY_HONEST}
 POLICY_DEFAULT = "heuristic"
+# What the inference from play checks the others' moves against: a rollout policy, or
+# ``classic``, the heuristic bot's own play (a player who sees only their own hand).
+INFER_MODELS = (*POLICIES, "classic")
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
@@ -141,7 +145,9 @@ class ExpertBot:
         infer: inference from the play (1: off): each sampled deal's weight is multiplied by
             ``infer`` for every earlier move of another seat that the rollout policy would not
             have made in that deal (see :func:`callbreak.bots.kernel_impl.play_weights`).
-        infer_policy: the policy ``infer`` checks the others' moves against (default: ``policy``).
+        infer_policy: the policy ``infer`` checks the others' moves against (default: ``policy``),
+            or ``classic``: the heuristic bot's own play, from the cards the seat held (see
+            :func:`callbreak.bots.kernel_classic.classic_weights`).
         evidence: what the others' calls say of their hands: ``count`` (a quick count of sure
             and likely tricks) or ``fitted`` (the heuristic bot's fitted trick model).
         solve: the last this many tricks of every playout are solved exactly, every seat
@@ -186,9 +192,11 @@ class ExpertBot:
         if evidence not in EVIDENCE:
             raise ValueError(f"evidence must be one of {', '.join(EVIDENCE)}, got {evidence!r}")
         self.evidence = evidence
-        if infer_policy is not None and infer_policy not in POLICIES:
-            raise ValueError(f"infer_policy must be one of {', '.join(POLICIES)}, got {infer_policy!r}")
-        self.infer_policy = POLICIES[infer_policy if infer_policy is not None else policy]
+        if infer_policy is not None and infer_policy not in INFER_MODELS:
+            raise ValueError(f"infer_policy must be one of {', '.join(INFER_MODELS)}, "
+                             f"got {infer_policy!r}")
+        self.infer_classic = infer_policy == "classic"
+        self.infer_policy = POLICIES[policy if infer_policy in (None, "classic") else infer_policy]
         self.match_weight = match_weight
         self.policy = POLICIES[policy]
         self.noise = noise
@@ -253,13 +261,15 @@ class ExpertBot:
         plays = [a for a in view.legal if isinstance(a, Play)]
         cands = np.array([int(a.card) for a in plays], dtype=np.int64)
         sampler = WorldSampler(view, self.kernel, spread=self.call_spread, evidence=self.evidence)
-        pos = make_position(view.trick, view.leader, -1 if view.trump is None else int(view.trump),
+        trump = -1 if view.trump is None else int(view.trump)
+        pos = make_position(view.trick, view.leader, trump,
                             len(view.tricks), view.won)
         opts = self._options(view.rules)
         value = _Valuer(view, self.rival_weight, self.match_weight)
         history = np.array([int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick],
                            dtype=np.int64)
         infer = self.infer < 1 and len(history) > 0
+        steps = step_rows(classic_steps(view)) if infer and self.infer_classic else None
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
@@ -275,7 +285,10 @@ class ExpertBot:
                 break
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng)
-            if infer:
+            if steps is not None:
+                self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,
+                                            weights)
+            elif infer:
                 self.kernel.play_weights(worlds, history, first, trump0, opts, self.infer_policy,
                                          seat, self.infer, weights)
             out = np.zeros((n, len(plays), reps, 4), dtype=np.int64)

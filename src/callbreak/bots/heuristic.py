@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from callbreak.bots.base import Decision, register
 from callbreak.bots.hand_value import (
@@ -40,9 +41,12 @@ from callbreak.bots.hand_value import (
     top_card,
     trick_distribution,
 )
+from callbreak.bots.kernel_classic import MODES, STEP_COLS
 from callbreak.core import Action, Call, Look, Play, Redeal, SeatView
 from callbreak.core.cards import SUIT_MASKS, Card, above, mask_of
+from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.rules import Scoring, Trump
+from callbreak.core.sampling import allowed_mask
 from callbreak.core.tricks import beats
 
 # How many tricks an unseen hand is worth on average, and how unsure that is (blind calls).
@@ -240,6 +244,38 @@ def _match_target(view: SeatView) -> float | None:
 # --- play ----------------------------------------------------------------------------------
 
 
+def _need(view: SeatView, seat: int) -> int:
+    """Tricks ``seat`` (with its partner, in a partnership) still needs for its call."""
+    calls = [c if c is not None else 0 for c in view.calls]
+    need = calls[seat] - view.won[seat]
+    if view.rules.partnership:
+        partner = (seat + 2) % 4
+        need += calls[partner] - view.won[partner]
+    return need
+
+
+def stance(view: SeatView, seat: int, left: int) -> tuple[str, set[int]]:
+    """How ``seat``, holding ``left`` cards, plays from here, from public facts only: ``win``
+    (take tricks), ``avoid`` (more tricks would hurt) or ``spoil`` (hurt others); and the
+    opponents who still need tricks and can still make their call (taking their tricks hurts
+    them)."""
+    rules = view.rules
+    partner = (seat + 2) % 4 if rules.partnership else None
+    targets = {s for s in range(4) if s != seat and s != partner and 0 < _need(view, s) <= left}
+    need = _need(view, seat)
+    if need > left:
+        return "spoil", targets  # the call is lost whatever happens: deny the others
+    if need > 0:
+        return "win", targets
+    if rules.scoring is Scoring.EXACT_OR_ONE_OVER:
+        return "avoid", targets
+    bonus = rules.bonus_call
+    call = view.calls[seat] or 0
+    if rules.scoring is Scoring.AT_LEAST or (bonus is not None and call >= bonus.threshold):
+        return "spoil", targets  # overtricks are worth nothing
+    return "win", targets  # tenths: every overtrick is a tenth
+
+
 class _Play:
     """Everything one card decision needs, computed once from the view."""
 
@@ -258,40 +294,10 @@ class _Play:
         self.caps = view.caps
         self.trick = view.trick
         self.left = len(view.hand or ())
-        calls = [c if c is not None else 0 for c in view.calls]
-        won = view.won
-        if self.partner is not None:
-            self.need = calls[seat] + calls[self.partner] - won[seat] - won[self.partner]
-        else:
-            self.need = calls[seat] - won[seat]
+        self.mode, self.targets = stance(view, seat, self.left)
         self.opponents = [s for s in range(4) if s != seat and s != self.partner]
-        # Opponents who still need tricks and can still make it: taking their tricks hurts them.
-        self.targets: set[int] = set()
-        for s in self.opponents:
-            if self.partner is not None:
-                need = calls[s] + calls[(s + 2) % 4] - won[s] - won[(s + 2) % 4]
-            else:
-                need = calls[s] - won[s]
-            if 0 < need <= self.left:
-                self.targets.add(s)
-        self.mode = self._mode()
         # Seats known void in each suit.
         self.void = [[view.caps[s][x] < x * 13 for x in range(4)] for s in range(4)]
-
-    def _mode(self) -> str:
-        """``win`` (take tricks), ``avoid`` (more tricks would hurt) or ``spoil`` (hurt others)."""
-        scoring = self.rules.scoring
-        if self.need > self.left:
-            return "spoil"  # the call is lost whatever happens: deny the others
-        if self.need > 0:
-            return "win"
-        if scoring is Scoring.EXACT_OR_ONE_OVER:
-            return "avoid"
-        bonus = self.rules.bonus_call
-        call = self.view.calls[self.seat] or 0
-        if scoring is Scoring.AT_LEAST or (bonus is not None and call >= bonus.threshold):
-            return "spoil"  # overtricks are worth nothing
-        return "win"  # tenths: every overtrick is a tenth
 
     # -- reading the cards --
 
@@ -582,6 +588,59 @@ class _Play:
                                        "hoping someone overtakes")
         card = max(winners, key=self._cost)
         return self.decision(card, f"the trick is mine anyway: get rid of {card_name(card)[4:]}")
+
+
+def classic_steps(view: SeatView) -> list[tuple[int, ...]]:
+    """The other seats' moves of this deal so far, each as the public facts the heuristic bot
+    would have played it from (a row for :func:`callbreak.bots.kernel_classic.classic_weights`):
+    the trick, its stance, its targets and what the play before it had shown of every hand.
+    The first lead of a ``first_led`` deal, made with no trump suit yet, is left out."""
+    me = view.seat
+    rules = view.rules
+    trump = int(view.trump) if view.trump is not None else -1
+    tricks = [(t.leader, [int(c) for c in t.cards], t.winner) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.leader if view.leader is not None else 0,
+                       [int(c) for c in view.trick], -1))
+    moves = [((leader + j) % 4, c, ti) for ti, (leader, cards, _) in enumerate(tricks)
+             for j, c in enumerate(cards)]
+    caps = [fresh_caps() for _ in range(4)]
+    if rules.side_off_declaration:
+        # Voids were declared before the first lead: a seat void now that never played the
+        # suit this deal held none of it from the start.
+        for s in range(4):
+            for suit in range(4):
+                shown = any(c // 13 == suit for seat, c, _ in moves if seat == s)
+                if view.caps[s][suit] < suit * 13 and not shown:
+                    caps[s][suit] = suit * 13 - 1
+    later = [0, 0, 0, 0]
+    later_at: list[int] = []
+    for seat, c, _ in reversed(moves):
+        later[seat] |= 1 << c
+        later_at.append(later[seat])
+    later_at.reverse()
+    rows: list[tuple[int, ...]] = []
+    won = [0, 0, 0, 0]
+    played = 0
+    k = 0
+    for ti, (leader, cards, winner) in enumerate(tricks):
+        for j, c in enumerate(cards):
+            seat = (leader + j) % 4
+            if seat != me and not (k == 0 and rules.trump is Trump.FIRST_LED):
+                past = replace(view, won=tuple(won))
+                mode, targets = stance(past, seat, 13 - ti)
+                trick = cards[:j] + [0] * (3 - j)
+                rows.append((seat, c, j, leader, trick[0], trick[1], trick[2], int(ti == 0),
+                             later_at[k], played, MODES[mode], sum(1 << t for t in targets),
+                             (seat + 2) % 4 if rules.partnership else -1,
+                             *(allowed_mask(caps[s]) for s in range(4))))
+            infer_play(caps[seat], cards[:j], c, trump, rules, ti == 0)
+            played |= 1 << c
+            k += 1
+        if winner >= 0:
+            won[winner] += 1
+    assert all(len(r) == STEP_COLS for r in rows)
+    return rows
 
 
 @register("heuristic")

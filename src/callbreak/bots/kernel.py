@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from callbreak.bots import kernel_classic as classic
 from callbreak.bots import kernel_impl as impl
 from callbreak.bots.kernel_impl import (
     NOISE_DEFAULT,
@@ -102,6 +103,7 @@ class Kernel:
     call_weights: Any
     play_weights: Any
     solve: Any
+    classic_weights: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -111,11 +113,13 @@ class Kernel:
         if backend == "numba":
             import numba
 
-            for name in impl.ENTRY_POINTS:
-                setattr(self, name, numba.njit(cache=True, nogil=True)(getattr(impl, name)))
+            for module in (impl, classic):
+                for name in module.ENTRY_POINTS:
+                    setattr(self, name, numba.njit(cache=True, nogil=True)(getattr(module, name)))
         else:
-            for name in impl.ENTRY_POINTS:
-                setattr(self, name, getattr(impl, name))
+            for module in (impl, classic):
+                for name in module.ENTRY_POINTS:
+                    setattr(self, name, getattr(module, name))
 
     def warm_up(self) -> None:
         """Compile (or load from the disk cache) every entry point by running it once."""
@@ -156,6 +160,10 @@ class Kernel:
                               1.6, model, 0, np.zeros(1))
         self.play_weights(worlds, np.array([0], dtype=np.int64), 0, 0, opts, POLICY_SMART, 1, 0.5,
                           np.ones(1))
+        step = np.zeros((1, classic.STEP_COLS), dtype=np.int64)
+        step[0, classic.S_SEAT:classic.S_T0] = (1, 13, 1, 0)  # a heart played to a spade lead
+        step[0, classic.S_ALLOWED:] = (1 << 52) - 1
+        self.classic_weights(worlds, step, 0, opts, 0.5, np.ones(1))
         self._warm = True
 
 

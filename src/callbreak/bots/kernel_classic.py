@@ -1,0 +1,420 @@
+"""The heuristic bot's card play, on int64 masks, as a model of how the other seats play.
+
+The expert's inference from play (``infer_policy=classic``) asks, for every sampled deal and
+every earlier move of another seat: would a classic player (the heuristic bot of
+:mod:`callbreak.bots.heuristic`) holding that seat's cards in this deal have played the card
+that was played? :func:`classic_card` is that bot's play decision written again for the kernel,
+with the same thresholds, the same order of the probability products and the same tie-breaks;
+the tests check that both give the same card on thousands of positions. Everything the bot
+reads that does not depend on the hidden hand (its stance, the seats it targets, what the public
+play has shown of each seat's holding) is worked out once per move in Python by
+:func:`classic_steps` and passed in a row of integers.
+
+Like :mod:`callbreak.bots.kernel_impl` this source runs both compiled by numba and as plain
+Python, with identical results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from callbreak.bots.kernel_impl import (
+    OPT_MUST_BEAT,
+    OPT_NO_SPADE_LEAD,
+    OPT_NO_WASTING,
+    OPT_VOID_RULE,
+    beats,
+    high_card,
+    jitable,
+    legal_mask,
+    low_card,
+    popcount,
+    suit_mask,
+)
+
+# The heuristic bot's thresholds (kept equal to callbreak.bots.heuristic's; a test checks).
+SAFE_RISK = 0.35
+TRY_RISK = 0.4
+CASH_RISK = 0.5
+LEAD_TRUMP_PENALTY = 6.0
+LEAD_KING_PENALTY = 3.0
+LEAD_RUFF_PENALTY = 4.0
+
+MODE_WIN = 0
+MODE_AVOID = 1
+MODE_SPOIL = 2
+MODES = {"win": MODE_WIN, "avoid": MODE_AVOID, "spoil": MODE_SPOIL}
+
+ALL_CARDS = (1 << 52) - 1
+
+# Columns of a step row (one earlier move of the deal).
+S_SEAT = 0
+S_CARD = 1
+S_NTRICK = 2  # cards already in the trick
+S_LEADER = 3
+S_T0 = 4  # S_T0, S_T1, S_T2: the trick's cards so far
+S_T1 = 5
+S_T2 = 6
+S_FIRST = 7  # 1 in the deal's first trick
+S_LATER = 8  # the cards this seat plays from this move on (added back to its hand in a deal)
+S_PLAYED = 9  # every card played before this move
+S_MODE = 10
+S_TARGETS = 11  # bit s: opponent s still needs tricks and can make its call
+S_PARTNER = 12  # -1 without partners
+S_ALLOWED = 13  # ... 16: per seat, the cards the public play still allows it to hold
+STEP_COLS = 17
+
+
+@jitable
+def above(card: int) -> int:
+    """Mask of the cards of ``card``'s suit ranked above it."""
+    return suit_mask(card // 13) & ~((2 << card) - 1)
+
+
+@jitable
+def allowed_of(a0: int, a1: int, a2: int, a3: int, s: int) -> int:
+    return a0 if s == 0 else (a1 if s == 1 else (a2 if s == 2 else a3))
+
+
+@jitable
+def holders(seat: int, suit: int, a0: int, a1: int, a2: int, a3: int) -> int:
+    """How many other seats may still hold cards of ``suit`` (at least 1)."""
+    k = 0
+    for s in range(4):
+        if s != seat and allowed_of(a0, a1, a2, a3, s) & suit_mask(suit):
+            k += 1
+    return k if k > 0 else 1
+
+
+@jitable
+def p_holds_above(me: int, s: int, card: int, unseen: int, a0: int, a1: int, a2: int,
+                  a3: int) -> float:
+    allowed = allowed_of(a0, a1, a2, a3, s)
+    suit = card // 13
+    if not allowed & suit_mask(suit):
+        return 0.0
+    h = popcount(unseen & above(card) & allowed)
+    if h == 0:
+        return 0.0
+    k = holders(me, suit, a0, a1, a2, a3)
+    return 1.0 - ((k - 1) / k) ** h
+
+
+@jitable
+def p_void(me: int, s: int, suit: int, unseen: int, a0: int, a1: int, a2: int, a3: int) -> float:
+    if not allowed_of(a0, a1, a2, a3, s) & suit_mask(suit):
+        return 1.0
+    u = popcount(unseen & suit_mask(suit))
+    if u == 0:
+        return 1.0
+    k = holders(me, suit, a0, a1, a2, a3)
+    return ((k - 1) / k) ** u
+
+
+@jitable
+def p_beats(me: int, s: int, card: int, lead_suit: int, trump: int, unseen: int, a0: int,
+            a1: int, a2: int, a3: int) -> float:
+    """Chance that seat ``s``, playing after ``me``, beats ``card`` in a trick led in ``lead_suit``."""
+    suit = card // 13
+    if suit == lead_suit:
+        higher = p_holds_above(me, s, card, unseen, a0, a1, a2, a3)
+        if trump < 0 or lead_suit == trump:
+            return higher
+        void = p_void(me, s, lead_suit, unseen, a0, a1, a2, a3)
+        ruff = void * (1.0 - p_void(me, s, trump, unseen, a0, a1, a2, a3))
+        return 1.0 - (1.0 - higher * (1.0 - void)) * (1.0 - ruff)
+    if suit == trump:
+        return (p_void(me, s, lead_suit, unseen, a0, a1, a2, a3)
+                * p_holds_above(me, s, card, unseen, a0, a1, a2, a3))
+    return 0.0
+
+
+@jitable
+def risk(me: int, card: int, lead_suit: int, trump: int, first: int, count: int, partner: int,
+         unseen: int, a0: int, a1: int, a2: int, a3: int, skip_me: bool) -> float:
+    """Chance that an opponent beats ``card``. The seats asked are ``count`` seats from
+    ``first`` on (``skip_me``: every seat but ``me``, in seat order), a partner never counting."""
+    safe = 1.0
+    for k in range(count):
+        s = k if skip_me else (first + k) % 4
+        if skip_me and s >= me:
+            s += 1
+        if s != partner:
+            safe *= 1.0 - p_beats(me, s, card, lead_suit, trump, unseen, a0, a1, a2, a3)
+    return 1.0 - safe
+
+
+@jitable
+def cost(card: int, trump: int) -> int:
+    """How much a card is worth keeping: trumps above every side card."""
+    return card % 13 + (20 if card // 13 == trump else 0)
+
+
+@jitable
+def cheapest_of(m: int, trump: int) -> int:
+    """The first card (lowest index) of least :func:`cost`."""
+    best = -1
+    best_cost = 1000
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        k = cost(c, trump)
+        if k < best_cost:
+            best_cost = k
+            best = c
+    return best
+
+
+@jitable
+def classic_lead(me: int, hand: int, legal: int, unseen: int, trump: int, mode: int,
+                 partner: int, a0: int, a1: int, a2: int, a3: int) -> int:
+    if mode == MODE_AVOID:  # lead what someone else will win
+        lose = -1
+        lose_score = -1000
+        m = legal
+        while m:
+            c = low_card(m)
+            m &= m - 1
+            above_it = popcount(unseen & above(c)) - (8 if c // 13 == trump else 0)
+            if above_it > lose_score:
+                lose_score = above_it
+                lose = c
+        return lose
+    trump_mask = suit_mask(trump)
+    unseen_trumps = unseen & trump_mask
+    # 1. Cash side-suit masters while a ruff is still unlikely.
+    best = -1
+    best_r = 2.0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        mine = legal & suit_mask(suit)
+        if not mine:
+            continue
+        c = high_card(mine)
+        if unseen & above(c):
+            continue
+        r = risk(me, c, suit, trump, 0, 3, partner, unseen, a0, a1, a2, a3, True)
+        if r < CASH_RISK and r < best_r:
+            best_r = r
+            best = c
+    if best >= 0:
+        return best
+    # 2. Draw trumps with the top trump when holding more of them than the others do.
+    my_trumps = legal & trump_mask
+    if my_trumps and not unseen & above(high_card(my_trumps)) and (
+            not unseen_trumps or popcount(hand & trump_mask) >= popcount(unseen_trumps)):
+        return high_card(my_trumps)
+    # 3. A low singleton, to ruff that suit later.
+    if popcount(hand & trump_mask) >= 2 and mode != MODE_SPOIL:
+        for suit in range(4):
+            mine = legal & suit_mask(suit)
+            if (suit != trump and popcount(hand & suit_mask(suit)) == 1 and mine
+                    and high_card(mine) % 13 < 9 and unseen & suit_mask(suit)):
+                return high_card(mine)
+    # 4. A suit the partner can ruff.
+    if partner >= 0 and allowed_of(a0, a1, a2, a3, partner) & trump_mask:
+        for suit in range(4):
+            mine = legal & suit_mask(suit)
+            if suit != trump and mine and not allowed_of(a0, a1, a2, a3, partner) & suit_mask(suit):
+                return low_card(mine)
+    # 5. Low from the longest side suit that gives nothing away.
+    best = -1
+    best_score = -1e9
+    for suit in range(4):
+        mine = legal & suit_mask(suit)
+        if not mine:
+            continue
+        c = low_card(mine)
+        length = popcount(hand & suit_mask(suit))
+        score = float(length)
+        if suit == trump:
+            score -= LEAD_TRUMP_PENALTY
+        king = (hand >> (suit * 13 + 11)) & 1
+        ace = (hand >> (suit * 13 + 12)) & 1
+        if king and not ace and length <= 3:
+            score -= LEAD_KING_PENALTY
+        ruff = 0.0
+        for s in range(4):
+            if s != me and s != partner:
+                p = p_void(me, s, suit, unseen, a0, a1, a2, a3) * (
+                    1.0 - p_void(me, s, trump, unseen, a0, a1, a2, a3) if suit != trump else 0.0)
+                if p > ruff:
+                    ruff = p
+        score -= LEAD_RUFF_PENALTY * ruff
+        # Ties go to the lowest card, which the suits' order visits first.
+        if score > best_score:
+            best_score = score
+            best = c
+    return best
+
+
+@jitable
+def classic_duck(hand: int, losers: int, lead_suit: int, unseen: int, trump: int) -> int:
+    follow = losers & suit_mask(lead_suit)
+    if follow:
+        return low_card(follow)
+    best = -1
+    best_key = 1 << 30
+    m = losers
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        suit = c // 13
+        key = (((1 if suit == trump else 0) * 2 + (0 if unseen & above(c) else 1)) * 64
+               + popcount(hand & suit_mask(suit))) * 16 + c % 13
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@jitable
+def classic_follow(me: int, hand: int, legal: int, unseen: int, trump: int, mode: int,
+                   targets: int, partner: int, ntrick: int, leader: int, t0: int, t1: int,
+                   t2: int, a0: int, a1: int, a2: int, a3: int) -> int:
+    lead_suit = t0 // 13
+    win_i = 0
+    best = t0
+    if ntrick > 1 and beats(t1, best, trump):
+        win_i = 1
+        best = t1
+    if ntrick > 2 and beats(t2, best, trump):
+        win_i = 2
+        best = t2
+    winner_seat = (leader + win_i) % 4
+    count = 3 - ntrick  # seats still to play after this one
+    winners = 0
+    m = legal
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        if beats(c, best, trump):
+            winners |= 1 << c
+    losers = legal & ~winners
+    later_targets = False
+    for k in range(1, count + 1):
+        if (targets >> ((me + k) % 4)) & 1:
+            later_targets = True
+    first = (me + 1) % 4
+    if partner >= 0 and winner_seat == partner:
+        partner_risk = risk(me, best, lead_suit, trump, first, count, partner, unseen,
+                            a0, a1, a2, a3, False)
+        if partner_risk < SAFE_RISK and losers and mode != MODE_AVOID:
+            return classic_duck(hand, losers, lead_suit, unseen, trump)
+    want = mode == MODE_WIN or (mode == MODE_SPOIL and (((targets >> winner_seat) & 1) != 0
+                                                        or later_targets))
+    if partner >= 0 and winner_seat == partner and mode == MODE_SPOIL:
+        want = later_targets
+    if mode == MODE_AVOID:
+        if losers:  # shed the highest loser, trumps last
+            pick = -1
+            pick_key = -1
+            m = losers
+            while m:
+                c = low_card(m)
+                m &= m - 1
+                key = (1 if c // 13 == trump else 0) * 16 + c % 13
+                if key > pick_key:
+                    pick_key = key
+                    pick = c
+            return pick
+        if count > 0:
+            return cheapest_of(winners, trump)
+        pick = -1
+        pick_key = -1
+        m = winners
+        while m:
+            c = low_card(m)
+            m &= m - 1
+            if cost(c, trump) > pick_key:
+                pick_key = cost(c, trump)
+                pick = c
+        return pick
+    if want and winners:
+        safe = 0
+        pick = -1
+        risk_key = 1e9
+        pick_r = 1.0
+        m = winners
+        while m:
+            c = low_card(m)
+            m &= m - 1
+            r = risk(me, c, lead_suit, trump, first, count, partner, unseen, a0, a1, a2, a3, False)
+            if r < SAFE_RISK:
+                safe |= 1 << c
+            # The bot's key is (risk to two decimals, cost); costs stay below 100.
+            keyed = round(r, 2) * 10000.0 + cost(c, trump)
+            if keyed < risk_key:
+                risk_key = keyed
+                pick = c
+                pick_r = r
+        if safe:
+            return cheapest_of(safe, trump)
+        try_it = pick_r < TRY_RISK and (count <= 1 or pick // 13 == trump)
+        if try_it or count == 0:
+            return pick
+    if not losers:
+        return cheapest_of(winners, trump)
+    return classic_duck(hand, losers, lead_suit, unseen, trump)
+
+
+@jitable
+def classic_card(me: int, hand: int, legal: int, unseen: int, trump: int, mode: int,
+                 targets: int, partner: int, ntrick: int, leader: int, t0: int, t1: int, t2: int,
+                 a0: int, a1: int, a2: int, a3: int) -> int:
+    """The card the heuristic bot plays from ``hand`` (``legal`` its legal cards, ``unseen`` the
+    cards it has not seen), or -1 where the model has no opinion (no trump suit yet)."""
+    if popcount(legal) == 1:
+        return low_card(legal)
+    if trump < 0:
+        return -1
+    if ntrick == 0:
+        return classic_lead(me, hand, legal, unseen, trump, mode, partner, a0, a1, a2, a3)
+    return classic_follow(me, hand, legal, unseen, trump, mode, targets, partner, ntrick, leader,
+                          t0, t1, t2, a0, a1, a2, a3)
+
+
+def classic_weights(worlds: Any, steps: Any, trump: int, opts: Any, mismatch: float,
+                    out: Any) -> None:
+    """Multiply ``out[i]`` by ``mismatch`` for every earlier move (a row of ``steps``) that a
+    classic player holding its seat's cards of world ``i`` would not have made."""
+    must_beat = opts[OPT_MUST_BEAT]
+    void_rule = opts[OPT_VOID_RULE]
+    no_wasting = opts[OPT_NO_WASTING]
+    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
+    for i in range(worlds.shape[0]):
+        w = 1.0
+        for k in range(steps.shape[0]):
+            seat = steps[k, S_SEAT]
+            hand = worlds[i, seat] | steps[k, S_LATER]
+            ntrick = steps[k, S_NTRICK]
+            t0 = steps[k, S_T0]
+            t1 = steps[k, S_T1]
+            t2 = steps[k, S_T2]
+            legal = legal_mask(hand, t0, t1, t2, ntrick, trump, steps[k, S_FIRST] != 0, must_beat,
+                               void_rule, no_wasting, no_spade_lead)
+            if popcount(legal) < 2:
+                continue
+            unseen = ALL_CARDS & ~hand & ~steps[k, S_PLAYED]
+            chosen = classic_card(seat, hand, legal, unseen, trump, steps[k, S_MODE],
+                                  steps[k, S_TARGETS], steps[k, S_PARTNER], ntrick,
+                                  steps[k, S_LEADER], t0, t1, t2, steps[k, S_ALLOWED],
+                                  steps[k, S_ALLOWED + 1], steps[k, S_ALLOWED + 2],
+                                  steps[k, S_ALLOWED + 3])
+            if chosen >= 0 and chosen != steps[k, S_CARD]:
+                w *= mismatch
+        out[i] *= w
+
+ENTRY_POINTS = ("classic_weights",)
+
+
+def step_rows(rows: Sequence[Sequence[int]]) -> np.ndarray:
+    """Rows built by :func:`callbreak.bots.heuristic.classic_steps` as the kernel's array."""
+    out = np.zeros((len(rows), STEP_COLS), dtype=np.int64)
+    for k, row in enumerate(rows):
+        out[k, :] = row
+    return out

@@ -1,0 +1,117 @@
+"""The kernel's model of classic play: the heuristic bot's card choice, written for the kernel
+and used by the expert to read the other seats' play (``infer_policy=classic``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from callbreak.bots import heuristic
+from callbreak.bots import kernel_classic as classic
+from callbreak.bots.expert import ExpertBot
+from callbreak.bots.heuristic import HeuristicBot, classic_steps
+from callbreak.bots.kernel import Kernel, get_kernel, options_array
+from callbreak.bots.kernel_classic import step_rows
+from callbreak.bots.kernel_sampling import WorldSampler
+from callbreak.core import CHANCE, Dealer, Match, Phase, SeatView, make_rules
+
+PRESETS = ("callbreak", "nepal-traditional", "catsatcards", "567", "bhoos-tournament",
+           "partnership", "no-trump")
+
+
+def heuristic_positions(preset: str, seed: int, deals: int) -> Iterator[tuple[Match, SeatView]]:
+    """Every play decision of a match of four heuristic bots, as (match, the seat's view),
+    during its first ``deals`` deals."""
+    match = Match(make_rules(preset))
+    dealer = Dealer(seed)
+    bot = HeuristicBot(seed=seed)
+    while not match.is_over and match.deal_number <= deals:
+        seat = match.to_act
+        if seat == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        assert seat is not None
+        view = match.view(seat)
+        if view.phase is Phase.PLAY:
+            yield match, view
+        match.apply(bot.decide(view, 1.0).action)
+
+
+def weights_of(kernel: Kernel, view: SeatView, worlds: np.ndarray, mismatch: float = 0.5
+               ) -> np.ndarray:
+    out = np.ones(len(worlds))
+    steps = step_rows(classic_steps(view))
+    trump = -1 if view.trump is None else int(view.trump)
+    kernel.classic_weights(worlds, steps, trump, options_array(view.rules), mismatch, out)
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_model_plays_every_card_the_heuristic_bot_played(kernel: Kernel, preset: str) -> None:
+    # Four heuristic bots play; at every decision, the model is asked to replay every earlier
+    # move of the other seats from the true hands. It must agree with the bot on all of them,
+    # so the true deal keeps its full weight however small the mismatch factor.
+    checked = 0
+    for match, view in heuristic_positions(preset, seed=3, deals=2):
+        if not (view.tricks or view.trick):
+            continue
+        true = np.array([match.hands], dtype=np.int64)
+        assert weights_of(kernel, view, true, mismatch=0.01)[0] == 1.0, (preset, view.tricks)
+        checked += len(classic_steps(view))
+    assert checked > 1000
+
+
+def test_deals_the_play_does_not_fit_lose_weight(kernel: Kernel) -> None:
+    # Sampled deals consistent with the voids shown still often hold cards with which a classic
+    # player would have played differently: those count less, the true deal never does.
+    penalised = 0
+    for match, view in heuristic_positions("callbreak", seed=5, deals=1):
+        if len(view.tricks) < 3:
+            continue
+        worlds, _ = WorldSampler(view, kernel).draw(200, random.Random(1))
+        w = weights_of(kernel, view, np.vstack([np.array([match.hands]), worlds]))
+        assert w[0] == 1.0
+        assert ((w == 1.0) | (w <= 0.5)).all()  # whole mismatch factors only
+        penalised += int((w[1:] < 1).sum())
+    assert penalised > 1000
+
+
+def test_both_backends_weigh_alike() -> None:
+    numba_kernel, python_kernel = get_kernel("numba"), get_kernel("python")
+    for k, (_match, view) in enumerate(heuristic_positions("partnership", seed=7, deals=1)):
+        if k % 9 or not view.tricks:
+            continue
+        worlds, _ = WorldSampler(view, numba_kernel).draw(40, random.Random(k))
+        np.testing.assert_array_equal(weights_of(numba_kernel, view, worlds, 0.3),
+                                      weights_of(python_kernel, view, worlds, 0.3))
+
+
+def test_the_thresholds_are_the_heuristic_bots() -> None:
+    assert (classic.SAFE_RISK, classic.TRY_RISK, classic.CASH_RISK) == (
+        heuristic._SAFE_RISK, heuristic._TRY_RISK, heuristic._CASH_RISK)
+    assert (classic.LEAD_TRUMP_PENALTY, classic.LEAD_KING_PENALTY, classic.LEAD_RUFF_PENALTY) == (
+        heuristic._LEAD_TRUMP_PENALTY, heuristic._LEAD_KING_PENALTY, heuristic._LEAD_RUFF_PENALTY)
+
+
+def test_steps_hold_only_the_other_seats_moves() -> None:
+    for _, view in heuristic_positions("callbreak", seed=2, deals=1):
+        rows = classic_steps(view)
+        played = [c for t in view.tricks for c in t.cards] + list(view.trick)
+        mine = {int(c) for t in view.tricks for j, c in enumerate(t.cards)
+                if t.seat_of(j) == view.seat}
+        mine |= {int(c) for s, c in zip(view.trick_seats, view.trick, strict=True)
+                 if s == view.seat}
+        assert [r[classic.S_CARD] for r in rows] == [int(c) for c in played if int(c) not in mine]
+        assert all(r[classic.S_SEAT] != view.seat for r in rows)
+
+
+def test_the_expert_takes_the_classic_model_and_refuses_unknown_ones() -> None:
+    bot = ExpertBot(samples=50, seed=1, infer=0.3, infer_policy="classic")
+    for _, view in heuristic_positions("callbreak", seed=4, deals=1):
+        if view.seat == 0 and len(view.legal) > 1:
+            assert bot.decide(view, 1.0).action in view.legal
+    with pytest.raises(ValueError, match="classic"):
+        ExpertBot(samples=50, infer=0.3, infer_policy="psychic")
