@@ -220,11 +220,17 @@ def test_bad_options_are_refused_with_a_clear_error() -> None:
         make_bot("expert:solve=9")
     with pytest.raises(BotError, match="evidence must be one of"):
         make_bot("expert:evidence=rumour")
+    with pytest.raises(BotError, match="opponents must be one of"):
+        make_bot("expert:opponents=mind-readers")
+    with pytest.raises(BotError, match="the exact search needs opponents=policy"):
+        make_bot("expert:solve=3")
 
 
-@pytest.mark.parametrize("options", ["policy=smart,noise=64,infer=0.5",
-                                     "policy=honest,infer=0.5,infer_policy=honest,solve=3",
-                                     "evidence=fitted,call_spread=1"])
+@pytest.mark.parametrize("options", ["policy=smart,noise=64,infer=0.5,opponents=policy",
+                                     "policy=honest,infer=0.5,infer_policy=honest,solve=3,"
+                                     "opponents=policy",
+                                     "evidence=fitted,call_spread=1",
+                                     "policy=smart,infer=0.05"])
 @pytest.mark.parametrize("preset", ["callbreak", "no-trump", "partnership"])
 def test_the_search_options_play_whole_matches_legally(preset: str, options: str) -> None:
     """The rollout policy, its noise, the inference from play and the exact endgame search

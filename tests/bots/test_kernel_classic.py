@@ -12,8 +12,14 @@ import pytest
 from callbreak.bots import heuristic
 from callbreak.bots import kernel_classic as classic
 from callbreak.bots.expert import ExpertBot
-from callbreak.bots.heuristic import HeuristicBot, classic_steps
-from callbreak.bots.kernel import Kernel, get_kernel, options_array
+from callbreak.bots.heuristic import HeuristicBot, classic_steps, classic_table
+from callbreak.bots.kernel import (
+    POLICY_HEURISTIC,
+    Kernel,
+    get_kernel,
+    make_position,
+    options_array,
+)
 from callbreak.bots.kernel_classic import step_rows
 from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.core import CHANCE, Dealer, Match, Phase, SeatView, make_rules
@@ -115,3 +121,62 @@ def test_the_expert_takes_the_classic_model_and_refuses_unknown_ones() -> None:
             assert bot.decide(view, 1.0).action in view.legal
     with pytest.raises(ValueError, match="classic"):
         ExpertBot(samples=50, infer=0.3, infer_policy="psychic")
+
+
+def rest_of_deal_by_classic_players(kernel: Kernel, match: Match, view: SeatView) -> list[int]:
+    """Tricks per seat at the end of the deal when every seat plays the kernel's classic model
+    from ``view``'s position on, with the true hands and no random moves."""
+    pos = make_position(view.trick, view.leader, int(view.trump), len(view.tricks), view.won)
+    out = np.zeros((1, 1, 1, 4), dtype=np.int64)
+    kernel.classic_evaluate(np.array([match.hands], dtype=np.int64), pos.trick, pos.state,
+                            pos.won, options_array(view.rules, noise=0),
+                            np.array([-1], dtype=np.int64), 1, POLICY_HEURISTIC, 1, -1,
+                            classic_table(view), out)
+    return [int(x) for x in out[0, 0, 0]]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_classic_playouts_play_the_deal_as_the_heuristic_bots_do(kernel: Kernel, preset: str
+                                                                 ) -> None:
+    # From positions of a game of four heuristic bots, a playout in which every seat is the
+    # classic model (true hands, no noise) must end the deal with the tricks the bots took:
+    # the stance, the targets and what the play shows of each hand are all tracked inside it.
+    predicted: dict[int, list[list[int]]] = {}
+    for match, view in heuristic_positions(preset, seed=11, deals=3):
+        if view.tricks and len(view.tricks) % 4 == 1:  # a few positions a deal
+            predicted.setdefault(match.deal_number, []).append(
+                rest_of_deal_by_classic_players(kernel, match, view))
+    checked = 0
+    match = Match(make_rules(preset))
+    dealer = Dealer(11)
+    bot = HeuristicBot(seed=11)
+    while not match.is_over and match.deal_number <= 3:
+        if match.to_act == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        number = match.deal_number
+        match.apply(bot.decide(match.view(match.to_act), 1.0).action)
+        if match.results and match.results[-1].number == number and number in predicted:
+            for tricks in predicted.pop(number):
+                assert tricks == list(match.results[-1].won), (preset, number)
+                checked += 1
+    assert checked >= 6
+
+
+def test_classic_playouts_agree_on_both_backends() -> None:
+    numba_kernel, python_kernel = get_kernel("numba"), get_kernel("python")
+    for k, (_match, view) in enumerate(heuristic_positions("callbreak", seed=12, deals=1)):
+        if k % 7 or not view.tricks:
+            continue
+        worlds, _ = WorldSampler(view, numba_kernel).draw(20, random.Random(k))
+        pos = make_position(view.trick, view.leader, int(view.trump), len(view.tricks), view.won)
+        cands = np.array([int(c) for c in view.legal_cards], dtype=np.int64)
+        outs = []
+        for kern in (numba_kernel, python_kernel):
+            out = np.zeros((20, len(cands), 2, 4), dtype=np.int64)
+            kern.classic_evaluate(worlds, pos.trick, pos.state, pos.won, options_array(view.rules),
+                                  cands, 2, POLICY_HEURISTIC, 5, view.seat,
+                                  classic_table(view), out)
+            assert (out.sum(axis=3) == 13).all()
+            outs.append(out)
+        np.testing.assert_array_equal(outs[0], outs[1])

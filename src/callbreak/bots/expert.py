@@ -1,10 +1,12 @@
 """The ``expert`` bot: determinized search over sampled deals, anytime.
 
 For a card: draw hidden hands consistent with the seat's view (:mod:`callbreak.core.sampling`,
-drawn in bulk by :mod:`callbreak.bots.kernel_sampling`, each deal weighted by how well it fits the
-calls made: calls are evidence of strength), play every legal card in every sampled deal and finish
-the deal with the kernel's fast rollout policy (:mod:`callbreak.bots.kernel`), and choose the card
-with the best mean score for the deal under the table's scoring (partners scored together). On
+drawn in bulk by :mod:`callbreak.bots.kernel_sampling`), each deal weighted by how well it fits the
+calls made (calls are evidence of strength) and the others' play so far (would a classic player
+holding those cards have played them? :mod:`callbreak.bots.kernel_classic`). Play every legal
+card in every sampled deal and finish the deal in the kernel (:mod:`callbreak.bots.kernel`), the
+other seats playing as classic players from their own hands and this seat by the fast rollout
+policy, and choose the card with the best mean score for the deal under the table's scoring (partners scored together). On
 the last deal of a match the score also counts whether the seat ends the match on top, so the
 bot takes the risks that can still win and avoids the ones that can lose.
 
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from callbreak.bots.base import Decision, register
-from callbreak.bots.heuristic import HeuristicBot, classic_steps
+from callbreak.bots.heuristic import HeuristicBot, classic_steps, classic_table
 from callbreak.bots.kernel import (
     NOISE_DEFAULT,
     POLICY_HEURISTIC,
@@ -68,6 +70,14 @@ POLICY_DEFAULT = "heuristic"
 # What the inference from play checks the others' moves against: a rollout policy, or
 # ``classic``, the heuristic bot's own play (a player who sees only their own hand).
 INFER_MODELS = (*POLICIES, "classic")
+# Who the other seats are in the playouts: the rollout policy, or classic players.
+OPPONENT_MODELS = ("policy", "classic")
+# Measured (benchmarks/RESULTS.md, 2026-11-23): classic opponents in the playouts, and sampled
+# deals weighed by how well classic play explains the others' moves (a factor of 0.2 for each
+# move it does not explain), gained +0.16 [+0.04, +0.28] a deal over rollout-policy opponents.
+OPPONENTS_DEFAULT = "classic"
+INFER_DEFAULT = 0.2
+INFER_MODEL_DEFAULT = "classic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
@@ -142,14 +152,19 @@ class ExpertBot:
         noise: one rollout move in ``noise`` is random (0: none).
         match_weight: tenths of a point that finishing the match on top is worth, on its last
             deal, beside the deal's score.
-        infer: inference from the play (1: off): each sampled deal's weight is multiplied by
-            ``infer`` for every earlier move of another seat that the rollout policy would not
-            have made in that deal (see :func:`callbreak.bots.kernel_impl.play_weights`).
-        infer_policy: the policy ``infer`` checks the others' moves against (default: ``policy``),
-            or ``classic``: the heuristic bot's own play, from the cards the seat held (see
-            :func:`callbreak.bots.kernel_classic.classic_weights`).
+        infer: inference from the play (1: off; default 0.2): each sampled deal's weight is
+            multiplied by ``infer`` for every earlier move of another seat that the model
+            ``infer_policy`` would not have made in that deal.
+        infer_policy: what ``infer`` checks the others' moves against: ``classic`` (default),
+            the heuristic bot's own play from the cards the seat held (see
+            :func:`callbreak.bots.kernel_classic.classic_weights`), or a rollout policy
+            (see :func:`callbreak.bots.kernel_impl.play_weights`).
         evidence: what the others' calls say of their hands: ``count`` (a quick count of sure
             and likely tricks) or ``fitted`` (the heuristic bot's fitted trick model).
+        opponents: who the other seats are in the playouts: ``classic`` (default: the heuristic
+            bot's play from their own hand; see
+            :func:`callbreak.bots.kernel_classic.classic_evaluate`) or ``policy`` (the rollout
+            policy, with every hand open, the only one the exact search ``solve`` works with).
         solve: the last this many tricks of every playout are solved exactly, every seat
             playing for its own deal score with all hands known (see
             :func:`callbreak.bots.kernel_impl.solve_rest`), instead of rolled out (0: none).
@@ -160,9 +175,9 @@ class ExpertBot:
                  call_bias: float = CALL_BIAS, rival_weight: float = RIVAL_WEIGHT,
                  calls: str = CALLS_DEFAULT, call_spread: float = CALL_SPREAD,
                  policy: str = POLICY_DEFAULT, noise: int = NOISE_DEFAULT,
-                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = 1.0,
-                 solve: int = SOLVE_DEFAULT, infer_policy: str | None = None,
-                 evidence: str = "count") -> None:
+                 match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
+                 solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
+                 evidence: str = "count", opponents: str = OPPONENTS_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -187,6 +202,13 @@ class ExpertBot:
             raise ValueError(f"infer must be above 0 and at most 1 (1: off), got {infer!r}")
         if not 0 <= solve <= SOLVE_MAX:
             raise ValueError(f"solve must be between 0 and {SOLVE_MAX} tricks, got {solve!r}")
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENT_MODELS)}, "
+                             f"got {opponents!r}")
+        if opponents == "classic" and solve:
+            raise ValueError("the exact search needs opponents=policy (classic opponents' "
+                             "playouts have none)")
+        self.opponents_classic = opponents == "classic"
         self.solve = solve
         self.infer = infer
         if evidence not in EVIDENCE:
@@ -270,6 +292,7 @@ class ExpertBot:
                            dtype=np.int64)
         infer = self.infer < 1 and len(history) > 0
         steps = step_rows(classic_steps(view)) if infer and self.infer_classic else None
+        table = classic_table(view) if self.opponents_classic else None
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
@@ -292,8 +315,13 @@ class ExpertBot:
                 self.kernel.play_weights(worlds, history, first, trump0, opts, self.infer_policy,
                                          seat, self.infer, weights)
             out = np.zeros((n, len(plays), reps, 4), dtype=np.int64)
-            self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, reps,
-                                 self.policy, self.rng.getrandbits(30), value.points, out)
+            if table is not None:
+                self.kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands,
+                                             reps, self.policy, self.rng.getrandbits(30), seat,
+                                             table, out)
+            else:
+                self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, reps,
+                                     self.policy, self.rng.getrandbits(30), value.points, out)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             totals += np.einsum("i,icr->c", weights, utility)
@@ -530,7 +558,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             policy: str | None = None, noise: str | None = None,
             match_weight: str | None = None, infer: str | None = None,
             solve: str | None = None, infer_policy: str | None = None,
-            evidence: str | None = None) -> ExpertBot:
+            evidence: str | None = None, opponents: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -544,6 +572,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      noise=NOISE_DEFAULT if noise is None else _int(noise, "noise") or 0,
                      match_weight=MATCH_WIN_WEIGHT if match_weight is None else
                      _float(match_weight, "match_weight"),
-                     infer=1.0 if infer is None else _float(infer, "infer"),
+                     infer=INFER_DEFAULT if infer is None else _float(infer, "infer"),
                      solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0,
-                     infer_policy=infer_policy, evidence=evidence or "count")
+                     infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
+                     evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT)

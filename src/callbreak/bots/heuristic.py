@@ -26,6 +26,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from callbreak.bots.base import Decision, register
 from callbreak.bots.hand_value import (
     SUIT_SINGULAR,
@@ -41,11 +43,11 @@ from callbreak.bots.hand_value import (
     top_card,
     trick_distribution,
 )
-from callbreak.bots.kernel_classic import MODES, STEP_COLS
+from callbreak.bots.kernel_classic import MODES, STEP_COLS, T_ALLOWED, T_CALL, T_MADE, TABLE_COLS
 from callbreak.core import Action, Call, Look, Play, Redeal, SeatView
 from callbreak.core.cards import SUIT_MASKS, Card, above, mask_of
 from callbreak.core.inference import fresh_caps, infer_play
-from callbreak.core.rules import Scoring, Trump
+from callbreak.core.rules import Rules, Scoring, Trump
 from callbreak.core.sampling import allowed_mask
 from callbreak.core.tricks import beats
 
@@ -267,13 +269,18 @@ def stance(view: SeatView, seat: int, left: int) -> tuple[str, set[int]]:
         return "spoil", targets  # the call is lost whatever happens: deny the others
     if need > 0:
         return "win", targets
+    return made_stance(rules, view.calls[seat] or 0), targets
+
+
+def made_stance(rules: Rules, call: int) -> str:
+    """How a seat plays once its call is made: on for overtricks worth a tenth (``win``),
+    ``avoid`` where more tricks hurt, ``spoil`` where they are worth nothing."""
     if rules.scoring is Scoring.EXACT_OR_ONE_OVER:
-        return "avoid", targets
+        return "avoid"
     bonus = rules.bonus_call
-    call = view.calls[seat] or 0
     if rules.scoring is Scoring.AT_LEAST or (bonus is not None and call >= bonus.threshold):
-        return "spoil", targets  # overtricks are worth nothing
-    return "win", targets  # tenths: every overtrick is a tenth
+        return "spoil"
+    return "win"
 
 
 class _Play:
@@ -641,6 +648,18 @@ def classic_steps(view: SeatView) -> list[tuple[int, ...]]:
             won[winner] += 1
     assert all(len(r) == STEP_COLS for r in rows)
     return rows
+
+
+def classic_table(view: SeatView) -> np.ndarray:
+    """Per seat: its call, its stance once the call is made, and the cards the public play
+    allows it to hold (the table :func:`callbreak.bots.kernel_classic.classic_evaluate` reads)."""
+    table = np.zeros((4, TABLE_COLS), dtype=np.int64)
+    for s in range(4):
+        call = view.calls[s] or 0
+        table[s, T_CALL] = call
+        table[s, T_MADE] = MODES[made_stance(view.rules, call)]
+        table[s, T_ALLOWED] = allowed_mask(view.caps[s])
+    return table
 
 
 @register("heuristic")

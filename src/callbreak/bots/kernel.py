@@ -104,6 +104,7 @@ class Kernel:
     play_weights: Any
     solve: Any
     classic_weights: Any
+    classic_evaluate: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -160,10 +161,16 @@ class Kernel:
                               1.6, model, 0, np.zeros(1))
         self.play_weights(worlds, np.array([0], dtype=np.int64), 0, 0, opts, POLICY_SMART, 1, 0.5,
                           np.ones(1))
+        full = np.array([[0x1FFF << (13 * s) for s in range(4)]], dtype=np.int64)  # a deal
         step = np.zeros((1, classic.STEP_COLS), dtype=np.int64)
         step[0, classic.S_SEAT:classic.S_T0] = (1, 13, 1, 0)  # a heart played to a spade lead
         step[0, classic.S_ALLOWED:] = (1 << 52) - 1
-        self.classic_weights(worlds, step, 0, opts, 0.5, np.ones(1))
+        self.classic_weights(full, step, 0, opts, 0.5, np.ones(1))
+        table = np.zeros((4, classic.TABLE_COLS), dtype=np.int64)
+        table[:, classic.T_ALLOWED] = (1 << 52) - 1
+        self.classic_evaluate(full, np.zeros(4, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),
+                              np.zeros(4, dtype=np.int64), opts, np.array([-1], dtype=np.int64), 1,
+                              POLICY_HEURISTIC, 1, 0, table, out)
         self._warm = True
 
 

@@ -25,14 +25,25 @@ from callbreak.bots.kernel_impl import (
     OPT_MUST_BEAT,
     OPT_NO_SPADE_LEAD,
     OPT_NO_WASTING,
+    OPT_NOISE,
+    OPT_PARTNERSHIP,
     OPT_VOID_RULE,
+    VOID_FREE,
+    VOID_MUST_TRUMP,
+    VOID_TRUMP_IF_WINNING,
     beats,
     high_card,
     jitable,
     legal_mask,
     low_card,
+    mix_seed,
+    nth_card,
+    play_to_trick,
+    policy_card,
     popcount,
     suit_mask,
+    unpack_position,
+    xorshift,
 )
 
 # The heuristic bot's thresholds (kept equal to callbreak.bots.heuristic's; a test checks).
@@ -409,7 +420,7 @@ def classic_weights(worlds: Any, steps: Any, trump: int, opts: Any, mismatch: fl
                 w *= mismatch
         out[i] *= w
 
-ENTRY_POINTS = ("classic_weights",)
+ENTRY_POINTS = ("classic_weights", "classic_evaluate")
 
 
 def step_rows(rows: Sequence[Sequence[int]]) -> np.ndarray:
@@ -418,3 +429,148 @@ def step_rows(rows: Sequence[Sequence[int]]) -> np.ndarray:
     for k, row in enumerate(rows):
         out[k, :] = row
     return out
+
+
+@jitable
+def narrow_allowed(allowed: int, card: int, ntrick: int, t0: int, t1: int, t2: int, trump: int,
+                   first_trick: bool, must_beat: int, void_rule: int, no_wasting: int,
+                   no_spade_lead: int) -> int:
+    """What playing ``card`` to the trick's first ``ntrick`` cards shows of the rest of a seat's
+    hand: :func:`callbreak.core.inference.infer_play` on an allowed-cards mask."""
+    cs = card // 13
+    if ntrick == 0:
+        if first_trick and no_spade_lead != 0 and cs == 0:
+            return allowed & suit_mask(0)  # led a spade to trick 1: holds nothing else
+        return allowed
+    ls = t0 // 13
+    hi_lead = t0
+    hi_trump = t0 if ls == trump else -1
+    for k in range(1, ntrick):
+        c = t1 if k == 1 else t2
+        if c // 13 == ls and c > hi_lead:
+            hi_lead = c
+        if c // 13 == trump and c > hi_trump:
+            hi_trump = c
+    trumped = ls != trump and hi_trump >= 0
+    if cs == ls:
+        if must_beat != 0 and not trumped and card < hi_lead:
+            return allowed & ~above(hi_lead)
+        return allowed
+    allowed &= ~suit_mask(ls)  # shown void in the suit led
+    if trump < 0 or ls == trump:
+        return allowed
+    if cs == trump:
+        if trumped and card < hi_trump:  # a losing trump
+            if void_rule != VOID_FREE:
+                allowed &= ~above(hi_trump)
+            if no_wasting != 0 and void_rule == VOID_TRUMP_IF_WINNING:
+                allowed &= suit_mask(trump)
+        return allowed
+    if void_rule == VOID_MUST_TRUMP or (void_rule == VOID_TRUMP_IF_WINNING and not trumped):
+        return allowed & ~suit_mask(trump)
+    if void_rule == VOID_TRUMP_IF_WINNING:
+        return allowed & ~above(hi_trump)
+    return allowed
+
+
+# --- playouts in which the other seats play the classic model --------------------------------
+# Table columns (one row per seat) for classic_evaluate.
+T_CALL = 0  # the seat's call
+T_MADE = 1  # its MODE_* once the call is made (rules: overtricks worth tenths, nothing, or hurt)
+T_ALLOWED = 2  # the cards the public play allows it to hold at the root
+TABLE_COLS = 3
+
+
+@jitable
+def need_of(table: Any, won: Any, s: int, pair: bool) -> int:
+    need: int = table[s, T_CALL] - won[s]
+    if pair:
+        need += table[(s + 2) % 4, T_CALL] - won[(s + 2) % 4]
+    return need
+
+
+@jitable
+def stance_of(table: Any, won: Any, s: int, left: int, pair: bool) -> tuple[int, int]:
+    """:func:`callbreak.bots.heuristic.stance` inside a playout: (mode, targets)."""
+    partner = (s + 2) % 4 if pair else -1
+    targets = 0
+    for t in range(4):
+        if t != s and t != partner:
+            n = need_of(table, won, t, pair)
+            if 0 < n <= left:
+                targets |= 1 << t
+    need = need_of(table, won, s, pair)
+    if need > left:
+        return MODE_SPOIL, targets
+    if need > 0:
+        return MODE_WIN, targets
+    return table[s, T_MADE], targets
+
+
+def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: Any,
+                     reps: int, policy: int, seed: int, me: int, table: Any, out: Any) -> None:
+    """:func:`callbreak.bots.kernel_impl.evaluate` with the other seats playing
+    :func:`classic_card` (from their own hand, the cards they have not seen and what the play
+    has shown of every hand) and ``me`` the rollout policy ``policy`` (``me`` = -1:
+    every seat classic). One move in ``opts[OPT_NOISE]`` is random, as in the rollouts; there
+    is no exact search."""
+    must_beat = opts[OPT_MUST_BEAT]
+    void_rule = opts[OPT_VOID_RULE]
+    no_wasting = opts[OPT_NO_WASTING]
+    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
+    pair = opts[OPT_PARTNERSHIP] != 0
+    noise = opts[OPT_NOISE]
+    h = np.zeros(4, dtype=np.int64)
+    w = np.zeros(4, dtype=np.int64)
+    al = np.zeros(4, dtype=np.int64)
+    for i in range(worlds.shape[0]):
+        for r in range(reps):
+            stream = mix_seed(seed + i, r)
+            for c in range(len(cands)):
+                for s in range(4):
+                    h[s] = worlds[i, s]
+                    w[s] = won[s]
+                    al[s] = table[s, T_ALLOWED]
+                ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(trick, state)
+                x = stream
+                card = cands[c]
+                while done < 13:
+                    seat = (leader + ntrick) % 4
+                    if card < 0:
+                        legal = legal_mask(h[seat], t0, t1, t2, ntrick, trump, done == 0,
+                                           must_beat, void_rule, no_wasting, no_spade_lead)
+                        best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+                        count = popcount(legal)
+                        at_random = False
+                        if count > 1 and noise > 0:
+                            x = xorshift(x)
+                            at_random = x % noise == 0
+                        if count == 1:
+                            card = low_card(legal)
+                        elif at_random:
+                            x = xorshift(x)
+                            card = nth_card(legal, x % count)
+                        elif seat == me or trump < 0:
+                            partner_winning = (pair and ntrick > 0
+                                               and (leader + winpos) % 4 == (seat + 2) % 4)
+                            card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
+                                               h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
+                                               best, partner_winning, trump)
+                        else:
+                            unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
+                            mode, targets = stance_of(table, w, seat, popcount(h[seat]), pair)
+                            card = classic_card(seat, h[seat], legal, unseen, trump, mode, targets,
+                                                (seat + 2) % 4 if pair else -1, ntrick, leader,
+                                                t0, t1, t2, al[0], al[1], al[2], al[3])
+                    al[seat] = narrow_allowed(al[seat], card, ntrick, t0, t1, t2, trump,
+                                              done == 0, must_beat, void_rule, no_wasting,
+                                              no_spade_lead)
+                    h[seat] &= ~(1 << card)
+                    ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
+                        card, ntrick, leader, trump, winpos, t0, t1, t2)
+                    if winner >= 0:
+                        w[winner] += 1
+                        done += 1
+                    card = -1
+                for s in range(4):
+                    out[i, c, r, s] = w[s]
