@@ -11,7 +11,7 @@ import time
 import pytest
 
 from callbreak.bots import BotError, make_bot
-from callbreak.bots.expert import ExpertBot, card_name
+from callbreak.bots.expert import CALL_MODELS, ExpertBot, card_name
 from callbreak.core import (
     CHANCE,
     Call,
@@ -230,7 +230,7 @@ def test_bad_options_are_refused_with_a_clear_error() -> None:
                                      "policy=honest,infer=0.5,infer_policy=honest,solve=3,"
                                      "opponents=policy",
                                      "evidence=fitted,call_spread=1",
-                                     "policy=smart,infer=0.05"])
+                                     "policy=smart,infer=0.05,calls=classic"])
 @pytest.mark.parametrize("preset", ["callbreak", "no-trump", "partnership"])
 def test_the_search_options_play_whole_matches_legally(preset: str, options: str) -> None:
     """The rollout policy, its noise, the inference from play and the exact endgame search
@@ -255,7 +255,7 @@ def test_every_call_model_calls_high_with_a_strong_hand_and_low_with_a_weak_one(
         match.apply(Deal(hands=hands))
         while match.to_act != 0:
             match.apply(Call(match.to_act, 1))  # type: ignore[arg-type]
-        for model in ("sim", "heuristic"):
+        for model in CALL_MODELS:
             bot = make_bot(f"expert:calls={model},samples=200", seed=1)
             decision = bot.decide(match.view(0), 0.3)
             assert isinstance(decision.action, Call), (model, decision)

@@ -63,7 +63,7 @@ REDEAL_BELOW = 25  # tenths: a weak hand worth less than this is thrown in (an a
 # then took in play (0.43 over 20 deals, 0.40 over 40, against heuristic bots): its play searches.
 CALL_BIAS = 0.4
 RIVAL_WEIGHT = 1.0
-CALL_MODELS = ("sim", "heuristic")
+CALL_MODELS = ("sim", "classic", "heuristic")
 CALLS_DEFAULT = "sim"
 POLICIES = {"heuristic": POLICY_HEURISTIC, "smart": POLICY_SMART, "honest": POLICY_HONEST}
 POLICY_DEFAULT = "heuristic"
@@ -142,8 +142,9 @@ class ExpertBot:
         call_bias: tricks (0..1) added to the simulated distribution when calling.
         rival_weight: how much the opponents' mean deal score counts against the seat's own
             when choosing a card (0: own score only; 1: the margin over them).
-        calls: how to choose a call: ``sim`` (the simulated trick distribution) or
-            ``heuristic`` (the heuristic bot's trick-count model, which needs no search time).
+        calls: how to choose a call: ``sim`` (the simulated trick distribution, the others
+            playing the rollout policy), ``classic`` (the same with the others as classic
+            players) or ``heuristic`` (the heuristic bot's trick-count model, no search).
         call_spread: tricks; how far an opponent's call may stray from the quick estimate of
             the hand a sampled deal gives them (smaller: calls count as stronger evidence).
         policy: the rollout policy, ``heuristic``, ``smart`` (see
@@ -366,6 +367,7 @@ class ExpertBot:
         # them, and the exact search needs every seat's call, which is not known yet.
         opts = self._options(view.rules, solve=False)
         cands = np.array([-1], dtype=np.int64)
+        table = classic_table(view) if self.calls == "classic" else None
         chunks: list[np.ndarray] = []
         masses: list[np.ndarray] = []
         count = 0
@@ -377,8 +379,14 @@ class ExpertBot:
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng)
             out = np.zeros((n, 1, self.reps, 4), dtype=np.int64)
-            self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, self.reps,
-                                 self.policy, self.rng.getrandbits(30), _UNSOLVED, out)
+            if table is not None:
+                self.kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands,
+                                             self.reps, self.policy, self.rng.getrandbits(30),
+                                             seat, table, out)
+            else:
+                self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands,
+                                     self.reps, self.policy, self.rng.getrandbits(30), _UNSOLVED,
+                                     out)
             won = out[:, 0, :, :].reshape(-1, 4)
             mine = won[:, seat] + (won[:, (seat + 2) % 4] if pair else 0)
             chunks.append(mine)
