@@ -1,14 +1,18 @@
 """The heuristic bot's card play, on int64 masks, as a model of how the other seats play.
 
-The expert's inference from play (``infer_policy=classic``) asks, for every sampled deal and
-every earlier move of another seat: would a classic player (the heuristic bot of
-:mod:`callbreak.bots.heuristic`) holding that seat's cards in this deal have played the card
-that was played? :func:`classic_card` is that bot's play decision written again for the kernel,
-with the same thresholds, the same order of the probability products and the same tie-breaks;
-the tests check that both give the same card on thousands of positions. Everything the bot
-reads that does not depend on the hidden hand (its stance, the seats it targets, what the public
-play has shown of each seat's holding) is worked out once per move in Python by
-:func:`classic_steps` and passed in a row of integers.
+:func:`classic_card` is the play decision of the heuristic bot (:mod:`callbreak.bots.heuristic`,
+the habits of a classic club player) written again for the kernel, with the same thresholds, the
+same order of the probability products and the same tie-breaks; the tests check that both give
+the same card on thousands of positions. (The bot keeps its own Python copy because it also
+explains each choice in words.) The expert uses the model twice:
+
+* :func:`classic_weights`, the inference from play (``infer_policy=classic``): would a classic
+  player holding that seat's cards in this sampled deal have played the card that was played?
+  What does not depend on the hidden hand (the seat's stance, the seats it targets, what the
+  play had shown of each hand) is worked out once per earlier move in Python
+  (:func:`callbreak.bots.heuristic.classic_steps`) and passed as a row of integers.
+* :func:`classic_evaluate`, the playouts (``opponents=classic``): the other seats finish the
+  deal as classic players from their own hands.
 
 Like :mod:`callbreak.bots.kernel_impl` this source runs both compiled by numba and as plain
 Python, with identical results.
@@ -32,18 +36,17 @@ from callbreak.bots.kernel_impl import (
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
     beats,
+    chance_card,
     high_card,
     jitable,
     legal_mask,
     low_card,
     mix_seed,
-    nth_card,
     play_to_trick,
     policy_card,
     popcount,
     suit_mask,
     unpack_position,
-    xorshift,
 )
 
 # The heuristic bot's thresholds (kept equal to callbreak.bots.heuristic's; a test checks).
@@ -539,29 +542,21 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                     if card < 0:
                         legal = legal_mask(h[seat], t0, t1, t2, ntrick, trump, done == 0,
                                            must_beat, void_rule, no_wasting, no_spade_lead)
-                        best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
-                        count = popcount(legal)
-                        at_random = False
-                        if count > 1 and noise > 0:
-                            x = xorshift(x)
-                            at_random = x % noise == 0
-                        if count == 1:
-                            card = low_card(legal)
-                        elif at_random:
-                            x = xorshift(x)
-                            card = nth_card(legal, x % count)
-                        elif seat == me or trump < 0:
-                            partner_winning = (pair and ntrick > 0
-                                               and (leader + winpos) % 4 == (seat + 2) % 4)
-                            card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
-                                               h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
-                                               best, partner_winning, trump)
-                        else:
-                            unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
-                            mode, targets = stance_of(table, w, seat, popcount(h[seat]), pair)
-                            card = classic_card(seat, h[seat], legal, unseen, trump, mode, targets,
-                                                (seat + 2) % 4 if pair else -1, ntrick, leader,
-                                                t0, t1, t2, al[0], al[1], al[2], al[3])
+                        card, x = chance_card(legal, policy, noise, x)
+                        if card < 0:
+                            if seat == me or trump < 0:
+                                best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+                                partner_winning = (pair and ntrick > 0
+                                                   and (leader + winpos) % 4 == (seat + 2) % 4)
+                                card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
+                                                   h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
+                                                   best, partner_winning, trump)
+                            else:
+                                unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
+                                mode, targets = stance_of(table, w, seat, popcount(h[seat]), pair)
+                                card = classic_card(seat, h[seat], legal, unseen, trump, mode, targets,
+                                                    (seat + 2) % 4 if pair else -1, ntrick, leader,
+                                                    t0, t1, t2, al[0], al[1], al[2], al[3])
                     al[seat] = narrow_allowed(al[seat], card, ntrick, t0, t1, t2, trump,
                                               done == 0, must_beat, void_rule, no_wasting,
                                               no_spade_lead)

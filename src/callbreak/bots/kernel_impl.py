@@ -412,6 +412,24 @@ def policy_card(policy: int, legal: int, hand: int, ha: int, hb: int, hc: int, n
     return heuristic_card(legal, ha, hb, hc, ntrick, lead, best, partner_winning, trump)
 
 
+@jitable
+def chance_card(legal: int, policy: int, noise: int, x: int) -> tuple[int, int]:
+    """The card a rollout plays without asking its policy: the only legal card, or a random one
+    (under ``POLICY_RANDOM``, and one move in ``noise`` otherwise); -1 when the policy is to
+    choose. Returns the card and the random generator's new state."""
+    count = popcount(legal)
+    if count == 1:
+        return low_card(legal), x
+    at_random = policy == POLICY_RANDOM
+    if not at_random and noise > 0:
+        x = xorshift(x)
+        at_random = x % noise == 0
+    if at_random:
+        x = xorshift(x)
+        return nth_card(legal, x % count), x
+    return -1, x
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 
@@ -469,24 +487,14 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
         seat = (leader + ntrick) % 4
         legal = legal_mask(hands[seat], t0, t1, t2, ntrick, trump, done == 0, must_beat,
                            void_rule, no_wasting, no_spade_lead)
-        best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
-        count = popcount(legal)
-        if count == 1:
-            card = low_card(legal)
-        else:
-            at_random = policy == POLICY_RANDOM
-            if not at_random and noise > 0:
-                x = xorshift(x)
-                at_random = x % noise == 0
-            if at_random:
-                x = xorshift(x)
-                card = nth_card(legal, x % count)
-            else:
-                partner_winning = (partnership != 0 and ntrick > 0
-                                   and (leader + winpos) % 4 == (seat + 2) % 4)
-                card = policy_card(policy, legal, hands[seat], hands[(seat + 1) % 4],
-                                   hands[(seat + 2) % 4], hands[(seat + 3) % 4], ntrick, t0,
-                                   best, partner_winning, trump)
+        card, x = chance_card(legal, policy, noise, x)
+        if card < 0:
+            best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+            partner_winning = (partnership != 0 and ntrick > 0
+                               and (leader + winpos) % 4 == (seat + 2) % 4)
+            card = policy_card(policy, legal, hands[seat], hands[(seat + 1) % 4],
+                               hands[(seat + 2) % 4], hands[(seat + 3) % 4], ntrick, t0,
+                               best, partner_winning, trump)
         log[k] = card
         k += 1
         hands[seat] &= ~(1 << card)
