@@ -20,7 +20,6 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_classic import step_rows
 from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.core import CHANCE, Dealer, Match, Phase, SeatView, make_rules
 
@@ -49,7 +48,7 @@ def heuristic_positions(preset: str, seed: int, deals: int) -> Iterator[tuple[Ma
 def weights_of(kernel: Kernel, view: SeatView, worlds: np.ndarray, mismatch: float = 0.5
                ) -> np.ndarray:
     out = np.ones(len(worlds))
-    steps = step_rows(classic_steps(view))
+    steps = classic_steps(view)
     trump = -1 if view.trump is None else int(view.trump)
     kernel.classic_weights(worlds, steps, trump, options_array(view.rules), mismatch, out)
     return out

@@ -46,7 +46,6 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_classic import step_rows
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
@@ -292,7 +291,7 @@ class ExpertBot:
         history = np.array([int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick],
                            dtype=np.int64)
         infer = self.infer < 1 and len(history) > 0
-        steps = step_rows(classic_steps(view)) if infer and self.infer_classic else None
+        steps = classic_steps(view) if infer and self.infer_classic else None
         table = classic_table(view) if self.opponents_classic else None
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
@@ -315,14 +314,7 @@ class ExpertBot:
             elif infer:
                 self.kernel.play_weights(worlds, history, first, trump0, opts, self.infer_policy,
                                          seat, self.infer, weights)
-            out = np.zeros((n, len(plays), reps, 4), dtype=np.int64)
-            if table is not None:
-                self.kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands,
-                                             reps, self.policy, self.rng.getrandbits(30), seat,
-                                             table, out)
-            else:
-                self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, reps,
-                                     self.policy, self.rng.getrandbits(30), value.points, out)
+            out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             totals += np.einsum("i,icr->c", weights, utility)
@@ -338,6 +330,22 @@ class ExpertBot:
         goal = "the pair's call" if view.rules.partnership else "the call"
         return Decision(plays[best], f"{card_name(card)} makes {goal} in {share:.0%} of "
                                      f"{count} sampled deals")
+
+    def _playouts(self, worlds: np.ndarray, pos: Position, opts: np.ndarray, cands: np.ndarray,
+                  reps: int, seat: int, table: np.ndarray | None, points: np.ndarray) -> np.ndarray:
+        """Tricks per seat at the end of ``reps`` playouts of every candidate in every world,
+        (worlds, candidates, reps, 4): the others as classic players when ``table`` is given
+        (:func:`callbreak.bots.heuristic.classic_table`), else all seats by the rollout policy
+        (with the exact search's score table ``points``)."""
+        out = np.zeros((len(worlds), len(cands), reps, 4), dtype=np.int64)
+        seed = self.rng.getrandbits(30)
+        if table is not None:
+            self.kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, reps,
+                                         self.policy, seed, seat, table, out)
+        else:
+            self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, reps,
+                                 self.policy, seed, points, out)
+        return out
 
     def _quick_play(self, sampler: WorldSampler, pos: Position, opts: np.ndarray,
                     plays: Sequence[Play]) -> Decision:
@@ -378,15 +386,7 @@ class ExpertBot:
                 break
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng)
-            out = np.zeros((n, 1, self.reps, 4), dtype=np.int64)
-            if table is not None:
-                self.kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands,
-                                             self.reps, self.policy, self.rng.getrandbits(30),
-                                             seat, table, out)
-            else:
-                self.kernel.evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands,
-                                     self.reps, self.policy, self.rng.getrandbits(30), _UNSOLVED,
-                                     out)
+            out = self._playouts(worlds, pos, opts, cands, self.reps, seat, table, _UNSOLVED)
             won = out[:, 0, :, :].reshape(-1, 4)
             mine = won[:, seat] + (won[:, (seat + 2) % 4] if pair else 0)
             chunks.append(mine)

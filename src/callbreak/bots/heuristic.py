@@ -597,9 +597,10 @@ class _Play:
         return self.decision(card, f"the trick is mine anyway: get rid of {card_name(card)[4:]}")
 
 
-def classic_steps(view: SeatView) -> list[tuple[int, ...]]:
+def classic_steps(view: SeatView) -> np.ndarray:
     """The other seats' moves of this deal so far, each as the public facts the heuristic bot
-    would have played it from (a row for :func:`callbreak.bots.kernel_classic.classic_weights`):
+    would have played it from (the rows :func:`callbreak.bots.kernel_classic.classic_weights`
+    reads):
     the trick, its stance, its targets and what the play before it had shown of every hand.
     The first lead of a ``first_led`` deal, made with no trump suit yet, is left out."""
     me = view.seat
@@ -646,8 +647,7 @@ def classic_steps(view: SeatView) -> list[tuple[int, ...]]:
             k += 1
         if winner >= 0:
             won[winner] += 1
-    assert all(len(r) == STEP_COLS for r in rows)
-    return rows
+    return np.array(rows, dtype=np.int64).reshape(len(rows), STEP_COLS)
 
 
 def classic_table(view: SeatView) -> np.ndarray:

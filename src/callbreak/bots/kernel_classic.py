@@ -20,7 +20,6 @@ Python, with identical results.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -37,6 +36,7 @@ from callbreak.bots.kernel_impl import (
     VOID_TRUMP_IF_WINNING,
     beats,
     chance_card,
+    cheapest,
     high_card,
     jitable,
     legal_mask,
@@ -165,21 +165,6 @@ def risk(me: int, card: int, lead_suit: int, trump: int, first: int, count: int,
 def cost(card: int, trump: int) -> int:
     """How much a card is worth keeping: trumps above every side card."""
     return card % 13 + (20 if card // 13 == trump else 0)
-
-
-@jitable
-def cheapest_of(m: int, trump: int) -> int:
-    """The first card (lowest index) of least :func:`cost`."""
-    best = -1
-    best_cost = 1000
-    while m:
-        c = low_card(m)
-        m &= m - 1
-        k = cost(c, trump)
-        if k < best_cost:
-            best_cost = k
-            best = c
-    return best
 
 
 @jitable
@@ -337,7 +322,7 @@ def classic_follow(me: int, hand: int, legal: int, unseen: int, trump: int, mode
                     pick = c
             return pick
         if count > 0:
-            return cheapest_of(winners, trump)
+            return cheapest(winners, trump)
         pick = -1
         pick_key = -1
         m = winners
@@ -367,12 +352,12 @@ def classic_follow(me: int, hand: int, legal: int, unseen: int, trump: int, mode
                 pick = c
                 pick_r = r
         if safe:
-            return cheapest_of(safe, trump)
+            return cheapest(safe, trump)
         try_it = pick_r < TRY_RISK and (count <= 1 or pick // 13 == trump)
         if try_it or count == 0:
             return pick
     if not losers:
-        return cheapest_of(winners, trump)
+        return cheapest(winners, trump)
     return classic_duck(hand, losers, lead_suit, unseen, trump)
 
 
@@ -422,16 +407,6 @@ def classic_weights(worlds: Any, steps: Any, trump: int, opts: Any, mismatch: fl
             if chosen >= 0 and chosen != steps[k, S_CARD]:
                 w *= mismatch
         out[i] *= w
-
-ENTRY_POINTS = ("classic_weights", "classic_evaluate")
-
-
-def step_rows(rows: Sequence[Sequence[int]]) -> np.ndarray:
-    """Rows built by :func:`callbreak.bots.heuristic.classic_steps` as the kernel's array."""
-    out = np.zeros((len(rows), STEP_COLS), dtype=np.int64)
-    for k, row in enumerate(rows):
-        out[k, :] = row
-    return out
 
 
 @jitable
@@ -569,3 +544,6 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                     card = -1
                 for s in range(4):
                     out[i, c, r, s] = w[s]
+
+
+ENTRY_POINTS = ("classic_weights", "classic_evaluate")
