@@ -17,6 +17,7 @@ are made when the hand is worth less than an average hand.
 
 Anytime: work is done in batches sized from the measured cost of the previous ones, and no batch
 starts unless it can end before the deadline, so the bot uses the budget it is given and no more.
+With a long budget it may use less: past ``SETTLE_AFTER`` it stops once the choice is clear.
 
 >>> from callbreak.bots import make_bot
 >>> bot = make_bot("expert:budget=0.05", seed=1)
@@ -82,6 +83,13 @@ SOLVE_DEFAULT = 0
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
 # past 8 not even one playout fits a move's budget.
 SOLVE_MAX = 8
+# Stopping early: once this much of a move's time is spent, the search stops as soon as the
+# leading card is ahead of every other by SETTLE standard errors (less SETTLE_MARGIN points), so
+# a long budget goes to close choices. Below SETTLE_AFTER nothing changes: a 0.1 s bot plays
+# exactly as before.
+SETTLE_DEFAULT = 3.0
+SETTLE_AFTER = 0.1  # seconds
+SETTLE_MARGIN = 0.2  # tenths of a point: two cards this close are as good as each other
 # The exact search's score table, for playouts that never reach it (calls: solve is off).
 _UNSOLVED = np.zeros((4, 2 * TRICKS + 1), dtype=np.int64)
 
@@ -128,6 +136,52 @@ class _Clock:
         per = seconds / max(units, 1)
         self.unit = per if self.unit <= 0 else max(per, 0.5 * (self.unit + per))
 
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+class _Tally:
+    """Weighted sums of each candidate's value over the sampled deals, with what it takes to
+    judge whether the leader's lead is more than noise.
+
+    Candidates are valued on the same deals, so the leader is compared with each other card on
+    the difference deal by deal (a paired comparison, far sharper than two separate means).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.total = np.zeros(size)  # sum of w * v per candidate
+        self.squares = np.zeros(size)  # sum of w^2 * v per candidate
+        self.cross = np.zeros((size, size))  # sum of w^2 * v_a * v_b
+        self.mass = 0.0  # sum of w
+        self.mass2 = 0.0  # sum of w^2
+
+    def add(self, weights: np.ndarray, values: np.ndarray) -> None:
+        """Sampled deals' weights (n,) and each candidate's value in them (n, candidates)."""
+        w2 = weights * weights
+        self.total += weights @ values
+        self.squares += w2 @ values
+        self.cross += np.einsum("i,ia,ib->ab", w2, values, values)
+        self.mass += float(weights.sum())
+        self.mass2 += float(w2.sum())
+
+    def best(self) -> int:
+        return int(np.argmax(self.total))
+
+    def settled(self, z: float, margin: float) -> bool:
+        """Whether the leader is ahead of every other candidate by ``z`` standard errors of the
+        paired difference, less ``margin`` (a lead too small to matter needs no proof)."""
+        if self.mass <= 0 or len(self.total) < 2:
+            return False
+        b = self.best()
+        others = np.arange(len(self.total)) != b
+        lead = (self.total[b] - self.total[others]) / self.mass  # weighted mean difference
+        # sum of w^2 (d - mean)^2, expanded into the running sums; d = v_b - v_j.
+        d2 = self.cross[b, b] - 2 * self.cross[b, others] + np.diag(self.cross)[others]
+        d1 = self.squares[b] - self.squares[others]
+        spread = np.maximum(d2 - 2 * lead * d1 + lead * lead * self.mass2, 0.0)
+        error = np.sqrt(spread) / self.mass
+        return bool(np.all(lead + margin > z * error))
+
 
 class ExpertBot:
     """Determinized search (see the module docstring).
@@ -168,6 +222,8 @@ class ExpertBot:
         solve: the last this many tricks of every playout are solved exactly, every seat
             playing for its own deal score with all hands known (see
             :func:`callbreak.bots.kernel_impl.solve_rest`), instead of rolled out (0: none).
+        settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
+            is ahead of every other by this many standard errors (0: always use the budget).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -177,7 +233,8 @@ class ExpertBot:
                  policy: str = POLICY_DEFAULT, noise: int = NOISE_DEFAULT,
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
-                 evidence: str = "count", opponents: str = OPPONENTS_DEFAULT) -> None:
+                 evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
+                 settle: float = SETTLE_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -208,6 +265,10 @@ class ExpertBot:
         if opponents == "classic" and solve:
             raise ValueError("the exact search needs opponents=policy (classic opponents' "
                              "playouts have none)")
+        if not 0 <= settle <= 100:
+            raise ValueError(f"settle must be between 0 (off) and 100 standard errors, "
+                             f"got {settle!r}")
+        self.settle = settle
         self.opponents_classic = opponents == "classic"
         self.solve = solve
         self.infer = infer
@@ -297,10 +358,10 @@ class ExpertBot:
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
         trump0 = -1 if view.rules.trump is Trump.FIRST_LED else 0
-        totals = np.zeros(len(plays))
+        tally = _Tally(len(plays))
         safe = np.zeros(len(plays))
-        mass = 0.0
         count = 0
+        settled = False
         while self.samples is None or count < self.samples:
             cap = 1024 if self.samples is None else self.samples - count
             n = clock.batch(cap, fixed=self.samples is not None)
@@ -317,19 +378,23 @@ class ExpertBot:
             out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
-            totals += np.einsum("i,icr->c", weights, utility)
-            safe += np.einsum("i,icr->c", weights, success.astype(float))
-            mass += float(weights.sum()) * reps
+            tally.add(weights, utility.mean(axis=2))
+            safe += np.einsum("i,icr->c", weights, success.astype(float)) / reps
             count += n
             clock.record(n, time.perf_counter() - t0)
+            if (self.settle and self.samples is None and clock.elapsed() >= SETTLE_AFTER
+                    and tally.settled(self.settle, SETTLE_MARGIN)):
+                settled = True
+                break
         if count == 0:
             return self._quick_play(sampler, pos, opts, plays)
-        best = int(np.argmax(totals))
+        best = tally.best()
         card = plays[best].card
-        share = safe[best] / mass
+        share = safe[best] / tally.mass
         goal = "the pair's call" if view.rules.partnership else "the call"
+        clear = ", a clear choice" if settled else ""
         return Decision(plays[best], f"{card_name(card)} makes {goal} in {share:.0%} of "
-                                     f"{count} sampled deals")
+                                     f"{count} sampled deals{clear}")
 
     def _playouts(self, worlds: np.ndarray, pos: Position, opts: np.ndarray, cands: np.ndarray,
                   reps: int, seat: int, table: np.ndarray | None, points: np.ndarray) -> np.ndarray:
@@ -566,7 +631,8 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             policy: str | None = None, noise: str | None = None,
             match_weight: str | None = None, infer: str | None = None,
             solve: str | None = None, infer_policy: str | None = None,
-            evidence: str | None = None, opponents: str | None = None) -> ExpertBot:
+            evidence: str | None = None, opponents: str | None = None,
+            settle: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -583,4 +649,5 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      infer=INFER_DEFAULT if infer is None else _float(infer, "infer"),
                      solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0,
                      infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
-                     evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT)
+                     evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT,
+                     settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"))
