@@ -8,10 +8,18 @@ import random
 import statistics
 import time
 
+import numpy as np
 import pytest
 
 from callbreak.bots import BotError, make_bot
-from callbreak.bots.expert import CALL_MODELS, ExpertBot, card_name
+from callbreak.bots.expert import (
+    CALL_MODELS,
+    SETTLE_AFTER,
+    SETTLE_MARGIN,
+    ExpertBot,
+    _Tally,
+    card_name,
+)
 from callbreak.core import (
     CHANCE,
     Call,
@@ -300,3 +308,63 @@ def test_expert_clearly_beats_random_players() -> None:
     assert len(expert_points) == 32
     margin = statistics.mean(expert_points) - statistics.mean(random_points)
     assert margin > 30, (statistics.mean(expert_points), statistics.mean(random_points))  # tenths
+
+
+def test_the_settle_rule_compares_cards_deal_by_deal() -> None:
+    rng = np.random.default_rng(3)
+    n = 400
+    weights = rng.uniform(0.1, 1.0, n)
+    common = rng.normal(0, 30, n)  # what every card shares in a deal: cancels in the pairing
+    clear = np.stack([common + 5 + rng.normal(0, 2, n), common + rng.normal(0, 2, n)], axis=1)
+    tie = np.stack([common + rng.normal(0, 10, n), common + rng.normal(0, 10, n)], axis=1)
+    same = np.stack([common, common], axis=1)
+    for values, settled in ((clear, True), (tie, False), (same, True)):
+        tally = _Tally(2)
+        for chunk in np.array_split(np.arange(n), 7):  # batches, as the search adds them
+            tally.add(weights[chunk], values[chunk])
+        assert tally.settled(3.0, SETTLE_MARGIN) is settled
+    # The running sums give the weighted standard error of the paired difference.
+    tally = _Tally(2)
+    tally.add(weights, tie)
+    d = tie[:, tally.best()] - tie[:, 1 - tally.best()]
+    mean = weights @ d / weights.sum()
+    error = np.sqrt(weights**2 @ (d - mean) ** 2) / weights.sum()
+    assert tally.settled(mean / error * 0.99, 0.0)
+    assert not tally.settled(mean / error * 1.01, 0.0)
+
+
+def late_position(seed: int) -> SeatView:
+    """A heuristic game's view in the last tricks of its first deal, with a choice to make."""
+    match = Match(make_rules("callbreak"))
+    dealer = Dealer(seed)
+    bot = make_bot("heuristic", seed=seed)
+    while True:
+        if match.to_act == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        view = match.view(match.to_act)  # type: ignore[arg-type]
+        if view.phase is Phase.PLAY and len(view.tricks) >= 10 and len(view.legal) > 1:
+            return view
+        match.apply(bot.decide(view, 1.0).action)
+
+
+def test_a_clear_choice_is_made_without_spending_the_whole_budget() -> None:
+    view = late_position(2)
+    start = time.perf_counter()
+    decision = make_bot("expert:budget=1", seed=1).decide(view, 1.0)
+    quick = time.perf_counter() - start
+    assert "a clear choice" in decision.reason
+    assert SETTLE_AFTER <= quick < 0.5
+    start = time.perf_counter()
+    full = make_bot("expert:budget=1,settle=0", seed=1).decide(view, 1.0)
+    assert time.perf_counter() - start > 0.6  # settle=0: the whole budget, as before
+    assert full.action == decision.action
+    # Within SETTLE_AFTER nothing stops early: a 0.1 s bot never cuts a move short.
+    assert "clear" not in make_bot("expert:budget=0.1", seed=1).decide(view, 1.0).reason
+
+
+def test_a_bad_settle_option_is_refused() -> None:
+    with pytest.raises(BotError, match="settle must be between 0"):
+        make_bot("expert:settle=-1")
+    with pytest.raises(BotError, match="settle must be a number"):
+        make_bot("expert:settle=soon")
