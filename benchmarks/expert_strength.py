@@ -64,6 +64,25 @@ COMPARISONS = (
 )
 
 
+class Ticker:
+    """Tables finished, time spent and an estimate of time left, on stderr once a minute:
+    the full runs take hours."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.start = self.last = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - self.last < 60 and done < total:
+            return
+        self.last = now
+        spent = now - self.start
+        left = spent / max(done, 1) * (total - done)
+        print(f"{self.label}: {done}/{total} tables, {spent / 60:.0f} min spent, "
+              f"about {left / 60:.0f} min left", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -97,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = ArenaPlan((measured, field), rules, args.seed, sets, budget=c.budget,
                          tolerance=DEFAULT_TOLERANCE)
         start = time.perf_counter()
-        report = run_arena(plan, preset=PRESET, workers=args.workers)
+        report = run_arena(plan, preset=PRESET, workers=args.workers, progress=Ticker(c.name))
         seconds = time.perf_counter() - start
         bot, rest = report.players
         low, high = bot.margin_ci95
@@ -146,7 +165,7 @@ def ab(specs: list[str], c: Comparison, deals: int, seed: int, workers: int) -> 
         plan = ArenaPlan((spec, c.field), rules, seed, sets, budget=c.budget,
                          tolerance=DEFAULT_TOLERANCE)
         start = time.perf_counter()
-        results = run_sets(plan, workers=workers)
+        results = run_sets(plan, workers=workers, progress=Ticker(spec))
         seconds = time.perf_counter() - start
         margins, made_rate, points, lost = _bot_stats(results)
         mean, low, high = mean_ci(margins)
