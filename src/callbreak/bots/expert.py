@@ -84,7 +84,7 @@ SOLVE_DEFAULT = 0
 # past 8 not even one playout fits a move's budget.
 SOLVE_MAX = 8
 # Stopping early: once this much of a move's time is spent, the search stops as soon as the
-# leading card is ahead of every other by SETTLE standard errors (less SETTLE_MARGIN points), so
+# leading card is ahead of every other by SETTLE standard errors (less SETTLE_MARGIN), so
 # a long budget goes to close choices. Below SETTLE_AFTER nothing changes: a 0.1 s bot plays
 # exactly as before.
 SETTLE_DEFAULT = 3.0
