@@ -1,10 +1,12 @@
-"""Matches brought to their play phase, for the kernel tests."""
+"""Matches brought to their play phase, and the play decisions of heuristic games, for the
+bots' tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from callbreak.core import CHANCE, Call, Dealer, Match, Phase
+from callbreak.bots.heuristic import HeuristicBot
+from callbreak.core import CHANCE, Call, Dealer, Match, Phase, SeatView, make_rules
 from callbreak.core.rules import Rules
 
 
@@ -21,3 +23,21 @@ def dealt(rules: Rules, seed: int, call: Callable[[Match], Call] | None = None) 
         else:
             match.apply(Call(match.to_act, rules.min_call))  # type: ignore[arg-type]
     return match
+
+
+def heuristic_positions(preset: str, seed: int, deals: int) -> Iterator[tuple[Match, SeatView]]:
+    """Every play decision of a match of four heuristic bots, as (match, the seat's view),
+    during its first ``deals`` deals."""
+    match = Match(make_rules(preset))
+    dealer = Dealer(seed)
+    bot = HeuristicBot(seed=seed)
+    while not match.is_over and match.deal_number <= deals:
+        seat = match.to_act
+        if seat == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        assert seat is not None
+        view = match.view(seat)
+        if view.phase is Phase.PLAY:
+            yield match, view
+        match.apply(bot.decide(view, 1.0).action)

@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 import pytest
+from _dealing import heuristic_positions
 
 from callbreak.bots import BotError, make_bot
 from callbreak.bots.expert import (
@@ -335,17 +336,8 @@ def test_the_settle_rule_compares_cards_deal_by_deal() -> None:
 
 def late_position(seed: int) -> SeatView:
     """A heuristic game's view in the last tricks of its first deal, with a choice to make."""
-    match = Match(make_rules("callbreak"))
-    dealer = Dealer(seed)
-    bot = make_bot("heuristic", seed=seed)
-    while True:
-        if match.to_act == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        view = match.view(match.to_act)  # type: ignore[arg-type]
-        if view.phase is Phase.PLAY and len(view.tricks) >= 10 and len(view.legal) > 1:
-            return view
-        match.apply(bot.decide(view, 1.0).action)
+    return next(view for _, view in heuristic_positions("callbreak", seed, deals=1)
+                if len(view.tricks) >= 10 and len(view.legal) > 1)
 
 
 def test_a_clear_choice_is_made_without_spending_the_whole_budget() -> None:

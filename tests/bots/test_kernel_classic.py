@@ -4,10 +4,10 @@ and used by the expert to read the other seats' play (``infer_policy=classic``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from _dealing import heuristic_positions
 
 from callbreak.bots import heuristic
 from callbreak.bots import kernel_classic as classic
@@ -21,28 +21,10 @@ from callbreak.bots.kernel import (
     options_array,
 )
 from callbreak.bots.kernel_sampling import WorldSampler
-from callbreak.core import CHANCE, Dealer, Match, Phase, SeatView, make_rules
+from callbreak.core import CHANCE, Dealer, Match, SeatView, make_rules
 
 PRESETS = ("callbreak", "nepal-traditional", "catsatcards", "567", "bhoos-tournament",
            "partnership", "no-trump")
-
-
-def heuristic_positions(preset: str, seed: int, deals: int) -> Iterator[tuple[Match, SeatView]]:
-    """Every play decision of a match of four heuristic bots, as (match, the seat's view),
-    during its first ``deals`` deals."""
-    match = Match(make_rules(preset))
-    dealer = Dealer(seed)
-    bot = HeuristicBot(seed=seed)
-    while not match.is_over and match.deal_number <= deals:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
-        view = match.view(seat)
-        if view.phase is Phase.PLAY:
-            yield match, view
-        match.apply(bot.decide(view, 1.0).action)
 
 
 def weights_of(kernel: Kernel, view: SeatView, worlds: np.ndarray, mismatch: float = 0.5

@@ -150,7 +150,7 @@ class _Tally:
 
     def __init__(self, size: int) -> None:
         self.total = np.zeros(size)  # sum of w * v per candidate
-        self.squares = np.zeros(size)  # sum of w^2 * v per candidate
+        self.total_w2 = np.zeros(size)  # sum of w^2 * v per candidate
         self.cross = np.zeros((size, size))  # sum of w^2 * v_a * v_b
         self.mass = 0.0  # sum of w
         self.mass2 = 0.0  # sum of w^2
@@ -159,8 +159,10 @@ class _Tally:
         """Sampled deals' weights (n,) and each candidate's value in them (n, candidates)."""
         w2 = weights * weights
         self.total += weights @ values
-        self.squares += w2 @ values
-        self.cross += np.einsum("i,ia,ib->ab", w2, values, values)
+        self.total_w2 += w2 @ values
+        # A matrix product, not a three-operand einsum: this runs after every batch of every
+        # move, and the einsum took ~90 us a batch where this takes ~12.
+        self.cross += (values * w2[:, None]).T @ values
         self.mass += float(weights.sum())
         self.mass2 += float(w2.sum())
 
@@ -177,7 +179,7 @@ class _Tally:
         lead = (self.total[b] - self.total[others]) / self.mass  # weighted mean difference
         # sum of w^2 (d - mean)^2, expanded into the running sums; d = v_b - v_j.
         d2 = self.cross[b, b] - 2 * self.cross[b, others] + np.diag(self.cross)[others]
-        d1 = self.squares[b] - self.squares[others]
+        d1 = self.total_w2[b] - self.total_w2[others]
         spread = np.maximum(d2 - 2 * lead * d1 + lead * lead * self.mass2, 0.0)
         error = np.sqrt(spread) / self.mass
         return bool(np.all(lead + margin > z * error))
