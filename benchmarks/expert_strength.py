@@ -28,19 +28,26 @@ statistics of each (call-made rate, mean points a deal lost to failed calls)::
 
     .venv/bin/python benchmarks/expert_strength.py --deals 400 --seed 1 --workers 2 \
         --ab expert:samples=300,policy=smart --ab expert:samples=300
+
+What time buys against a field the expert models exactly (three heuristic bots, the arena giving
+1 s a move, the 0.1 s expert keeping to its own 0.1 s)::
+
+    .venv/bin/python benchmarks/expert_strength.py --deals 2000 --seed 11 --workers 2 \
+        --field heuristic --arena-budget 1 --ab expert:budget=1 --ab expert:budget=0.1
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from callbreak.arena import ArenaPlan, run_arena, sets_for
 from callbreak.arena.duplicate import SetResult
 from callbreak.arena.runner import DEFAULT_TOLERANCE
-from callbreak.arena.stats import mean_ci
+from callbreak.arena.stats import mean_ci, percentile
 from callbreak.arena.tournament import run_sets
 from callbreak.bots import available
 from callbreak.core import make_rules
@@ -96,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="give two or more times: compare bot specs against the field of the first "
                              "comparison chosen (default: heuristic) on the same sets, each "
                              "paired with the last (the baseline)")
+    parser.add_argument("--field", metavar="SPEC",
+                        help="with --ab: the three other seats (default: the comparison's field)")
+    parser.add_argument("--arena-budget", type=float, metavar="S",
+                        help="with --ab: seconds a move the arena gives (default: the "
+                             "comparison's), e.g. 1 to compare expert:budget=1 with "
+                             "expert:budget=0.1 against the same field")
     args = parser.parse_args(argv)
     bots = set(available())
     rules = make_rules(PRESET)
@@ -103,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         if len(args.ab) < 2:
             parser.error("--ab takes two bot specs or more (give it once per spec)")
         chosen = [c for c in COMPARISONS if not args.only or c.name in args.only][0]
+        chosen = replace(chosen, field=args.field or chosen.field,
+                         budget=args.arena_budget or chosen.budget)
         return ab(args.ab, chosen, args.deals, args.seed, args.workers)
     print("| comparison | deals | bot score/deal | field score/deal | margin/deal (95% CI) | "
           "bot ms mean / p99 | p99 within budget+20 ms | faults | time |")
@@ -153,13 +168,20 @@ def _bot_stats(sets: list[SetResult]) -> tuple[list[float], float, float, float]
     return margins, made / deals, points / deals, failed_loss / deals
 
 
+def _ci(low: float | None, high: float | None, digits: int) -> str:
+    """``[low, high]``, or ``(one set: no interval)``."""
+    if low is None or high is None:
+        return "(one set: no interval)"
+    return f"[{low:+.{digits}f}, {high:+.{digits}f}]"
+
+
 def ab(specs: list[str], c: Comparison, deals: int, seed: int, workers: int) -> int:
     rules = make_rules(PRESET)
     sets = sets_for(2, rules.deals or 5, deals=deals)
     print(f"A/B against 3x {c.field}, arena {c.budget} s a move, {sets} sets, seed {seed}")
     print("| bot | margin/deal (95% CI) | call made | points/deal | lost to failed calls/deal "
-          "| time |")
-    print("|---|---|---|---|---|---|")
+          "| ms a move mean / p99 | faults | time |")
+    print("|---|---|---|---|---|---|---|---|")
     per: list[list[float]] = []
     for spec in specs:
         plan = ArenaPlan((spec, c.field), rules, seed, sets, budget=c.budget,
@@ -170,13 +192,18 @@ def ab(specs: list[str], c: Comparison, deals: int, seed: int, workers: int) -> 
         margins, made_rate, points, lost = _bot_stats(results)
         mean, low, high = mean_ci(margins)
         per.append(margins)
-        print(f"| {spec} | {mean:+.2f} [{low:+.2f}, {high:+.2f}] | {made_rate:.1%} | {points:+.2f} "
-              f"| {lost:.2f} | {seconds:.0f} s |", flush=True)
+        times = [1000 * x for s in results for t in s.tables
+                 for x in t.times[t.seat_players.index(0)]]
+        faults = sum(f.seat == t.seat_players.index(0) for s in results for t in s.tables
+                     for f in t.faults)
+        print(f"| {spec} | {mean:+.2f} {_ci(low, high, 2)} | {made_rate:.1%} | {points:+.2f} "
+              f"| {lost:.2f} | {statistics.fmean(times):.1f} / {percentile(times, 99):.1f} "
+              f"| {faults} | {seconds:.0f} s |", flush=True)
     print()
     for spec, margins in zip(specs[:-1], per[:-1], strict=True):
         diff = [a - b for a, b in zip(margins, per[-1], strict=True)]
         mean, low, high = mean_ci(diff)
-        print(f"paired difference {spec} - {specs[-1]}: {mean:+.3f} [{low:+.3f}, {high:+.3f}] "
+        print(f"paired difference {spec} - {specs[-1]}: {mean:+.3f} {_ci(low, high, 3)} "
               "per deal")
     return 0
 
