@@ -30,6 +30,7 @@ from callbreak.core import (
     Look,
     Match,
     Phase,
+    Play,
     Redeal,
     SeatView,
     Stop,
@@ -361,3 +362,24 @@ def test_a_bad_settle_option_is_refused() -> None:
         make_bot("expert:settle=-1")
     with pytest.raises(BotError, match="settle must be a number"):
         make_bot("expert:settle=soon")
+
+
+def test_appraise_values_every_legal_card_and_decide_picks_the_best() -> None:
+    view = late_position(3)
+    appraisal = ExpertBot(samples=200, seed=4).appraise(view)
+    assert set(appraisal.plays) == {a for a in view.legal if isinstance(a, Play)}
+    assert appraisal.deals == 200
+    # Deal margins, in points: a card can gain or lose at most a call's worth against the others.
+    assert all(-30 < v < 30 for v in appraisal.values)
+    best = appraisal.plays[appraisal.values.index(max(appraisal.values))]
+    assert make_bot("expert:samples=200", seed=4).decide(view, 5.0).action == best
+
+
+def test_appraise_refuses_a_view_without_a_choice_of_cards() -> None:
+    bot = ExpertBot(samples=20, seed=1)
+    match = Match(make_rules("callbreak"))
+    dealer = Dealer(7)
+    while match.to_act == CHANCE:
+        match.apply(dealer.chance(match))
+    with pytest.raises(ValueError, match="a card to play"):
+        bot.appraise(match.view(match.to_act))  # type: ignore[arg-type]

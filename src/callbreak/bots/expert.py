@@ -31,6 +31,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -185,6 +186,28 @@ class _Tally:
         return bool(np.all(lead + margin > z * error))
 
 
+@dataclass(frozen=True)
+class Appraisal:
+    """Legal cards and the value a search gave each, over ``deals`` sampled deals."""
+
+    plays: tuple[Play, ...]
+    values: tuple[float, ...]  # points (see ExpertBot.appraise)
+    deals: int
+
+
+@dataclass
+class _Search:
+    """What one card-play search found."""
+
+    plays: list[Play]
+    tally: _Tally
+    safe: np.ndarray  # weighted share of sampled deals in which each card makes the call
+    count: int  # sampled deals
+    settled: bool  # stopped early: a clear choice
+    sampler: WorldSampler
+    pos: Position
+
+
 class ExpertBot:
     """Determinized search (see the module docstring).
 
@@ -325,7 +348,7 @@ class ExpertBot:
             return Decision(legal[0], f"no consistent deal to search ({e})")
         return Decision(legal[0], "the first legal move")
 
-    def _effective_budget(self, given: float) -> float:
+    def _effective_budget(self, given: float | None) -> float:
         usable = given if given is not None and given > 0 and math.isfinite(given) else None
         if self.budget is None:
             return usable if usable is not None else DEFAULT_BUDGET
@@ -340,7 +363,37 @@ class ExpertBot:
 
     # --- playing a card ----------------------------------------------------------------
 
+    def appraise(self, view: SeatView, budget: float | None = None) -> Appraisal:
+        """Each legal card's value as the search sees it: what :meth:`decide` chooses from.
+
+        For analysis (how far a short search's choice falls short of a long one's): the
+        values are the seat's deal points less its opponents' mean, in points, on the last
+        deal with the match weight added (see ``match_weight``).
+        """
+        if view.phase is not Phase.PLAY or view.seat is None:
+            raise ValueError("appraise takes a seat's view with a card to play")
+        if len(view.legal) < 2:
+            raise ValueError("appraise needs a choice of cards: only one is legal")
+        search = self._search(view, _Clock(self._effective_budget(budget)))
+        mass = search.tally.mass
+        values = search.tally.total / mass / 10 if mass > 0 else np.zeros(len(search.plays))
+        return Appraisal(tuple(search.plays), tuple(float(v) for v in values), search.count)
+
     def _play(self, view: SeatView, clock: _Clock) -> Decision:
+        search = self._search(view, clock)
+        plays, tally = search.plays, search.tally
+        if search.count == 0:
+            return self._quick_play(search.sampler, search.pos, self._options(view.rules), plays)
+        best = tally.best()
+        card = plays[best].card
+        share = search.safe[best] / tally.mass
+        goal = "the pair's call" if view.rules.partnership else "the call"
+        clear = ", a clear choice" if search.settled else ""
+        return Decision(plays[best], f"{card_name(card)} makes {goal} in {share:.0%} of "
+                                     f"{search.count} sampled deals{clear}")
+
+    def _search(self, view: SeatView, clock: _Clock) -> _Search:
+        """Every legal card played in as many sampled deals as the clock allows."""
         seat = view.seat
         assert seat is not None and view.leader is not None
         plays = [a for a in view.legal if isinstance(a, Play)]
@@ -388,15 +441,7 @@ class ExpertBot:
                     and tally.settled(self.settle, SETTLE_MARGIN)):
                 settled = True
                 break
-        if count == 0:
-            return self._quick_play(sampler, pos, opts, plays)
-        best = tally.best()
-        card = plays[best].card
-        share = safe[best] / tally.mass
-        goal = "the pair's call" if view.rules.partnership else "the call"
-        clear = ", a clear choice" if settled else ""
-        return Decision(plays[best], f"{card_name(card)} makes {goal} in {share:.0%} of "
-                                     f"{count} sampled deals{clear}")
+        return _Search(plays, tally, safe, count, settled, sampler, pos)
 
     def _playouts(self, worlds: np.ndarray, pos: Position, opts: np.ndarray, cands: np.ndarray,
                   reps: int, seat: int, table: np.ndarray | None, points: np.ndarray) -> np.ndarray:
