@@ -28,6 +28,8 @@ from callbreak.arena.stats import mean_ci
 from callbreak.bots import make_bot
 from callbreak.bots.expert import ExpertBot
 
+REFERENCE_BUDGET = 600.0  # seconds
+
 
 def regret(values: tuple[float, ...], plays: tuple[object, ...], chosen: object) -> float:
     return max(values) - values[plays.index(chosen)]
@@ -48,12 +50,15 @@ def main(argv: list[str] | None = None) -> int:
             "1 s": (make_bot("expert:budget=1", seed=2), 1.0)}
     regrets: dict[str, list[float]] = {name: [] for name in (*bots, "second reference")}
     agree = dict.fromkeys(regrets, 0)
+    drawn: list[int] = []
     n = 0
     for m in range(args.matches):
         for view in positions(args.seed + m, args.deals):
-            ref = ExpertBot(samples=args.reference, seed=1000 + n).appraise(view)
+            # A budget long enough that the references always draw all their sampled deals.
+            ref = ExpertBot(samples=args.reference, seed=1000 + n).appraise(view, REFERENCE_BUDGET)
             best = ref.plays[ref.values.index(max(ref.values))]
-            second = ExpertBot(samples=args.reference, seed=5000 + n).appraise(view)
+            second = ExpertBot(samples=args.reference, seed=5000 + n).appraise(view, REFERENCE_BUDGET)
+            drawn.extend((ref.deals, second.deals))
             chosen = {"second reference": second.plays[second.values.index(max(second.values))]}
             for name, (bot, budget) in bots.items():
                 chosen[name] = bot.decide(view, budget).action
@@ -64,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     seats_deals = 4 * args.matches * args.deals
     per_deal = n / seats_deals
     print(f"{n} decisions with a choice ({per_deal:.1f} a seat a deal), {args.matches} matches x "
-          f"{args.deals} deals, seed {args.seed}, reference {args.reference} sampled deals")
+          f"{args.deals} deals, seed {args.seed}, references of {min(drawn)} to {max(drawn)} sampled "
+          "deals")
     print("| chooser | regret a decision, points (95% CI) | a deal | same card as the reference |")
     print("|---|---|---|---|")
     for name, values in regrets.items():
