@@ -112,12 +112,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     bots = set(available())
     rules = make_rules(PRESET)
+    if (args.field or args.arena_budget is not None) and not args.ab:
+        parser.error("--field and --arena-budget go with --ab")
     if args.ab:
         if len(args.ab) < 2:
             parser.error("--ab takes two bot specs or more (give it once per spec)")
         chosen = [c for c in COMPARISONS if not args.only or c.name in args.only][0]
         chosen = replace(chosen, field=args.field or chosen.field,
-                         budget=args.arena_budget or chosen.budget)
+                         budget=chosen.budget if args.arena_budget is None else args.arena_budget)
         return ab(args.ab, chosen, args.deals, args.seed, args.workers)
     print("| comparison | deals | bot score/deal | field score/deal | margin/deal (95% CI) | "
           "bot ms mean / p99 | p99 within budget+20 ms | faults | time |")

@@ -371,8 +371,8 @@ def test_appraise_values_every_legal_card_and_decide_picks_the_best() -> None:
     assert appraisal.deals == 200
     # Deal margins, in points: a card can gain or lose at most a call's worth against the others.
     assert all(-30 < v < 30 for v in appraisal.values)
-    best = appraisal.plays[appraisal.values.index(max(appraisal.values))]
-    assert make_bot("expert:samples=200", seed=4).decide(view, 5.0).action == best
+    assert appraisal.values[appraisal.plays.index(appraisal.best)] == max(appraisal.values)
+    assert make_bot("expert:samples=200", seed=4).decide(view, 5.0).action == appraisal.best
 
 
 def test_appraise_refuses_a_view_without_a_choice_of_cards() -> None:

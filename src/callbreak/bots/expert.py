@@ -194,6 +194,11 @@ class Appraisal:
     values: tuple[float, ...]  # points (see ExpertBot.appraise)
     deals: int
 
+    @property
+    def best(self) -> Play:
+        """The card valued highest: the one the search would play."""
+        return self.plays[self.values.index(max(self.values))]
+
 
 @dataclass
 class _Search:
