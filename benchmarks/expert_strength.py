@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     rules = make_rules(PRESET)
     if (args.field or args.arena_budget is not None) and not args.ab:
         parser.error("--field and --arena-budget go with --ab")
+    if args.arena_budget is not None and not args.arena_budget > 0:
+        parser.error(f"--arena-budget must be a positive number of seconds, got {args.arena_budget}")
     if args.ab:
         if len(args.ab) < 2:
             parser.error("--ab takes two bot specs or more (give it once per spec)")
