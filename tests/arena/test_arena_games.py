@@ -15,7 +15,7 @@ from callbreak.arena.runner import GameDealStream, play_game
 from callbreak.bots.games_bots import make_game_bot
 from callbreak.cli.main import app
 from callbreak.core import Rules
-from callbreak.games import GAMES, GameDeal, GameView, make_trick_game
+from callbreak.games import GAMES, Deal, GameView, make_trick_game
 from callbreak.games.record import loads_game, replay_game
 
 RELATED = [name for name, info in GAMES.items() if info.cls is not None]
@@ -57,7 +57,7 @@ def test_each_game_runs_duplicate_and_reports(game: str) -> None:
         finished = replay_game(record)
         assert finished.is_over and 1 <= len(finished.results) <= 2
         assert table.winners == finished.winners
-        first_deals.append(next(a for a in record.actions if isinstance(a, GameDeal)))
+        first_deals.append(next(a for a in record.actions if isinstance(a, Deal)))
     # Duplicate: every seating is dealt the same first hand.
     assert len(set(first_deals)) == 1
     heuristic, random_bot = report.players

@@ -6,11 +6,11 @@ import random
 from collections.abc import Iterable
 
 from callbreak.core.cards import DECK, Card, parse_cards
-from callbreak.games import CHANCE, GameAction, GameDeal, GameDealer, TrickGame
+from callbreak.games import CHANCE, Action, Deal, GameDealer, TrickGame
 
 
 def fill_deal(game: TrickGame, hands: dict[int, str], upcard: str | None = None,
-              stock_top: str = "") -> GameDeal:
+              stock_top: str = "") -> Deal:
     """A deal giving the named seats these cards; other seats (and the stock) get the lowest
     unused cards in pack order. Donut's upcard must be one of the dealer's given cards."""
     used: set[Card] = set()
@@ -35,10 +35,10 @@ def fill_deal(game: TrickGame, hands: dict[int, str], upcard: str | None = None,
     stock: tuple[Card, ...] = ()
     if game.NAME == "horsethief":
         stock = tuple(top + free)
-    return GameDeal(hands=tuple(out), upcard=up, stock=stock)
+    return Deal(hands=tuple(out), upcard=up, stock=stock)
 
 
-def play_seq(game: TrickGame, actions: Iterable[GameAction]) -> None:
+def play_seq(game: TrickGame, actions: Iterable[Action]) -> None:
     for a in actions:
         game.apply(a)
 

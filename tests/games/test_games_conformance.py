@@ -21,8 +21,8 @@ from callbreak.games import (
     CHANCE,
     GAMES,
     Bid,
+    Deal,
     Exchange,
-    GameDeal,
     GameDealer,
     GamePhase,
     Join,
@@ -86,7 +86,7 @@ def check_play(g: TrickGame, seat: int, card: Card) -> None:
             assert card > max(trumps_in), "did not overtrump though able"
 
 
-def reference_points(g: TrickGame, before: list[int], deal: GameDeal) -> list[int]:
+def reference_points(g: TrickGame, before: list[int], deal: Deal) -> list[int]:
     """Hand points by the scoring rules of section 4, from the finished hand's public state."""
     n, won, act = g.players, g.won, g.active
     if g.NAME == "batak-ihaleli":
@@ -120,7 +120,7 @@ def reference_points(g: TrickGame, before: list[int], deal: GameDeal) -> list[in
     return pts
 
 
-def check_cards(g: TrickGame, deal: GameDeal) -> None:
+def check_cards(g: TrickGame, deal: Deal) -> None:
     dealt = mask(c for h in deal.hands for c in h)
     played = mask(c for t in g.tricks for c in t.cards) | mask(g.trick)
     held = 0
@@ -142,7 +142,7 @@ def check_cards(g: TrickGame, deal: GameDeal) -> None:
         assert held | played == dealt & ~_out_cards(g, deal)
 
 
-def _out_cards(g: TrickGame, deal: GameDeal) -> int:
+def _out_cards(g: TrickGame, deal: Deal) -> int:
     """Cards of seats that sat out or dropped (set aside, unplayed)."""
     out = 0
     for s in range(g.players):
@@ -186,13 +186,13 @@ def check_refusals(g: TrickGame, rng: random.Random) -> None:
     other = (seat + 1) % g.players
     held = [c for c in range(52) if g.hands[seat] >> c & 1]
     bad = [Play(other, Card(0)), Bid(seat, 99), Pass(7), Join(other, True), NameTrump(other, Suit.SPADES),
-           Exchange(seat, (Card(0), Card(0))), GameDeal(hands=())]
+           Exchange(seat, (Card(0), Card(0))), Deal(hands=())]
     # Malformed values in every field (what a careless client or a bad bot might send).
     bad += [Play(seat, "AS"), Play(seat, 51), Play(True, Card(0)), Bid(seat, "5"), Bid(seat, 5.0),
             Bid(seat, True), Pass("0"), Pass(None), NameTrump(seat, 3), NameTrump(seat, "S"),
             Join(seat, 1), Join(seat, None), Settle(seat, "yes"), Exchange(seat, [Card(0)]),
             Exchange(seat, (0,)), Exchange(-1, ()), "play AS", None,
-            GameDeal(hands=tuple(() for _ in range(g.players)))]
+            Deal(hands=tuple(() for _ in range(g.players)))]
     if g.phase is GamePhase.PLAY:
         legal = g.play_mask()
         bad += [Play(seat, Card(c)) for c in held if not legal >> c & 1]
@@ -232,7 +232,7 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
         rng = random.Random(seed)
         dealer = GameDealer(seed)
         snaps = [g.snapshot()]
-        deal: GameDeal | None = None
+        deal: Deal | None = None
         scores_before = list(g.scores)
         hand_start = list(g.scores)
         while not g.is_over:

@@ -30,7 +30,7 @@ from callbreak.core.cards import DECK
 from callbreak.core.dealing import shuffled_hands
 from callbreak.core.rules import FirstDealer
 from callbreak.core.view import Phase
-from callbreak.games import GameAction, TrickGame
+from callbreak.games import Action, TrickGame
 from callbreak.games.base import GamePhase, shuffled_pack
 from callbreak.games.record import GameRecord, game_record_of
 from callbreak.record import Record, record_of
@@ -299,7 +299,7 @@ class GameDealStream:
         self._rng = random.Random(f"game-deals/{seed}" if seed is not None else None)
         self.dealt = 0
 
-    def chance(self, game: TrickGame) -> GameAction:
+    def chance(self, game: TrickGame) -> Action:
         if game.phase is not GamePhase.DEAL:
             raise ArenaError(f"no chance step is due in the {game.phase.value} phase")
         if self.dealt >= GAME_HAND_LIMIT:

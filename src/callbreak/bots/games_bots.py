@@ -29,7 +29,7 @@ from callbreak.bots.base import BotError
 from callbreak.core.actions import CHANCE, Play
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.tricks import beats
-from callbreak.games import GAMES, Bid, Exchange, GameAction, GameView, Join, NameTrump, Pass, Settle
+from callbreak.games import GAMES, Action, Bid, Exchange, GameView, Join, NameTrump, Pass, Settle
 from callbreak.games.base import GamePhase, TrickGame
 
 
@@ -37,7 +37,7 @@ from callbreak.games.base import GamePhase, TrickGame
 class GameDecision:
     """A game action and a short phrase saying why (the game bots' :class:`Decision`)."""
 
-    action: GameAction
+    action: Action
     reason: str = ""
 
 
@@ -100,7 +100,7 @@ def _active_count(view: GameView) -> int:
 # --- the heuristic -------------------------------------------------------------------------
 
 
-def heuristic_action(view: GameView) -> tuple[GameAction, str]:
+def heuristic_action(view: GameView) -> tuple[Action, str]:
     """The heuristic bot's choice and why."""
     legal = view.legal
     if not legal:
@@ -134,7 +134,7 @@ def heuristic_action(view: GameView) -> tuple[GameAction, str]:
     return first, "the only kind of action"
 
 
-def _heuristic_bid(view: GameView, hand: int, players: int) -> tuple[GameAction, str]:
+def _heuristic_bid(view: GameView, hand: int, players: int) -> tuple[Action, str]:
     seat = view.legal[0].seat  # type: ignore[union-attr]
     bids = sorted((a for a in view.legal if isinstance(a, Bid)), key=lambda a: a.tricks)
     can_pass = any(isinstance(a, Pass) for a in view.legal)
@@ -151,7 +151,7 @@ def _heuristic_bid(view: GameView, hand: int, players: int) -> tuple[GameAction,
     return Pass(seat), f"only ~{est:.1f} tricks"
 
 
-def _heuristic_exchange(view: GameView, hand: int) -> tuple[GameAction, str]:
+def _heuristic_exchange(view: GameView, hand: int) -> tuple[Action, str]:
     trump = view.trump.value if view.trump is not None else -1
     keep = 0
     for c in cards_of(hand):
@@ -166,7 +166,7 @@ def _heuristic_exchange(view: GameView, hand: int) -> tuple[GameAction, str]:
     return best, f"exchange {len(best.cards)}"
 
 
-def _heuristic_play(view: GameView) -> tuple[GameAction, str]:
+def _heuristic_play(view: GameView) -> tuple[Action, str]:
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     seat = view.legal[0].seat  # type: ignore[union-attr]
     card, why = choose_card(legal, list(view.trick), view.trump.value if view.trump else -1,
@@ -278,7 +278,7 @@ def _game_class(view: GameView) -> type[TrickGame]:
     return cls
 
 
-def rollout_action(g: TrickGame) -> GameAction:
+def rollout_action(g: TrickGame) -> Action:
     """The fast policy used to play sampled worlds out: the heuristic on the sampled state."""
     seat = g.turn
     if g.phase is GamePhase.PLAY:
@@ -358,7 +358,7 @@ class GameSearchBot:
         self.max_candidates = max_candidates
         self.reveal = bool(reveal)  # 0: sample by voids alone (the bot before obligations were read)
 
-    def candidates(self, view: GameView) -> list[GameAction]:
+    def candidates(self, view: GameView) -> list[Action]:
         legal = list(view.legal)
         if len(legal) <= self.max_candidates:
             return legal
@@ -368,7 +368,7 @@ class GameSearchBot:
             # Bids: the ones nearest the heuristic's (a pass counts as just below the lowest bid).
             aim = pick.tricks if isinstance(pick, Bid) else 0
 
-            def distance(a: GameAction) -> int:
+            def distance(a: Action) -> int:
                 return abs((a.tricks if isinstance(a, Bid) else 0) - aim)
 
             rest.sort(key=distance)

@@ -1,13 +1,20 @@
-"""Actions: small frozen values that round-trip to JSON.
+"""Actions of every game: small frozen values that round-trip to JSON.
 
-Chance steps (the first-dealer draw and the deal) are actions too, made by the "chance" seat
-(:data:`CHANCE`), so that the rules never touch a random generator and a record is just a list
-of actions.
+One vocabulary serves every registered game. Call Break takes calls (with looks and redeal
+claims when its rules have them) and card plays; the related games add bids and passes, naming
+trump, saying in or out, exchanging cards with the stock, and the Snarples bidder's choice when
+everyone sits out. A game refuses a kind of action it does not have, naming it.
+
+Chance steps (the first-dealer draw, the deal with any upcard or stock) are actions too, made by
+the "chance" seat (:data:`CHANCE`), so that the rules never touch a random generator and a record
+is just a list of actions.
 
 >>> Play(seat=2, card=Card.parse("QH")).to_json()
 {'type': 'play', 'seat': 2, 'card': 'QH'}
 >>> action_from_json({'type': 'call', 'seat': 1, 'tricks': 4})
 Call(seat=1, tricks=4, blind=False)
+>>> action_from_json({'type': 'join', 'seat': 2, 'playing': False})
+Join(seat=2, playing=False)
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from callbreak.core.cards import Card
+from callbreak.core.cards import Card, Suit
 from callbreak.core.errors import CallbreakError, RecordError
 
 CHANCE = -1
@@ -48,14 +55,23 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The cards dealt to each seat, seat 0 first."""
+    """The cards dealt: one hand per seat, seat 0 first (empty for a seat out of the game), the
+    face-up card (Donut: the dealer's fifth card; Horsethief: the turned top of the stock), and
+    the stock in order from the top (Horsethief only)."""
 
     hands: tuple[tuple[Card, ...], ...]
+    upcard: Card | None = None
+    stock: tuple[Card, ...] = ()
     kind: ClassVar[str] = "deal"
     actor: ClassVar[int] = CHANCE
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "hands": [[c.text for c in h] for h in self.hands]}
+        d: dict[str, Any] = {"type": self.kind, "hands": [[c.text for c in h] for h in self.hands]}
+        if self.upcard is not None:
+            d["upcard"] = self.upcard.text
+        if self.stock:
+            d["stock"] = [c.text for c in self.stock]
+        return d
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +136,80 @@ class Stop:
         return {"type": self.kind}
 
 
-Action = ChooseDealer | Draw | Deal | Look | Redeal | Call | Play | Stop
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid (or, in Batak Koz Maca, a call) of a number of tricks in an auction."""
+
+    seat: int
+    tricks: int
+    kind: ClassVar[str] = "bid"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "tricks": self.tricks}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A pass in an auction; in Batak and Snarples a pass is final for the hand."""
+
+    seat: int
+    kind: ClassVar[str] = "pass"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    """The seat entitled to it names the trump suit."""
+
+    seat: int
+    suit: Suit
+    kind: ClassVar[str] = "trump"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "suit": self.suit.letter}
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Play this hand (``playing=True``) or sit out / drop / stay out (``False``)."""
+
+    seat: int
+    playing: bool
+    kind: ClassVar[str] = "join"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "playing": self.playing}
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Horsethief: discard these cards (possibly none) and draw as many from the stock."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    kind: ClassVar[str] = "exchange"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "cards": [c.text for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """Snarples, everyone else sat out: the bidder takes -5 (``penalize_others=False``) or gives
+    each other player +5."""
+
+    seat: int
+    penalize_others: bool
+    kind: ClassVar[str] = "settle"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "penalize_others": self.penalize_others}
+
+
+Action = (ChooseDealer | Draw | Deal | Look | Redeal | Call | Play | Stop
+          | Bid | Pass | NameTrump | Join | Exchange | Settle)
 
 
 def action_seat(action: Action) -> int:
@@ -143,7 +232,10 @@ def action_from_json(data: Any) -> Action:
             hands = data["hands"]
             if not isinstance(hands, list):
                 raise RecordError("deal hands must be a list")
-            return Deal(hands=tuple(tuple(Card.parse(c) for c in h) for h in hands))
+            up = data.get("upcard")
+            return Deal(hands=tuple(_cards(h) for h in hands),
+                        upcard=Card.parse(up) if up is not None else None,
+                        stock=_cards(data.get("stock", [])))
         if kind == "look":
             return Look(seat=_int(data["seat"]))
         if kind == "redeal":
@@ -154,6 +246,18 @@ def action_from_json(data: Any) -> Action:
             return ChooseDealer(seat=_int(data["seat"]))
         if kind == "stop":
             return Stop()
+        if kind == "bid":
+            return Bid(seat=_int(data["seat"]), tricks=_int(data["tricks"]))
+        if kind == "pass":
+            return Pass(seat=_int(data["seat"]))
+        if kind == "trump":
+            return NameTrump(seat=_int(data["seat"]), suit=Suit.parse(_str(data["suit"])))
+        if kind == "join":
+            return Join(seat=_int(data["seat"]), playing=_bool(data["playing"]))
+        if kind == "exchange":
+            return Exchange(seat=_int(data["seat"]), cards=_cards(data["cards"]))
+        if kind == "settle":
+            return Settle(seat=_int(data["seat"]), penalize_others=_bool(data["penalize_others"]))
     except KeyError as e:
         raise RecordError(f"{kind} action is missing {e.args[0]!r}: {data!r}") from None
     except TypeError:
@@ -163,6 +267,18 @@ def action_from_json(data: Any) -> Action:
             raise
         raise RecordError(f"malformed {kind} action {data!r}: {e}") from None
     raise RecordError(f"unknown action type {kind!r}")
+
+
+def _cards(v: Any) -> tuple[Card, ...]:
+    if not isinstance(v, list):
+        raise RecordError(f"expected a list of cards, got {v!r}")
+    return tuple(Card.parse(c) for c in v)
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise RecordError(f"expected text, got {v!r}")
+    return v
 
 
 def _int(v: Any) -> int:

@@ -35,6 +35,8 @@ from callbreak.core.actions import (
     Redeal,
     Stop,
 )
+from typing import Any
+
 from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.errors import (
     CallOutOfRangeError,
@@ -118,6 +120,20 @@ class Match:
     def to_act(self) -> int | None:
         """The seat to act, :data:`CHANCE` for a chance step, None when the match is over."""
         return None if self.phase is Phase.OVER else self.turn
+
+    @property
+    def players(self) -> int:
+        return PLAYERS
+
+    @property
+    def options(self) -> Rules:
+        """The game's options, as every game names them: Call Break's are its rules."""
+        return self.rules
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """Match totals in points (:attr:`totals` keeps them in tenths)."""
+        return tuple(t / 10 for t in self.totals)
 
     @property
     def deal_number(self) -> int:
@@ -284,6 +300,8 @@ class Match:
             assert isinstance(action, Deal)
             if phase is not Phase.DEAL:
                 raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
+            if action.upcard is not None or action.stock:
+                raise IllegalActionError("Call Break deals no upcard and no stock")
             _deal_masks(action.hands)
         elif kind == "draw":
             assert isinstance(action, Draw)
@@ -303,6 +321,8 @@ class Match:
             if not self.can_stop:
                 raise WrongPhaseError("the match can only be stopped between deals when the "
                                       "number of deals is unlimited")
+        elif isinstance(kind, str):
+            raise IllegalActionError(f"Call Break has no {kind!r} action")
         else:
             raise IllegalActionError(f"unknown action {action!r}")
 
@@ -602,6 +622,22 @@ class Match:
             chips=self.chips,
             legal=tuple(self.legal_actions(seat)) if seat is not None else (),
         )
+
+    def result_json(self) -> dict[str, Any]:
+        """The results so far, JSON-ready (what a record states for its readers)."""
+        return {
+            "finished": self.is_over,
+            "deals": [
+                {"number": r.number, "dealer": r.dealer, "calls": list(r.calls),
+                 "blind": list(r.blind), "won": list(r.won), "points": [p / 10 for p in r.points],
+                 "tiebreak": r.tiebreak}
+                for r in self.results
+            ],
+            "totals": [t / 10 for t in self.totals],
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "chips": list(self.chips) if self.chips is not None else None,
+        }
 
     def clone(self) -> Match:
         """An independent copy (for search and for what-if checks)."""

@@ -12,6 +12,7 @@ from enum import Enum
 
 from callbreak.core.actions import Action
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.game import TrickView
 from callbreak.core.rules import Rules
 
 
@@ -55,7 +56,7 @@ class RedealNotice:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatView:
+class SeatView(TrickView):
     """Everything ``seat`` may know, and nothing more. ``seat`` is None for a spectator."""
 
     seat: int | None
@@ -92,21 +93,22 @@ class SeatView:
         return tuple((self.leader + i) % self.players for i in range(len(self.trick)))
 
     @property
-    def played(self) -> tuple[Card, ...]:
-        """Every card played this deal, completed tricks then the current one."""
-        out: list[Card] = []
-        for t in self.tricks:
-            out.extend(t.cards)
-        out.extend(self.trick)
-        return tuple(out)
+    def face_up(self) -> tuple[Card, ...]:
+        """A redeal claimant's hand, shown to everyone."""
+        return self.redeal.shown if self.redeal is not None else ()
+
+    @property
+    def notice(self) -> str:
+        return self.redeal.reason if self.redeal is not None else ""
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """Match totals in points (the totals are kept in tenths)."""
+        return tuple(t / 10 for t in self.totals)
 
     def voids(self, seat: int) -> frozenset[Suit]:
         """Suits that ``seat`` is publicly known not to hold."""
         return frozenset(s for s in Suit if self.caps[seat][s] < s * 13)
-
-    @property
-    def legal_cards(self) -> tuple[Card, ...]:
-        return tuple(a.card for a in self.legal if a.kind == "play")  # type: ignore[union-attr]
 
     @property
     def unseen(self) -> tuple[Card, ...]:

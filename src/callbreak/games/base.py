@@ -29,7 +29,18 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
-from callbreak.core.actions import CHANCE, Play
+from callbreak.core.actions import (
+    CHANCE,
+    Action,
+    Bid,
+    Deal,
+    Exchange,
+    Join,
+    NameTrump,
+    Pass,
+    Play,
+    Settle,
+)
 from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.errors import (
     IllegalActionError,
@@ -38,19 +49,10 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
+from callbreak.core.game import TrickView
 from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.tricks import NO_TRUMP, biggest_card, follow_suit_mask, trick_winner
-from callbreak.games.actions import (
-    Bid,
-    Exchange,
-    GameAction,
-    GameDeal,
-    Join,
-    NameTrump,
-    Pass,
-    Settle,
-)
 
 
 class GamePhase(str, Enum):
@@ -160,7 +162,7 @@ def _coerce(name: str, hint: Any, value: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GameView:
+class GameView(TrickView):
     """Everything ``seat`` may know about a game, and nothing more (``seat`` None: a spectator).
 
     Built by allow-list from the state; holds only tuples and frozen values, never a reference
@@ -202,24 +204,12 @@ class GameView:
     discards: tuple[Card, ...]  # this seat's own discards this hand
     notice: str
     winners: tuple[int, ...]
-    legal: tuple[GameAction, ...]
+    legal: tuple[Action, ...]
 
     @property
-    def played(self) -> tuple[Card, ...]:
-        """Every card played this hand, completed tricks then the current one."""
-        out: list[Card] = []
-        for t in self.tricks:
-            out.extend(t.cards)
-        out.extend(self.trick)
-        return tuple(out)
-
-    @property
-    def legal_cards(self) -> tuple[Card, ...]:
-        return tuple(a.card for a in self.legal if isinstance(a, Play))
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is GamePhase.OVER
+    def face_up(self) -> tuple[Card, ...]:
+        """The upcard, and this seat's own discards."""
+        return (*(() if self.upcard is None else (self.upcard,)), *self.discards)
 
     def voids(self, seat: int) -> frozenset[Suit]:
         """Suits ``seat`` has shown it does not hold this hand (it failed to follow them)."""
@@ -321,7 +311,7 @@ class TrickGame:
         self.results: list[HandResult] = []
         self.streak = [0] * n
         self.winners: tuple[int, ...] = ()
-        self.history: list[GameAction] = []
+        self.history: list[Action] = []
         self.notice = ""
         self._reset_hand()
 
@@ -371,7 +361,7 @@ class TrickGame:
                 return s
         raise IllegalActionError("no seat is left to act")  # pragma: no cover
 
-    def legal_actions(self, seat: int | None = None) -> list[GameAction]:
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every action ``seat`` (default: the seat to act) may take now; chance steps are not
         listed (any well-formed deal is legal)."""
         if seat is None:
@@ -382,7 +372,7 @@ class TrickGame:
             return [Play(seat, c) for c in cards_of(self.play_mask())]
         return self._contract_actions(seat)
 
-    def _contract_actions(self, seat: int) -> list[GameAction]:
+    def _contract_actions(self, seat: int) -> list[Action]:
         raise NotImplementedError
 
     def play_mask(self) -> int:
@@ -395,14 +385,14 @@ class TrickGame:
         """Follow suit; void: any card (Snarples, Donut, Horsethief)."""
         return follow_suit_mask(hand, self.trick[0]) if self.trick else hand
 
-    def is_legal(self, action: GameAction) -> bool:
+    def is_legal(self, action: Action) -> bool:
         try:
             self.verify(action)
         except IllegalActionError:
             return False
         return True
 
-    def default_action(self) -> GameAction:
+    def default_action(self) -> Action:
         """What a turn timer does for the seat to act: the biggest legal card, else the first
         listed choice (a pass, playing the hand, no exchange, the longest suit as trump)."""
         if self.phase is GamePhase.PLAY:
@@ -417,12 +407,12 @@ class TrickGame:
 
     # --- verifying -----------------------------------------------------------------------
 
-    def verify(self, action: GameAction) -> None:
+    def verify(self, action: Action) -> None:
         """Raise a specific :class:`IllegalActionError` if ``action`` may not be applied now."""
         phase = self.phase
         if phase is GamePhase.OVER:
             raise WrongPhaseError("the game is over")
-        if isinstance(action, GameDeal):
+        if isinstance(action, Deal):
             if phase is not GamePhase.DEAL:
                 raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
             self._check_deal(action)
@@ -449,10 +439,10 @@ class TrickGame:
         self.check_turn(action.seat)
         self._verify_contract(action)
 
-    def _verify_contract(self, action: GameAction) -> None:
+    def _verify_contract(self, action: Action) -> None:
         raise NotImplementedError
 
-    def wrong_phase(self, action: GameAction) -> WrongPhaseError:
+    def wrong_phase(self, action: Action) -> WrongPhaseError:
         return WrongPhaseError(f"a {action.kind} action is not taken in the {self.phase.value} "
                                f"phase of {self.TITLE}")
 
@@ -476,7 +466,7 @@ class TrickGame:
             return f"{card} does not beat the trick though a higher card is held; legal: {legal}"
         return f"{card} breaks the rule for a player void in the led suit; legal: {legal}"
 
-    def _check_deal(self, deal: GameDeal) -> None:
+    def _check_deal(self, deal: Deal) -> None:
         hands = deal.hands
         if not isinstance(hands, (tuple, list)) or len(hands) != self.players:
             raise IllegalActionError(f"a deal needs {self.players} hands (empty for a seat out "
@@ -503,27 +493,27 @@ class TrickGame:
             for c in deal.stock:
                 take(c, "the stock")
 
-    def _check_deal_extras(self, deal: GameDeal, dealt: int) -> None:
+    def _check_deal_extras(self, deal: Deal, dealt: int) -> None:
         if deal.upcard is not None or deal.stock:
             raise IllegalActionError(f"{self.TITLE} has no upcard and no stock")
 
     # --- applying ------------------------------------------------------------------------
 
-    def apply(self, action: GameAction) -> None:
+    def apply(self, action: Action) -> None:
         """Verify ``action`` and apply it. A refused action changes nothing."""
         self.verify(action)
         self.history.append(action)
-        if isinstance(action, GameDeal):
+        if isinstance(action, Deal):
             self._deal(action)
         elif isinstance(action, Play):
             self._play(action.seat, action.card)
         else:
             self._apply_contract(action)
 
-    def _apply_contract(self, action: GameAction) -> None:
+    def _apply_contract(self, action: Action) -> None:
         raise NotImplementedError
 
-    def _deal(self, deal: GameDeal) -> None:
+    def _deal(self, deal: Deal) -> None:
         self._reset_hand()
         self.notice = ""
         self.hands = [sum(1 << c for c in h) for h in deal.hands]
@@ -616,7 +606,7 @@ class TrickGame:
 
     # --- chance helpers ------------------------------------------------------------------
 
-    def deal_from_pack(self, pack: Sequence[Card]) -> GameDeal:
+    def deal_from_pack(self, pack: Sequence[Card]) -> Deal:
         """The deal a dealer makes from a shuffled ``pack``: one card at a time from the seat
         after the dealer; the game adds an upcard or stock where it has one."""
         seats = [self.next_seat(self.dealer)]
@@ -630,8 +620,8 @@ class TrickGame:
                 i += 1
         return self._finish_pack_deal(hands, list(pack[i:]))
 
-    def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> GameDeal:
-        return GameDeal(hands=tuple(tuple(sorted(h)) for h in hands))
+    def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> Deal:
+        return Deal(hands=tuple(tuple(sorted(h)) for h in hands))
 
     # --- views and copies ----------------------------------------------------------------
 
@@ -713,6 +703,18 @@ class TrickGame:
     def _restore_private(self, view: GameView) -> None:
         """Subclasses with private bookkeeping rebuild it from the view here."""
 
+    def result_json(self) -> dict[str, Any]:
+        """The results so far, JSON-ready (what a record states for its readers)."""
+        return {
+            "finished": self.is_over,
+            "hands": [{"number": r.number, "dealer": r.dealer, "declarer": r.declarer,
+                       "contract": r.contract, "trump": r.trump.letter if r.trump is not None else None,
+                       "active": list(r.active), "won": list(r.won), "points": list(r.points),
+                       "note": r.note} for r in self.results],
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+        }
+
     def clone(self) -> TrickGame:
         """An independent copy (for search and what-if checks)."""
         g = self.__class__.__new__(self.__class__)
@@ -739,7 +741,7 @@ class GameDealer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def chance(self, game: TrickGame) -> GameDeal:
+    def chance(self, game: TrickGame) -> Deal:
         if game.phase is not GamePhase.DEAL:
             raise WrongPhaseError(f"no chance step is due in the {game.phase.value} phase")
         return game.deal_from_pack(shuffled_pack(self.rng))

@@ -37,12 +37,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from callbreak.core.actions import Action, Bid, NameTrump, Pass
 from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
 from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.tricks import lead_mask_unbroken, legal_mask
-from callbreak.games.actions import Bid, GameAction, NameTrump, Pass
 from callbreak.games.base import GameOptions, GamePhase, TrickGame
+from callbreak.games.registry import register_game, trick_game
 
 # The core's Call Break option set that expresses Batak's play obligations.
 _BATAK_PLAY = Rules(follow_must_beat=True, void_rule=VoidRule.MUST_TRUMP)
@@ -122,7 +123,7 @@ class BatakIhaleli(_Batak):
         return (seat == self.dealer and self._high() == 0
                 and all(self.passed[s] for s in range(self.players) if s != self.dealer))
 
-    def _contract_actions(self, seat: int) -> list[GameAction]:
+    def _contract_actions(self, seat: int) -> list[Action]:
         if self.phase is GamePhase.AUCTION:
             if self._dealer_forced(seat):
                 return [Bid(seat, n) for n in range(self.options.forced_bid, 14)]
@@ -132,7 +133,7 @@ class BatakIhaleli(_Batak):
             return [NameTrump(seat, s) for s in Suit]
         return []
 
-    def _verify_contract(self, action: GameAction) -> None:
+    def _verify_contract(self, action: Action) -> None:
         if isinstance(action, (Bid, Pass)):
             if self.phase is not GamePhase.AUCTION:
                 raise self.wrong_phase(action)
@@ -156,7 +157,7 @@ class BatakIhaleli(_Batak):
             return
         raise self.wrong_phase(action)
 
-    def _apply_contract(self, action: GameAction) -> None:
+    def _apply_contract(self, action: Action) -> None:
         if isinstance(action, NameTrump):
             self.trump = action.suit
             self.start_play(action.seat)
@@ -212,17 +213,17 @@ class BatakKozMaca(_Batak):
         self.phase = GamePhase.AUCTION
         self.turn = (self.dealer + 1) % self.players
 
-    def _contract_actions(self, seat: int) -> list[GameAction]:
+    def _contract_actions(self, seat: int) -> list[Action]:
         return [Bid(seat, n) for n in range(1, 14)]
 
-    def _verify_contract(self, action: GameAction) -> None:
+    def _verify_contract(self, action: Action) -> None:
         if not isinstance(action, Bid) or self.phase is not GamePhase.AUCTION:
             raise self.wrong_phase(action)
         n = action.tricks
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 13:
             raise CallOutOfRangeError(f"a call must be 1..13, got {n!r}")
 
-    def _apply_contract(self, action: GameAction) -> None:
+    def _apply_contract(self, action: Action) -> None:
         assert isinstance(action, Bid)
         self.bids[action.seat] = action.tricks
         if action.seat != self.dealer:
@@ -240,3 +241,7 @@ class BatakKozMaca(_Batak):
             call = self.bids[s] or 0
             points.append(call if self.won[s] >= call else -call)
         return points, ""
+
+
+register_game(trick_game(BatakIhaleli))
+register_game(trick_game(BatakKozMaca))

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from callbreak.core.actions import Action, Deal, Join, NameTrump
 from callbreak.core.cards import Card, Rank, Suit
 from callbreak.core.errors import IllegalActionError
-from callbreak.games.actions import GameAction, GameDeal, Join, NameTrump
 from callbreak.games.base import GameOptions, GamePhase, TrickGame
+from callbreak.games.registry import register_game, trick_game
 
 _TRUMP_DROPS = frozenset({Rank.FOUR, Rank.FIVE, Rank.SEVEN, Rank.EIGHT, Rank.JACK, Rank.QUEEN,
                           Rank.KING, Rank.ACE})
@@ -58,11 +59,11 @@ class Donut(TrickGame):
     LOW_WINS = True
     OPTIONS = DonutOptions
 
-    def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> GameDeal:
+    def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> Deal:
         upcard = hands[self.dealer][-1]  # the dealer is dealt last: the fifth card of the deal
-        return GameDeal(hands=tuple(tuple(sorted(h)) for h in hands), upcard=upcard)
+        return Deal(hands=tuple(tuple(sorted(h)) for h in hands), upcard=upcard)
 
-    def _check_deal_extras(self, deal: GameDeal, dealt: int) -> None:
+    def _check_deal_extras(self, deal: Deal, dealt: int) -> None:
         up = deal.upcard
         if not isinstance(up, Card):
             raise IllegalActionError("a Donut deal needs the dealer's face-up fifth card (upcard)")
@@ -117,14 +118,14 @@ class Donut(TrickGame):
         self.phase = GamePhase.JOIN
         self.turn = self.next_seat(self.dealer)
 
-    def _contract_actions(self, seat: int) -> list[GameAction]:
+    def _contract_actions(self, seat: int) -> list[Action]:
         if self.phase is GamePhase.TRUMP:
             return [NameTrump(seat, s) for s in Suit]
         if self.phase is GamePhase.JOIN:
             return [Join(seat, True), Join(seat, False)]
         return []
 
-    def _verify_contract(self, action: GameAction) -> None:
+    def _verify_contract(self, action: Action) -> None:
         if isinstance(action, NameTrump) and self.phase is GamePhase.TRUMP:
             if not isinstance(action.suit, Suit):
                 raise IllegalActionError(f"not a suit: {action.suit!r}")
@@ -135,7 +136,7 @@ class Donut(TrickGame):
             return
         raise self.wrong_phase(action)
 
-    def _apply_contract(self, action: GameAction) -> None:
+    def _apply_contract(self, action: Action) -> None:
         if isinstance(action, NameTrump):
             self.trump = action.suit
             self._play_all()
@@ -164,3 +165,6 @@ class Donut(TrickGame):
             return self.best_seats(range(self.players))
         return None
 
+
+
+register_game(trick_game(Donut))

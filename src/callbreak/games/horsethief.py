@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 
+from callbreak.core.actions import Action, Deal, Exchange, Join
 from callbreak.core.cards import FULL_DECK, Card, Suit, cards_of
 from callbreak.core.errors import IllegalActionError, IllegalPlayError, RulesError
-from callbreak.games.actions import Exchange, GameAction, GameDeal, Join
 from callbreak.games.base import GameOptions, GamePhase, TrickGame
+from callbreak.games.registry import register_game, trick_game
 
 
 class Ties(str, Enum):
@@ -58,11 +59,11 @@ class Horsethief(TrickGame):
         if self.options.target < 1:
             raise RulesError("target must be at least 1")
 
-    def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> GameDeal:
-        return GameDeal(hands=tuple(tuple(sorted(h)) for h in hands), upcard=rest[0],
+    def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> Deal:
+        return Deal(hands=tuple(tuple(sorted(h)) for h in hands), upcard=rest[0],
                         stock=tuple(rest[1:]))
 
-    def _check_deal_extras(self, deal: GameDeal, dealt: int) -> None:
+    def _check_deal_extras(self, deal: Deal, dealt: int) -> None:
         up = deal.upcard
         if not isinstance(up, Card):
             raise IllegalActionError("a Horsethief deal needs the turned-up card (upcard)")
@@ -93,7 +94,7 @@ class Horsethief(TrickGame):
         self.phase = GamePhase.JOIN
         self.turn = self.next_seat(self.dealer)
 
-    def _contract_actions(self, seat: int) -> list[GameAction]:
+    def _contract_actions(self, seat: int) -> list[Action]:
         if self.phase is GamePhase.JOIN:
             return [Join(seat, True), Join(seat, False)]
         if self.phase is GamePhase.EXCHANGE:
@@ -102,7 +103,7 @@ class Horsethief(TrickGame):
             return [Exchange(seat, combo) for k in range(most + 1) for combo in combinations(hand, k)]
         return []
 
-    def _verify_contract(self, action: GameAction) -> None:
+    def _verify_contract(self, action: Action) -> None:
         if isinstance(action, Join) and self.phase is GamePhase.JOIN:
             if not isinstance(action.playing, bool):
                 raise IllegalActionError(f"playing must be true or false, got {action.playing!r}")
@@ -121,7 +122,7 @@ class Horsethief(TrickGame):
             return
         raise self.wrong_phase(action)
 
-    def _apply_contract(self, action: GameAction) -> None:
+    def _apply_contract(self, action: Action) -> None:
         if isinstance(action, Join):
             self.joined[action.seat] = action.playing
             undecided = [j is None for j in self.joined]
@@ -177,3 +178,6 @@ class Horsethief(TrickGame):
         if len(top) > 1 and self.options.ties is Ties.PLAY_ON:
             return None
         return top
+
+
+register_game(trick_game(Horsethief))

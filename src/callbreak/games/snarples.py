@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from callbreak.core.actions import Action, Bid, Join, NameTrump, Pass, Settle
 from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
-from callbreak.games.actions import Bid, GameAction, Join, NameTrump, Pass, Settle
 from callbreak.games.base import GameOptions, GamePhase, GameView, TrickGame
+from callbreak.games.registry import register_game, trick_game
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,7 +77,7 @@ class Snarples(TrickGame):
     def _must_play(self, seat: int) -> bool:
         return not self.may_sit_out or self.streak[seat] >= self.options.max_sit_out_run
 
-    def _contract_actions(self, seat: int) -> list[GameAction]:
+    def _contract_actions(self, seat: int) -> list[Action]:
         if self.phase is GamePhase.AUCTION:
             return [Pass(seat), *(Bid(seat, n) for n in range(self._high() + 1, 6))]
         if self.phase is GamePhase.TRUMP:
@@ -87,7 +88,7 @@ class Snarples(TrickGame):
             return [Settle(seat, False), Settle(seat, True)]
         return []
 
-    def _verify_contract(self, action: GameAction) -> None:
+    def _verify_contract(self, action: Action) -> None:
         phase = self.phase
         if isinstance(action, Pass) and phase is GamePhase.AUCTION:
             return
@@ -110,7 +111,7 @@ class Snarples(TrickGame):
             return
         raise self.wrong_phase(action)
 
-    def _apply_contract(self, action: GameAction) -> None:
+    def _apply_contract(self, action: Action) -> None:
         if isinstance(action, (Pass, Bid)):
             seat = action.seat
             if isinstance(action, Pass):
@@ -214,3 +215,6 @@ class Snarples(TrickGame):
         if any(self.scores[s] <= 0 for s in left):
             return self.best_seats(left)
         return None
+
+
+register_game(trick_game(Snarples))

@@ -1,17 +1,27 @@
-"""Game records: a versioned JSON document of a match that replays exactly.
+"""Game records: one versioned JSON document for every game, that replays exactly.
 
-A record is a header (format, version, game, rules, seats) plus every action in order, chance
-steps included (the dealt cards, never a seed), plus the results for a reader's convenience.
-Loading a record replays it through the engine, so a tampered record (an illegal action, cards
-that do not add up) is refused with a message naming the first bad entry.
+A record is a header (format, version, the game's registry name, the number of players, the
+game's options, the seat names) plus every action in order, chance steps included (the dealt
+cards, any upcard and stock, never a seed), plus the results for a reader's convenience.
+Loading a record replays it through the game, so a tampered record (an illegal action, cards that
+do not add up, results that do not match) is refused with a message naming the first bad entry.
 
->>> from callbreak.core import Dealer, Match, make_rules, CHANCE
->>> m = Match(make_rules("bhoos-tournament"))
->>> d = Dealer(3)
->>> while not m.is_over:
-...     m.apply(d.chance(m) if m.to_act == CHANCE else m.legal_actions()[0])
->>> rec = record_of(m, seats=["a", "b", "c", "d"])
->>> replay(loads(dumps(rec))).totals == m.totals
+Version 1 records, written before the games shared one format, still load: Call Break's (with
+``"rules"``) and the related games' (with ``"game"``, ``"players"`` and ``"options"``).
+
+>>> from callbreak.games import CHANCE, game_info, new_game
+>>> game = new_game("callbreak", preset="bhoos-tournament")
+>>> chance = game_info("callbreak").dealer(3)
+>>> while not game.is_over:
+...     game.apply(chance.chance(game) if game.to_act == CHANCE else game.legal_actions()[0])
+>>> rec = record_of(game, seats=["a", "b", "c", "d"])
+>>> replay(loads(dumps(rec))).scores == game.scores
+True
+>>> g = new_game("horsethief", players=3)
+>>> chance = game_info("horsethief").dealer(5)
+>>> while not g.is_over:
+...     g.apply(chance.chance(g) if g.to_act == CHANCE else g.legal_actions()[0])
+>>> replay(loads(dumps(record_of(g)))).scores == g.scores
 True
 """
 
@@ -22,93 +32,90 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from callbreak.core import (
-    CHANCE,
-    Action,
-    CallbreakError,
-    Match,
-    RecordError,
-    Rules,
-    format_points,
-)
-from callbreak.core.actions import Deal, action_from_json
+from callbreak.core.actions import CHANCE, Action, Deal, Exchange, action_from_json
 from callbreak.core.cards import Card
+from callbreak.core.errors import CallbreakError, RecordError
+from callbreak.core.game import Game
+from callbreak.core.rules import Rules
+from callbreak.games import game_info
 
 FORMAT = "callbreak-record"
-VERSION = 1
+VERSION = 2
 HIDDEN = "??"  # a card a redacted record does not show
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    rules: Rules
+    """A game's header and actions. ``options`` is the game's options value (:class:`Rules` for
+    Call Break and Call Bridge)."""
+
+    game: str
+    players: int
+    options: Any
     seats: tuple[str, ...]
     actions: tuple[Action, ...]
-    game: str = "callbreak"
     meta: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def rules(self) -> Rules:
+        """Call Break's rules (for the games of the Call Break engine)."""
+        if not isinstance(self.options, Rules):
+            raise RecordError(f"a record of {self.game!r} has no Call Break rules")
+        return self.options
+
+    @property
+    def title(self) -> str:
+        return game_info(self.game).title
+
+    def new_game(self) -> Game:
+        """The game before its first action."""
+        try:
+            return game_info(self.game).create(self.players, self.options)
+        except CallbreakError as e:
+            raise RecordError(f"bad game settings in record: {e}") from None
+
     def to_json(self) -> dict[str, Any]:
-        match = replay(self)
         return {
-            "format": FORMAT,
-            "version": VERSION,
-            "game": self.game,
-            "rules": self.rules.to_dict(),
-            "seats": list(self.seats),
-            "meta": self.meta,
-            "actions": [a.to_json() for a in self.actions],
-            "result": _result_json(match),
+            "format": FORMAT, "version": VERSION, "game": self.game, "players": self.players,
+            "options": self.options.to_dict(), "seats": list(self.seats), "meta": self.meta,
+            "actions": [a.to_json() for a in self.actions], "result": replay(self).result_json(),
         }
 
 
-def _result_json(m: Match) -> dict[str, Any]:
-    return {
-        "finished": m.is_over,
-        "deals": [
-            {"number": r.number, "dealer": r.dealer, "calls": list(r.calls), "blind": list(r.blind),
-             "won": list(r.won), "points": [p / 10 for p in r.points], "tiebreak": r.tiebreak}
-            for r in m.results
-        ],
-        "totals": [t / 10 for t in m.totals],
-        "winners": list(m.winners),
-        "chips": list(m.chips) if m.chips is not None else None,
-    }
+def record_of(game: Game, seats: Sequence[str] | None = None, meta: dict[str, Any] | None = None,
+              name: str | None = None) -> Record:
+    """The record of a game so far. ``name`` is its registry name (default: the game's own,
+    ``callbreak`` for a Call Break match)."""
+    names = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(game.players))
+    if len(names) != game.players:
+        raise RecordError(f"{game.players} seat names are needed, got {len(names)}")
+    return Record(name or getattr(game, "NAME", "callbreak"), game.players, game.options, names,
+                  tuple(game.history), dict(meta or {}))
 
 
-def record_of(match: Match, seats: Sequence[str] | None = None, meta: dict[str, Any] | None = None) -> Record:
-    """The record of a match so far."""
-    names = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(4))
-    return Record(rules=match.rules, seats=names, actions=tuple(match.history), meta=dict(meta or {}))
-
-
-def replay_states(record: Record) -> Iterator[Match]:
-    """Every state of the match: the initial one, then one after each action (copies)."""
-    m = Match(record.rules)
-    yield m.clone()
+def replay_states(record: Record) -> Iterator[Game]:
+    """Every state of the game: the initial one, then one after each action (copies)."""
+    g = record.new_game()
+    yield g.clone()
     for i, action in enumerate(record.actions):
-        try:
-            m.apply(action)
-        except CallbreakError as e:
-            raise RecordError(f"action {i} ({_describe(action)}) is refused: {e}") from None
-        yield m.clone()
+        _apply(g, i, action)
+        yield g.clone()
 
 
-def replay(record: Record) -> Match:
-    """The match after every action of the record; :class:`RecordError` names the first bad one."""
-    m = Match(record.rules)
+def replay(record: Record) -> Game:
+    """The game after every action of the record; :class:`RecordError` names the first bad one."""
+    g = record.new_game()
     for i, action in enumerate(record.actions):
-        try:
-            m.apply(action)
-        except CallbreakError as e:
-            raise RecordError(f"action {i} ({_describe(action)}) is refused: {e}") from None
-    return m
+        _apply(g, i, action)
+    return g
 
 
-def _describe(action: Action) -> str:
-    d = action.to_json()
-    if d["type"] == "deal":
-        return "deal"
-    return json.dumps(d, separators=(",", ":"))
+def _apply(g: Game, i: int, action: Action) -> None:
+    try:
+        g.apply(action)
+    except CallbreakError as e:
+        what = "deal" if isinstance(action, Deal) else json.dumps(action.to_json(), separators=(",", ":"))
+        raise RecordError(f"action {i} ({what}) is refused: {e}") from None
 
 
 def dumps(record: Record, indent: int | None = None) -> str:
@@ -125,23 +132,39 @@ def loads(text: str | bytes) -> Record:
 
 
 def from_json(data: Any) -> Record:
+    """A record from its JSON form (version 2, or either version 1 form), verified by replay."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     if data.get("format") != FORMAT:
-        raise RecordError(f"not a Call Break record (format is {data.get('format')!r}, "
+        raise RecordError(f"not a game record (format is {data.get('format')!r}, "
                           f"expected {FORMAT!r})")
-    if data.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {data.get('version')!r}; this program "
-                          f"reads version {VERSION}")
-    if data.get("game", "callbreak") != "callbreak":
-        raise RecordError(f"this is a record of {data.get('game')!r}, not Call Break")
+    version = data.get("version")
+    if version not in (1, VERSION):
+        raise RecordError(f"unsupported record version {version!r}; this program reads "
+                          f"versions 1 and {VERSION}")
+    name = data.get("game", "callbreak")
+    if not isinstance(name, str):
+        raise RecordError(f"game must be a name, got {name!r}")
     try:
-        rules = Rules.from_dict(data.get("rules"))
+        info = game_info(name)
     except CallbreakError as e:
-        raise RecordError(f"bad rules in record: {e}") from None
+        raise RecordError(str(e)) from None
+    if version == 1 and name == "callbreak":  # Call Break's first format: "rules", four seats
+        players: Any = 4
+        raw_options = data.get("rules")
+    else:
+        players = data.get("players")
+        raw_options = data.get("options") or {}
+    if isinstance(players, bool) or not isinstance(players, int) or players not in info.seats:
+        raise RecordError(f"players must be one of {list(info.seats)} for {info.title}, "
+                          f"got {players!r}")
+    try:
+        options = info.load_options(raw_options)
+    except CallbreakError as e:
+        raise RecordError(f"bad options in record: {e}") from None
     seats = data.get("seats")
-    if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
-        raise RecordError("seats must be a list of four names")
+    if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
+        raise RecordError(f"seats must be a list of {players} names")
     raw = data.get("actions")
     if not isinstance(raw, list):
         raise RecordError("actions must be a list")
@@ -154,12 +177,12 @@ def from_json(data: Any) -> Record:
     meta = data.get("meta") or {}
     if not isinstance(meta, dict):
         raise RecordError("meta must be an object")
-    record = Record(rules=rules, seats=tuple(seats), actions=tuple(actions), meta=meta)
-    match = replay(record)  # refuses illegal actions, naming the first
+    record = Record(name, players, options, tuple(seats), tuple(actions), meta)
+    game = replay(record)  # refuses illegal actions, naming the first
     claimed = data.get("result")
     if claimed is not None:
         # The result is derived data, but a reader trusts it: it must agree with the replay.
-        wrong = _first_difference(claimed, _result_json(match), "result")
+        wrong = _first_difference(claimed, game.result_json(), "result")
         if wrong is not None:
             path, said, actual = wrong
             raise RecordError(f"{path} says {said!r} but replaying the actions gives {actual!r}")
@@ -192,96 +215,114 @@ def _first_difference(claimed: Any, actual: Any, path: str) -> tuple[str, Any, A
 
 
 def redact(record: Record, seat: int) -> dict[str, Any]:
-    """The record as JSON, safe to give to ``seat``: other seats' cards appear only once played.
+    """The record as JSON, safe to give to ``seat`` (-1: anyone): a card of another seat appears
+    only where ``seat`` saw it during that deal (played, laid face up, or shown by a redeal
+    claim); the stock only as far as ``seat`` drew from it; other seats' discards never.
 
     Redacted deals show ``"??"`` for cards nobody saw; such a record is for reading, not replay.
     """
     data = record.to_json()
-    played_by: list[set[Card]] = []
-    current: set[Card] | None = None
-    deal_index = -1
-    for a in record.actions:
-        if isinstance(a, Deal):
-            current = set()
-            played_by.append(current)
-            deal_index += 1
-        elif a.kind == "play" and current is not None:
-            current.add(a.card)  # type: ignore[union-attr]
-    shown = _shown_hands(record)
+    seen_by_deal: list[set[Card]] = []
+    for action, state in zip(record.actions, _states_after(record), strict=True):
+        if isinstance(action, Deal):
+            seen_by_deal.append(set())
+        if seen_by_deal:
+            view = state.view(seat if 0 <= seat < record.players else None)
+            seen_by_deal[-1] |= view.shown_cards()
+
+    def hide(cards: list[str], seen: set[Card]) -> list[str]:
+        return [c if Card.parse(c) in seen else HIDDEN for c in cards]
+
     deal_no = -1
-    for entry in data["actions"]:
-        if entry["type"] != "deal":
-            continue
-        deal_no += 1
-        seen = played_by[deal_no] | shown[deal_no]
-        entry["hands"] = [
-            h if s == seat else [c if Card.parse(c) in seen else HIDDEN for c in h]
-            for s, h in enumerate(entry["hands"])
-        ]
+    for entry, action in zip(data["actions"], record.actions, strict=True):
+        if isinstance(action, Deal):
+            deal_no += 1
+            seen = seen_by_deal[deal_no]
+            entry["hands"] = [h if s == seat else hide(h, seen) for s, h in enumerate(entry["hands"])]
+            if "stock" in entry:
+                entry["stock"] = hide(entry["stock"], seen)
+        elif isinstance(action, Exchange) and action.seat != seat:
+            entry["cards"] = [HIDDEN] * len(action.cards)
     data["redacted_for"] = seat
     return data
 
 
-def _shown_hands(record: Record) -> list[set[Card]]:
-    """Cards shown openly in each deal: a redeal claimant's hand."""
-    out: list[set[Card]] = []
-    hands: tuple[tuple[Card, ...], ...] = ()
-    for a in record.actions:
-        if isinstance(a, Deal):
-            hands = a.hands
-            out.append(set())
-        elif a.kind == "redeal" and a.claim and out:  # type: ignore[union-attr]
-            out[-1].update(hands[a.seat])  # type: ignore[union-attr]
-    return out
+def _states_after(record: Record) -> Iterator[Game]:
+    """The game after each action (one game, advanced in place: read it before the next)."""
+    g = record.new_game()
+    for i, action in enumerate(record.actions):
+        _apply(g, i, action)
+        yield g
+
+
+_SAYS = {
+    "call": lambda a: f"calls {a.tricks}" + (" blind" if a.blind else ""),
+    "bid": lambda a: f"bids {a.tricks}",
+    "pass": lambda a: "passes",
+    "trump": lambda a: f"names trump {a.suit.symbol}",
+    "join": lambda a: "plays" if a.playing else "sits out",
+    "exchange": lambda a: f"exchanges {len(a.cards)} card{'' if len(a.cards) == 1 else 's'}",
+    "settle": lambda a: "gives the others 5 each" if a.penalize_others else "takes -5",
+    "redeal": lambda a: "claims a redeal" if a.claim else "keeps the hand",
+    "look": lambda a: "looks at the cards",
+}
+
+
+def _points(x: float) -> str:
+    return f"{x:g}"
 
 
 def narrate(record: Record) -> Iterator[str]:
-    """A readable deal-by-deal account of a record."""
+    """A readable deal-by-deal account of any game's record."""
     names = record.seats
-    m = Match(record.rules)
-    yield f"Call Break record: {', '.join(f'{i}={n}' for i, n in enumerate(names))}"
+    n = record.players
+    g = record.new_game()
+    yield f"{record.title} record: {', '.join(f'{i}={name}' for i, name in enumerate(names))}"
+    notice = ""
     for action in record.actions:
-        before = m.clone()
-        m.apply(action)
+        before = g.view(None)
+        dealer = getattr(g, "dealer", None)
+        g.apply(action)
+        view = g.view(None)
         kind = action.kind
-        if kind == "choose_dealer" or (kind == "draw" and m.dealer is not None and before.dealer is None):
-            yield f"First dealer: {names[m.dealer]}"  # type: ignore[index]
-        elif kind == "deal":
+        if kind in ("choose_dealer", "draw") and getattr(g, "dealer", None) is not None:
+            yield f"First dealer: {names[g.dealer]}"  # type: ignore[attr-defined]
+        elif isinstance(action, Deal):
             yield ""
-            yield f"Deal {m.deal_number} (dealer {names[before.dealer]})"  # type: ignore[index]
-            for s, h in enumerate(action.hands):  # type: ignore[union-attr]
-                yield f"  {names[s]:>12}: {' '.join(c.pretty for c in sorted(h, key=lambda c: (c.suit, -c.rank)))}"
-            if m.redeal is not None:
-                yield f"  Thrown in: {m.redeal.reason}"
-        elif kind == "redeal" and action.claim:  # type: ignore[union-attr]
-            yield f"  Thrown in: {m.redeal.reason if m.redeal else ''}"
-        elif kind == "call":
-            blind = " blind" if action.blind else ""  # type: ignore[union-attr]
-            yield f"  {names[action.seat]} calls {action.tricks}{blind}"  # type: ignore[union-attr]
-            if m.redeal is not None and m.phase.value == "deal":
-                yield f"  Thrown in: {m.redeal.reason}"
-        elif kind == "play" and len(before.trick) == 3:
-            t = m.tricks[-1]  # tricks are kept until the next deal, so this is the one just won
-            cards = " ".join(f"{names[t.seat_of(i)]}:{c.pretty}" for i, c in enumerate(t.cards))
-            yield f"  Trick {len(m.tricks)}: {cards} -> {names[t.winner]}"
-            if len(m.results) > len(before.results):
-                r = m.results[-1]
-                line = ", ".join(f"{names[s]} {r.won[s]}/{r.calls[s]} = {format_points(r.points[s])}"
-                                 for s in range(4))
-                yield f"  Scores: {line}"
-                yield f"  Totals: {', '.join(f'{names[s]} {format_points(m.totals[s])}' for s in range(4))}"
+            yield f"Deal {len(view.results) + 1} (dealer {names[dealer] if dealer is not None else '?'})"
+            for s, h in enumerate(action.hands):
+                if h:
+                    yield f"  {names[s]:>12}: {' '.join(c.pretty for c in sorted(h, key=lambda c: (c.suit, -c.rank)))}"
+            if action.upcard is not None:
+                yield f"  Upcard: {action.upcard.pretty}"
+        elif kind == "play":
+            if len(view.tricks) > len(before.tricks) or len(view.results) > len(before.results):
+                t = view.tricks[-1]
+                seats = getattr(t, "seats", None) or [t.seat_of(i) for i in range(len(t.cards))]
+                cards = " ".join(f"{names[s]}:{c.pretty}" for s, c in zip(seats, t.cards, strict=True))
+                yield f"  Trick {len(view.tricks)}: {cards} -> {names[t.winner]}"
         elif kind == "stop":
             yield "The table stops."
-    if m.is_over:
+        elif kind in _SAYS:
+            yield f"  {names[action.seat]} {_SAYS[kind](action)}"  # type: ignore[union-attr]
+        if len(view.results) > len(before.results):
+            gained = [after - was for after, was in zip(view.scores, before.scores, strict=True)]
+            yield f"  Points: {', '.join(f'{names[s]} {_points(gained[s])}' for s in range(n))}"
+            yield f"  Scores: {', '.join(f'{names[s]} {_points(view.scores[s])}' for s in range(n))}"
+        if view.notice and view.notice != notice:
+            yield f"  {view.notice}"
+        notice = view.notice
+    if g.is_over:
         yield ""
-        yield "Winner" + ("s" if len(m.winners) > 1 else "") + ": " + ", ".join(names[s] for s in m.winners)
-        if m.chips is not None:
-            yield "Chips: " + ", ".join(f"{names[s]} {m.chips[s]:+g}" for s in range(4))
+        yield "Winner" + ("s" if len(g.winners) > 1 else "") + ": " + ", ".join(names[s] for s in g.winners)
+        chips = g.result_json().get("chips")
+        if chips is not None:
+            yield "Chips: " + ", ".join(f"{names[s]} {chips[s]:+g}" for s in range(n))
 
 
 def seat_names(record: Record) -> tuple[str, ...]:
     return record.seats
 
 
-__all__ = ["FORMAT", "HIDDEN", "VERSION", "Record", "dumps", "from_json", "loads", "narrate",
-           "record_of", "redact", "replay", "replay_states", "CHANCE"]
+__all__ = ["CHANCE", "FORMAT", "HIDDEN", "VERSION", "Record", "dumps", "from_json", "loads",
+           "narrate", "record_of", "redact", "replay", "replay_states", "seat_names"]
