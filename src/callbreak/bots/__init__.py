@@ -1,5 +1,22 @@
-"""Players that see only a seat view."""
+"""Players that see only a seat view, found by name for each game.
 
-from callbreak.bots.base import Bot, BotError, Decision, available, make_bot, register
+Importing this package registers the built-in bots: ``random`` (every game), ``beginner``,
+``heuristic`` and ``expert`` (Call Break and Call Bridge), ``heuristic`` and ``search`` (the
+related games).
+"""
 
-__all__ = ["Bot", "BotError", "Decision", "available", "make_bot", "register"]
+from callbreak.bots import expert, games_bots, heuristic, simple  # noqa: F401  (they register)
+from callbreak.bots.base import (
+    CALL_BREAK_ENGINE,
+    Bot,
+    BotError,
+    Decision,
+    available,
+    bots_for,
+    make_bot,
+    plays,
+    register,
+)
+
+__all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "Decision", "available", "bots_for", "make_bot",
+           "plays", "register"]

@@ -22,24 +22,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from callbreak.bots.base import BotError
-from callbreak.core.actions import CHANCE, Play
+from callbreak.bots.base import BotError, Decision, register
+from callbreak.core.actions import CHANCE, Action, Bid, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.tricks import beats
-from callbreak.games import GAMES, Action, Bid, Exchange, GameView, Join, NameTrump, Pass, Settle
+from callbreak.games import GameOptions, GameView, game_info, games
 from callbreak.games.base import GamePhase, TrickGame
-
-
-@dataclass(frozen=True, slots=True)
-class GameDecision:
-    """A game action and a short phrase saying why (the game bots' :class:`Decision`)."""
-
-    action: Action
-    reason: str = ""
-
 
 # --- hand evaluation ---------------------------------------------------------------------
 
@@ -273,9 +263,17 @@ def sample_world(view: GameView, rng: random.Random, tries: int = 30,
 
 
 def _game_class(view: GameView) -> type[TrickGame]:
-    cls = GAMES[view.game].cls
-    assert cls is not None
+    """The game class a view comes from (to build sampled worlds with ``from_view``)."""
+    cls = _CLASSES.get(view.game)
+    if cls is None:
+        game = game_info(view.game).create(view.players, view.options)
+        if not isinstance(game, TrickGame):
+            raise BotError(f"{view.game} is not one of the related trick games")
+        cls = _CLASSES[view.game] = type(game)
     return cls
+
+
+_CLASSES: dict[str, type[TrickGame]] = {}
 
 
 def rollout_action(g: TrickGame) -> Action:
@@ -322,24 +320,13 @@ _WIN_BONUS = 20.0  # a game won is worth more than any one hand's points
 # --- the bots ----------------------------------------------------------------------------------
 
 
-class GameRandomBot:
-    def __init__(self, seed: int | None = None) -> None:
-        self.name = "random"
-        self.rng = random.Random(seed)
-
-    def decide(self, view: GameView, budget: float) -> GameDecision:
-        if not view.legal:
-            raise BotError("the bot was asked to act with no legal action")
-        return GameDecision(self.rng.choice(list(view.legal)), "a random legal move")
-
-
 class GameHeuristicBot:
     def __init__(self, seed: int | None = None) -> None:
         self.name = "heuristic"
 
-    def decide(self, view: GameView, budget: float) -> GameDecision:
+    def decide(self, view: GameView, budget: float) -> Decision:
         action, why = heuristic_action(view)
-        return GameDecision(action, why)
+        return Decision(action, why)
 
 
 class GameSearchBot:
@@ -377,10 +364,10 @@ class GameSearchBot:
             self.rng.shuffle(rest)
         return [pick, *rest[: self.max_candidates - 1]]
 
-    def decide(self, view: GameView, budget: float) -> GameDecision:
+    def decide(self, view: GameView, budget: float) -> Decision:
         cands = self.candidates(view)
         if len(cands) == 1:
-            return GameDecision(cands[0], "the only legal move")
+            return Decision(cands[0], "the only legal move")
         me = view.seat
         assert me is not None
         cls = _game_class(view)
@@ -405,44 +392,32 @@ class GameSearchBot:
         prior = heuristic_action(view)[0]
         means = [t / done + (self.PRIOR if a == prior else 0.0) for t, a in zip(totals, cands, strict=True)]
         best = max(range(len(cands)), key=lambda i: means[i])
-        return GameDecision(cands[best], f"best of {len(cands)} over {done} sampled deals "
+        return Decision(cands[best], f"best of {len(cands)} over {done} sampled deals "
                                      f"({totals[best] / done:+.2f} a hand)")
 
 
-GameBot = GameRandomBot | GameHeuristicBot | GameSearchBot
-_FACTORIES: dict[str, Callable[..., GameBot]] = {
-    "random": GameRandomBot,
-    "heuristic": GameHeuristicBot,
-    "search": GameSearchBot,
-}
+GameBot = GameHeuristicBot | GameSearchBot
+# The related games: every registered game built on games.base (their views are GameViews).
+RELATED_GAMES = tuple(g.name for g in games() if issubclass(g.options_type, GameOptions))
+_INT_OPTIONS = ("samples", "contract_samples", "max_candidates", "seed", "reveal")
 
 
-def game_bot_names() -> list[str]:
-    return sorted(_FACTORIES)
+def _factory(cls: Callable[..., GameBot]) -> Callable[..., GameBot]:
+    """A registry factory: options arrive as text; these bots take whole numbers only."""
+
+    def make(**opts: str) -> GameBot:
+        kwargs: dict[str, Any] = {}
+        for k, v in opts.items():
+            if k not in _INT_OPTIONS:
+                raise BotError(f"bad option {k!r} for bot {cls.__name__}")
+            try:
+                kwargs[k] = int(v)
+            except ValueError:
+                raise BotError(f"option {k} must be a whole number, got {v!r}") from None
+        return cls(**kwargs)
+
+    return make
 
 
-def make_game_bot(spec: str, seed: int | None = None) -> GameBot:
-    """A bot for the related games from a spec like ``"search:samples=16"``.
-
-    Raises :class:`BotError` for an unknown name or a bad option.
-    """
-    from callbreak.bots.base import parse_spec
-
-    name, opts = parse_spec(spec)
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        raise BotError(f"unknown game bot {name!r}; game bots are: {', '.join(game_bot_names())}")
-    kwargs: dict[str, Any] = {}
-    for k, v in opts.items():
-        if k not in ("samples", "contract_samples", "max_candidates", "seed", "reveal"):
-            raise BotError(f"bad option {k!r} for game bot {name!r}")
-        try:
-            kwargs[k] = int(v)
-        except ValueError:
-            raise BotError(f"option {k} of game bot {name!r} must be a whole number, got {v!r}") from None
-    if seed is not None:
-        kwargs.setdefault("seed", seed)
-    try:
-        return factory(**kwargs)
-    except TypeError as e:
-        raise BotError(f"bad options for game bot {name!r}: {e}") from None
+register("heuristic", RELATED_GAMES)(_factory(GameHeuristicBot))
+register("search", RELATED_GAMES)(_factory(GameSearchBot))

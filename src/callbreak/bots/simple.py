@@ -7,6 +7,7 @@ import random
 from callbreak.bots.base import Decision, register
 from callbreak.core import Call, Look, Play, Redeal, SeatView
 from callbreak.core.cards import Card
+from callbreak.core.game import GameView
 
 _SUIT_WORDS = ("spades", "hearts", "clubs", "diamonds")
 
@@ -18,7 +19,7 @@ class RandomBot:
         self.name = "random"
         self.rng = random.Random(seed)
 
-    def decide(self, view: SeatView, budget: float) -> Decision:
+    def decide(self, view: GameView, budget: float) -> Decision:
         if not view.legal:
             raise ValueError("the bot was asked to act with no legal action")
         # Blind calls and looks are rare choices for a random player: prefer ordinary actions.
@@ -98,7 +99,7 @@ def _name(card: Card) -> str:
     return card.pretty
 
 
-@register("random")
+@register("random", games=None)  # any legal action is a move in every game
 def _random(seed: str | None = None) -> RandomBot:
     return RandomBot(int(seed) if seed is not None else None)
 

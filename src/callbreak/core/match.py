@@ -22,6 +22,7 @@ was.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from callbreak.core.actions import (
     CHANCE,
@@ -35,8 +36,6 @@ from callbreak.core.actions import (
     Redeal,
     Stop,
 )
-from typing import Any
-
 from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.errors import (
     CallOutOfRangeError,

@@ -34,6 +34,11 @@ class CompletedTrick:
     def seat_of(self, index: int) -> int:
         return (self.leader + index) % len(self.cards)
 
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seat that played each card, in play order."""
+        return tuple(self.seat_of(i) for i in range(len(self.cards)))
+
 
 @dataclass(frozen=True, slots=True)
 class DealResult:

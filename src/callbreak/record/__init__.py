@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,7 +89,8 @@ def record_of(game: Game, seats: Sequence[str] | None = None, meta: dict[str, An
     names = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(game.players))
     if len(names) != game.players:
         raise RecordError(f"{game.players} seat names are needed, got {len(names)}")
-    return Record(name or getattr(game, "NAME", "callbreak"), game.players, game.options, names,
+    name = name or str(getattr(game, "NAME", "callbreak"))
+    return Record(name, game.players, game.options, names,
                   tuple(game.history), dict(meta or {}))
 
 
@@ -255,7 +256,7 @@ def _states_after(record: Record) -> Iterator[Game]:
         yield g
 
 
-_SAYS = {
+_SAYS: dict[str, Callable[[Any], str]] = {
     "call": lambda a: f"calls {a.tricks}" + (" blind" if a.blind else ""),
     "bid": lambda a: f"bids {a.tricks}",
     "pass": lambda a: "passes",
@@ -298,8 +299,7 @@ def narrate(record: Record) -> Iterator[str]:
         elif kind == "play":
             if len(view.tricks) > len(before.tricks) or len(view.results) > len(before.results):
                 t = view.tricks[-1]
-                seats = getattr(t, "seats", None) or [t.seat_of(i) for i in range(len(t.cards))]
-                cards = " ".join(f"{names[s]}:{c.pretty}" for s, c in zip(seats, t.cards, strict=True))
+                cards = " ".join(f"{names[s]}:{c.pretty}" for s, c in zip(t.seats, t.cards, strict=True))
                 yield f"  Trick {len(view.tricks)}: {cards} -> {names[t.winner]}"
         elif kind == "stop":
             yield "The table stops."
