@@ -1,0 +1,107 @@
+"""Engine and kernel speed of this tree against an earlier commit, in one run (an A/B).
+
+Each round runs the same measurements in a fresh process for each tree, alternating which goes
+first, so load on the shared machine falls on both alike:
+
+- ``engine``: random one-deal Call Break matches through the public API (``benchmarks/
+  engine_speed.py``'s loop: deal, four calls, 52 cards, every action verified), deals per second
+  of process CPU time;
+- ``kernel random`` / ``kernel heuristic``: the numba simulation kernel's random deals with the
+  random and the heuristic rollout policy (``benchmarks/kernel_speed.py``'s loop), deals/s.
+
+The earlier tree is a detached ``git worktree`` of ``--base`` in a temporary folder (removed at
+the end); both trees' kernels are compiled (or loaded from numba's cache) before round 1. The
+report gives each tree's median, the median of the per-round ratios (this tree / base) and a 95%
+interval of that ratio from the paired rounds (the arena's t interval on the log ratios).
+
+Run (about 2 minutes)::
+
+    .venv/bin/python benchmarks/ab_speed.py --base 4278c60 --rounds 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from callbreak.arena.stats import mean_ci
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Run inside each tree: the benchmark modules' own loops, so both trees are timed by the same code
+# as it stood in that tree.
+_PROBE = r"""
+import json, sys
+sys.path[:0] = [{src!r}, {bench!r}]
+import engine_speed, kernel_speed
+from callbreak.bots.kernel import POLICY_HEURISTIC, POLICY_RANDOM, get_kernel
+get_kernel("numba").warm_up()
+engine_speed.ours(0.2)
+seconds = {seconds!r}
+out = {{
+    "engine": engine_speed.ours(seconds, {seed}),
+    "kernel random": kernel_speed.kernel_rate("numba", POLICY_RANDOM, 20000)(seconds, {seed}),
+    "kernel heuristic": kernel_speed.kernel_rate("numba", POLICY_HEURISTIC, 10000)(seconds, {seed}),
+}}
+print(json.dumps(out))
+"""
+
+
+def measure(tree: Path, seconds: float, seed: int) -> dict[str, float]:
+    code = _PROBE.format(src=str(tree / "src"), bench=str(tree / "benchmarks"), seconds=seconds, seed=seed)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=tree)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="the earlier commit (any git revision)")
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--seconds", type=float, default=1.0, help="per measurement per round")
+    args = parser.parse_args()
+    if args.rounds < 2 or args.seconds <= 0:
+        parser.error("--rounds must be at least 2 and --seconds positive")
+    rev = subprocess.run(["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="ab-speed-") as tmp:
+        base_tree = Path(tmp) / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), rev], cwd=ROOT,
+                       check=True, capture_output=True)
+        try:
+            trees = {"base": base_tree, "this": ROOT}
+            for tree in trees.values():  # compile or load both kernels before timing anything
+                measure(tree, 0.05, 0)
+            rates: dict[str, dict[str, list[float]]] = {"base": {}, "this": {}}
+            for r in range(args.rounds):
+                order = ("base", "this") if r % 2 == 0 else ("this", "base")
+                for name in order:
+                    for key, value in measure(trees[name], args.seconds, r + 1).items():
+                        rates[name].setdefault(key, []).append(value)
+                print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT,
+                           capture_output=True)
+    print(f"A/B: this tree ({head}, with uncommitted changes if any) against {rev}; "
+          f"{args.rounds} paired rounds of {args.seconds:g} s each")
+    print("| measurement | base deals/s (median) | this deals/s (median) | ratio this/base (median) | 95% interval |")
+    print("|---|---|---|---|---|")
+    for key in rates["base"]:
+        b, t = rates["base"][key], rates["this"][key]
+        _, low, high = mean_ci([math.log(x / y) for x, y in zip(t, b, strict=True)])
+        assert low is not None and high is not None  # two or more rounds
+        ratio = statistics.median(x / y for x, y in zip(t, b, strict=True))
+        print(f"| {key} | {statistics.median(b):,.0f} | {statistics.median(t):,.0f} | {ratio:.3f} | "
+              f"[{math.exp(low):.3f}, {math.exp(high):.3f}] |")
+
+
+if __name__ == "__main__":
+    main()
