@@ -1,0 +1,154 @@
+"""The registry of games by name: what each game is, its options, presets and seat counts.
+
+Everything above the rules (records, bots, the arena, the terminal, the web tables) asks the
+registry for a game by name and drives it through the one game protocol
+(:class:`callbreak.core.game.Game`); nothing above it special-cases a game. Adding a game is one
+module and one :func:`register_game` call:
+
+>>> info = game_info("horsethief")
+>>> info.title, info.seats
+('Horsethief', (3, 4, 5))
+>>> game = new_game("horsethief", players=3, target=10)
+>>> game.options.target, game.players
+(10, 3)
+>>> new_game("snarples", players=9)
+Traceback (most recent call last):
+...
+callbreak.core.errors.RulesError: Snarples is for 3 to 8 players, not 9
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from callbreak.core.errors import RulesError
+from callbreak.core.game import Chance, Game
+from callbreak.games.base import GameDealer, GameOptions, TrickGame, build_options
+
+
+@dataclass(frozen=True, slots=True)
+class PresetInfo:
+    """A named set of options a player picks: its identifier, display title and summary."""
+
+    name: str
+    title: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameInfo:
+    """A registry entry.
+
+    ``presets`` are the named option sets, the first being the default; ``make_options`` builds
+    the game's options value from a preset name (None: the default) and option overrides (text
+    accepted, as typed on a command line); ``load_options`` reads the value back from the
+    ``to_dict()`` form a record stores; ``create`` makes a game before its first chance step;
+    ``dealer`` makes a seeded source of its chance steps.
+    """
+
+    name: str
+    title: str
+    description: str
+    seats: tuple[int, ...]
+    options_type: type
+    presets: tuple[PresetInfo, ...]
+    make_options: Callable[[str | None, Mapping[str, Any]], Any]
+    load_options: Callable[[Any], Any]
+    create: Callable[[int, Any], Game]
+    dealer: Callable[[int | None], Chance]
+    low_wins: bool = False  # race-down games: a lower score is better
+
+    @property
+    def default_seats(self) -> int:
+        return 4 if 4 in self.seats else self.seats[0]
+
+    @property
+    def default_preset(self) -> str:
+        return self.presets[0].name
+
+    def preset(self, name: str) -> PresetInfo:
+        for p in self.presets:
+            if p.name == name:
+                return p
+        raise RulesError(f"{self.title} has no preset {name!r}; presets are: "
+                         f"{', '.join(p.name for p in self.presets)}")
+
+    def check_seats(self, players: int | None) -> int:
+        """``players`` if the game takes that many (None: its usual count); else RulesError."""
+        n = self.default_seats if players is None else players
+        if isinstance(n, bool) or not isinstance(n, int) or n not in self.seats:
+            span = (f"{self.seats[0]}" if len(self.seats) == 1
+                    else f"{self.seats[0]} to {self.seats[-1]}")
+            raise RulesError(f"{self.title} is for {span} players, not {n!r}")
+        return n
+
+    def new(self, players: int | None = None, preset: str | None = None, **options: Any) -> Game:
+        """A new game for ``players`` seats under ``preset`` with ``options`` overridden."""
+        n = self.check_seats(players)
+        if preset is not None:
+            self.preset(preset)
+        return self.create(n, self.make_options(preset, options))
+
+
+_GAMES: dict[str, GameInfo] = {}
+
+
+def register_game(info: GameInfo) -> GameInfo:
+    """Add a game to the registry (a name may be registered once)."""
+    if info.name in _GAMES and _GAMES[info.name] != info:
+        raise RulesError(f"a game named {info.name!r} is already registered")
+    if not info.presets:
+        raise RulesError(f"game {info.name!r} needs at least one preset")
+    _GAMES[info.name] = info
+    return info
+
+
+def game_info(name: str) -> GameInfo:
+    """The registry entry of ``name``; RulesError lists the games there are."""
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise RulesError(f"unknown game {name!r}; games are: {', '.join(_GAMES)}") from None
+
+
+def games() -> tuple[GameInfo, ...]:
+    """Every registered game, in the order registered (Call Break first)."""
+    return tuple(_GAMES.values())
+
+
+def new_game(name: str, players: int | None = None, preset: str | None = None,
+             **options: Any) -> Game:
+    """A new game by registry name: see :meth:`GameInfo.new`."""
+    return game_info(name).new(players, preset, **options)
+
+
+def trick_game(cls: type[TrickGame]) -> GameInfo:
+    """The registry entry of a :class:`~callbreak.games.base.TrickGame` subclass: its one preset
+    is its standard rules under its own name, and its options are its ``OPTIONS`` type."""
+
+    def make_options(preset: str | None, overrides: Mapping[str, Any]) -> GameOptions:
+        return build_options(cls.OPTIONS, dict(overrides))
+
+    def load_options(data: Any) -> GameOptions:
+        if not isinstance(data, dict):
+            raise RulesError(f"options must be an object, got {type(data).__name__}")
+        return build_options(cls.OPTIONS, data)
+
+    def create(players: int, options: Any) -> Game:
+        return cls(players, options)
+
+    return GameInfo(
+        name=cls.NAME, title=cls.TITLE, description=cls.DESCRIPTION,
+        seats=tuple(range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1)), options_type=cls.OPTIONS,
+        presets=(PresetInfo(cls.NAME, cls.TITLE, cls.DESCRIPTION),),
+        make_options=make_options, load_options=load_options, create=create,
+        dealer=GameDealer, low_wins=cls.LOW_WINS,
+    )
+
+
+def option_names(info: GameInfo) -> tuple[str, ...]:
+    """The names of a game's options (for help text and forms)."""
+    return tuple(f.name for f in dataclasses.fields(info.options_type))
