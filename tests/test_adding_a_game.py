@@ -1,0 +1,85 @@
+"""Adding a game takes one module and one registry entry: a toy game registered through the
+public API plays everywhere a registered game plays (rules protocol, records, bots)."""
+
+from __future__ import annotations
+
+import pytest
+
+from callbreak.bots import BotError, bots_for, make_bot
+from callbreak.core import CHANCE, IllegalActionError
+from callbreak.core.game import Game, GameView
+from callbreak.games import game_info, games, new_game
+from callbreak.record import dumps, loads, narrate, record_of, redact, replay
+from toy_whist import PlainWhist, register
+
+register()
+
+
+def _play_out(seed: int) -> Game:
+    game = new_game("plain-whist", hands=2)
+    chance = game_info("plain-whist").dealer(seed)
+    bots = [make_bot("random", seed=seed + s, game="plain-whist") for s in range(2)]
+    while not game.is_over:
+        seat = game.to_act
+        game.apply(chance.chance(game) if seat == CHANCE else bots[seat].decide(game.view(seat), 1.0).action)
+    return game
+
+
+def test_the_registry_lists_the_new_game_with_what_it_declared() -> None:
+    info = game_info("plain-whist")
+    assert info in games()
+    assert (info.title, info.seats, info.default_seats) == ("Plain whist for two", (2,), 2)
+    assert [p.name for p in info.presets] == ["plain-whist"]
+    with pytest.raises(Exception, match="Plain whist for two is for 2 players, not 4"):
+        new_game("plain-whist", players=4)
+
+
+def test_the_new_game_plays_to_the_end_through_the_protocol() -> None:
+    game = _play_out(seed=3)
+    assert isinstance(game, Game) and isinstance(game, PlainWhist)
+    assert isinstance(game.view(0), GameView)
+    assert len(game.result_json()["hands"]) == 2
+    assert sum(game.scores) == 26  # a point a trick, 13 tricks a hand
+    assert game.winners and all(game.scores[s] == max(game.scores) for s in game.winners)
+
+
+def test_an_illegal_card_is_refused_and_changes_nothing() -> None:
+    game = new_game("plain-whist")
+    game.apply(game_info("plain-whist").dealer(1).chance(game))
+    leader = game.to_act
+    assert leader is not None
+    game.apply(game.legal_actions()[0])
+    follower = game.to_act
+    assert follower is not None and follower != leader
+    held = game.view(follower).hand
+    assert held is not None
+    legal = set(game.view(follower).legal_cards)
+    wrong = [c for c in held if c not in legal]
+    if not wrong:
+        pytest.skip("the follower happens to hold only legal cards")
+    before = game.snapshot()
+    from callbreak.core import Play
+
+    with pytest.raises(IllegalActionError, match="does not follow suit"):
+        game.apply(Play(follower, wrong[0]))
+    assert game.snapshot() == before
+
+
+def test_its_record_round_trips_replays_and_narrates() -> None:
+    game = _play_out(seed=5)
+    record = record_of(game, seats=["ann", "bob"])
+    again = loads(dumps(record))
+    assert again.game == "plain-whist" and again.players == 2
+    assert replay(again).snapshot() == game.snapshot()
+    text = "\n".join(narrate(again))
+    assert "Plain whist for two record" in text and text.count("Trick 13:") == 2
+    hidden = redact(record, 0)
+    first_deal = next(a for a in hidden["actions"] if a["type"] == "deal")
+    assert first_deal["hands"][1] and all(c != "??" for c in first_deal["hands"][1]), \
+        "every card of a whist hand is played, so the redacted record shows them after the deal"
+
+
+def test_bots_say_which_games_they_play() -> None:
+    assert bots_for("plain-whist") == ["random"]
+    with pytest.raises(BotError, match="does not play plain-whist"):
+        make_bot("expert", game="plain-whist")

@@ -1,0 +1,48 @@
+"""A toy game registered through the public API only: two-player plain whist.
+
+This is the README's "Adding a game" example, kept runnable: one module and one registry entry.
+Two players, thirteen cards each (the rest of the pack is out of play), no trump, follow suit,
+the highest card of the suit led wins; a point a trick; after ``hands`` hands the higher total
+wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from callbreak.core import RulesError
+from callbreak.games import GameOptions, TrickGame, game_info, register_game, trick_game
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WhistOptions(GameOptions):
+    hands: int = 2  # hands in a game
+
+
+class PlainWhist(TrickGame):
+    NAME = "plain-whist"
+    TITLE = "Plain whist for two"
+    DESCRIPTION = "Two players, 13 cards each, no trump: a point a trick, the most points wins."
+    MIN_PLAYERS = MAX_PLAYERS = 2
+    OPTIONS = WhistOptions
+
+    def _begin_hand(self) -> None:  # no contract: play starts at once, left of the dealer
+        self.active = [True] * self.players
+        self.start_play(self.next_seat(self.dealer))
+
+    def _score_hand(self) -> tuple[list[int], str]:
+        return list(self.won), ""
+
+    def _winners_after_hand(self) -> tuple[int, ...] | None:
+        assert isinstance(self.options, WhistOptions)
+        if len(self.results) < self.options.hands:
+            return None
+        return self.best_seats(range(self.players))
+
+
+def register() -> None:
+    """Register the game (once; registering the same entry again is allowed)."""
+    try:
+        game_info(PlainWhist.NAME)
+    except RulesError:
+        register_game(trick_game(PlainWhist))
