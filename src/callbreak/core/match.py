@@ -41,13 +41,20 @@ from callbreak.core.errors import (
     CallOutOfRangeError,
     IllegalActionError,
     IllegalPlayError,
-    NotYourTurnError,
     WrongPhaseError,
 )
 from callbreak.core.inference import infer_play
 from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, WeakHand
 from callbreak.core.scoring import deal_points, leaders, settle_stakes
-from callbreak.core.tricks import NO_TRUMP, biggest_card, follow_mask, legal_mask
+from callbreak.core.tricks import (
+    NO_TRUMP,
+    biggest_card,
+    check_seat,
+    check_turn,
+    follow_mask,
+    legal_mask,
+    why_illegal,
+)
 from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
 
 PLAYERS = 4
@@ -326,24 +333,14 @@ class Match:
             raise IllegalActionError(f"unknown action {action!r}")
 
     def _check_seat(self, seat: object) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            raise IllegalActionError(f"no such seat: {seat!r}")
+        check_seat(seat, PLAYERS)
 
     def _check_turn(self, seat: object) -> None:
-        self._check_seat(seat)
-        if seat != self.turn:
-            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        check_turn(seat, self.turn, PLAYERS)
 
     def _why_illegal(self, card: Card) -> str:
-        legal = ", ".join(c.text for c in self.legal_cards())
-        if not self.trick:
-            return f"{card} may not lead the first trick (no spade lead); legal: {legal}"
-        lead = Card(self.trick[0]).suit
-        if card.suit is not lead and self.hands[self.turn] & SUIT_MASKS[lead]:
-            return f"{card} does not follow suit: {lead.name.lower()} were led; legal: {legal}"
-        if card.suit is lead:
-            return f"{card} does not beat the trick though a higher {lead.name.lower()[:-1]} is held; legal: {legal}"
-        return f"{card} breaks the rule for a player void in the led suit; legal: {legal}"
+        return why_illegal(card, self.trick, self.hands[self.turn], self.legal_play_mask(),
+                           "may not lead the first trick (no spade lead)")
 
     # --- applying ----------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from callbreak.core.cards import SUIT_MASKS, Card
+from callbreak.core.cards import DECK, SUIT_MASKS, Card
+from callbreak.core.errors import IllegalActionError, NotYourTurnError
 from callbreak.core.rules import Rules, SpadeLead, VoidRule
 
 NO_TRUMP = -1
@@ -154,3 +155,36 @@ def lead_mask_unbroken(hand: int, trump: int) -> int:
     if trump < 0:
         return hand
     return (hand & ~SUIT_MASKS[trump]) or hand
+
+
+def check_seat(seat: object, players: int) -> None:
+    """Raise :class:`IllegalActionError` unless ``seat`` is a seat number of the table."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise IllegalActionError(f"no such seat: {seat!r}")
+
+
+def check_turn(seat: object, turn: int, players: int) -> None:
+    """Raise unless ``seat`` is a seat of the table and the one to act."""
+    check_seat(seat, players)
+    if seat != turn:
+        raise NotYourTurnError(f"it is seat {turn}'s turn, not seat {seat}'s")
+
+
+def why_illegal(card: Card, trick: Sequence[int], hand: int, legal: int, lead_rule: str) -> str:
+    """Why ``card`` from ``hand`` may not be played to ``trick`` when ``legal`` is the mask of
+    the cards that may; ``lead_rule`` says why a lead is refused (it depends on the game).
+
+    >>> from callbreak.core.cards import mask_of, parse_cards
+    >>> why_illegal(Card.parse("2S"), parse_cards("KH"), mask_of(parse_cards("2S 3H")),
+    ...             mask_of(parse_cards("3H")), "")
+    '2S does not follow suit: hearts were led; legal: 3H'
+    """
+    options = ", ".join(DECK[c].text for c in range(52) if legal >> c & 1)
+    if not trick:
+        return f"{card} {lead_rule}; legal: {options}"
+    lead = DECK[trick[0]].suit
+    if card.suit is not lead and hand & SUIT_MASKS[lead]:
+        return f"{card} does not follow suit: {lead.name.lower()} were led; legal: {options}"
+    if card.suit is lead:
+        return f"{card} does not beat the trick though a higher card is held; legal: {options}"
+    return f"{card} breaks the rule for a player void in the led suit; legal: {options}"

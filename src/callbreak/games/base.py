@@ -45,14 +45,21 @@ from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_
 from callbreak.core.errors import (
     IllegalActionError,
     IllegalPlayError,
-    NotYourTurnError,
     RulesError,
     WrongPhaseError,
 )
 from callbreak.core.game import TrickView
 from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.rules import Rules, VoidRule
-from callbreak.core.tricks import NO_TRUMP, biggest_card, follow_suit_mask, trick_winner
+from callbreak.core.tricks import (
+    NO_TRUMP,
+    biggest_card,
+    check_seat,
+    check_turn,
+    follow_suit_mask,
+    trick_winner,
+    why_illegal,
+)
 
 
 class GamePhase(str, Enum):
@@ -447,24 +454,14 @@ class TrickGame:
                                f"phase of {self.TITLE}")
 
     def check_seat(self, seat: object) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalActionError(f"no such seat: {seat!r}")
+        check_seat(seat, self.players)
 
     def check_turn(self, seat: object) -> None:
-        self.check_seat(seat)
-        if seat != self.turn:
-            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        check_turn(seat, self.turn, self.players)
 
     def _why_illegal(self, card: Card) -> str:
-        legal = ", ".join(c.text for c in cards_of(self.play_mask()))
-        if not self.trick:
-            return f"{card} may not be led now (trump not yet broken); legal: {legal}"
-        lead = self.trick[0].suit
-        if card.suit is not lead and self.hands[self.turn] & SUIT_MASKS[lead]:
-            return f"{card} does not follow suit: {lead.name.lower()} were led; legal: {legal}"
-        if card.suit is lead:
-            return f"{card} does not beat the trick though a higher card is held; legal: {legal}"
-        return f"{card} breaks the rule for a player void in the led suit; legal: {legal}"
+        return why_illegal(card, self.trick, self.hands[self.turn], self.play_mask(),
+                           "may not be led now (trump not yet broken)")
 
     def _check_deal(self, deal: Deal) -> None:
         hands = deal.hands
