@@ -1,0 +1,80 @@
+"""Helpers of the environment tests: the game configurations and a hidden-card relabelling."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from callbreak.core.actions import Deal
+from callbreak.core.cards import DECK, FULL_DECK
+from callbreak.core.errors import IllegalActionError
+from callbreak.core.match import Match
+from callbreak.core.sampling import allowed_mask
+from callbreak.games import games
+
+# (game, players, preset): every game at every seat count, every Call Break preset
+CONFIGS: list[tuple[str, int, str | None]] = [
+    (info.name, n, None) for info in games() for n in info.seats
+] + [("callbreak", 4, p.name) for p in games()[0].presets[1:]]
+
+
+def config_id(c: tuple[str, int, str | None]) -> str:
+    return f"{c[0]}-{c[1]}" + (f"-{c[2]}" if c[2] else "")
+
+
+def _allowed(game: Any, view: Any) -> list[int]:
+    if isinstance(game, Match):
+        return [allowed_mask(view.caps[s]) for s in range(game.players)]
+    absent = type(game).shown_absent(view)
+    return [FULL_DECK & ~a for a in absent]
+
+
+def relabel_hidden(game: Any, observer: int, info: Any, rng: random.Random, swaps: int) -> Any:
+    """A copy of ``game`` whose current deal gives other seats (and the stock) different hidden
+    cards, replayed from the history with the same actions; None if the replay is refused."""
+    history = list(game.history)
+    k = max(i for i, a in enumerate(history) if isinstance(a, Deal))
+    deal: Deal = history[k]  # type: ignore[assignment]
+    view = game.view(observer)
+    shown = 0
+    for c in view.shown_cards():
+        shown |= 1 << c
+    allowed = _allowed(game, view)
+    where: dict[int, int] = {}  # hidden card's slot -> its place (a seat, or -2 for the stock)
+    for s in range(game.players):
+        if s == observer and view.hand is not None:
+            continue
+        m = game.hands[s] & ~shown
+        for c in range(52):
+            if m >> c & 1:
+                where[c] = s
+    for c in getattr(game, "stock", ()):
+        if not shown >> c & 1:
+            where[int(c)] = -2
+    sigma = {c: c for c in where}
+    cards = list(where)
+    for _ in range(swaps):
+        if len(cards) < 2:
+            break
+        a, b = rng.sample(cards, 2)  # two slots of the deal: swap the cards they will hold
+        la, lb = where[a], where[b]
+        if la == lb:
+            continue
+        if (la == -2 or allowed[la] >> sigma[b] & 1) and (lb == -2 or allowed[lb] >> sigma[a] & 1):
+            sigma[a], sigma[b] = sigma[b], sigma[a]
+    if all(sigma[c] == c for c in sigma):
+        return None
+
+    def mv(c: Any) -> Any:
+        return DECK[sigma.get(int(c), int(c))]
+
+    new_deal = Deal(hands=tuple(tuple(sorted(mv(c) for c in h)) for h in deal.hands),
+                    upcard=None if deal.upcard is None else mv(deal.upcard),
+                    stock=tuple(mv(c) for c in deal.stock))
+    alt = info.create(game.players, game.options)
+    try:
+        for a in [*history[:k], new_deal, *history[k + 1:]]:
+            alt.apply(a)
+    except IllegalActionError:
+        return None
+    return alt
