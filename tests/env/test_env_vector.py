@@ -1,0 +1,133 @@
+"""The batched environment against the engine: on the same seeded deals, every observation,
+legal mask, trick winner, reward and score equals what :class:`Match` gives, step for step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from callbreak.core.actions import Call, ChooseDealer, Deal, Draw, Look, Stop
+from callbreak.core.cards import DECK, cards_of
+from callbreak.core.match import Match
+from callbreak.core.rules import PRESETS, FirstDealer
+from callbreak.env.spaces import CALLBREAK_FAMILY, Encoder, MaskedActionError, action_mask, legal_ids
+from callbreak.env.vector import VectorEnv
+
+ENC = Encoder(CALLBREAK_FAMILY, 4)
+
+CASES = [(p, {}) for p in PRESETS] + [
+    ("callbreak", {"no_wasting_trumps": True}),
+    ("callbreak", {"void_rule": "free", "side_off_declaration": True, "redeal_one_suit_hand": True}),
+    ("nepal-traditional", {"redeal_weak_hand": "no_spade", "dealer_rotation": "left"}),
+    ("callbreak", {"tie_break": "extra_deal", "scoring": "at_least", "bonus_call": "5:9"}),
+]
+
+
+def _start(rules: object, dealer: int) -> Match:
+    m = Match(rules)  # type: ignore[arg-type]
+    fd = m.rules.first_dealer
+    if fd is FirstDealer.RANDOM:
+        m.apply(ChooseDealer(dealer))
+    elif fd is FirstDealer.DRAW_LOWEST:
+        others = iter((1, 2, 3))
+        m.apply(Draw(cards=tuple(DECK[0 if s == dealer else next(others)] for s in range(4))))
+    elif fd is FirstDealer.DRAW_HIGHEST:
+        others = iter((0, 1, 2))
+        m.apply(Draw(cards=tuple(DECK[12 if s == dealer else next(others)] for s in range(4))))
+    assert m.dealer == dealer
+    return m
+
+
+def _feed(vec: VectorEnv, t: int, match: Match | None) -> Match:
+    for kind, value in vec.chance_events(t):
+        if kind == "dealer":
+            assert match is None or match.is_over
+            match = _start(vec.rules, value)
+        else:
+            assert match is not None and match.to_act == -1
+            match.apply(Deal(hands=tuple(cards_of(m) for m in value)))
+    assert match is not None
+    return match
+
+
+def _look(match: Match) -> None:
+    seat = match.to_act
+    if seat is not None and seat >= 0 and Look(seat) in match.legal_actions(seat):
+        match.apply(Look(seat))  # the batched environment always looks before calling
+
+
+@pytest.mark.parametrize("preset,options", CASES, ids=lambda v: str(v) if isinstance(v, str) else
+                         ",".join(f"{k}={x}" for k, x in v.items()) or "-")
+@pytest.mark.parametrize("reward", ["deal", "match"])
+def test_the_batched_tables_follow_the_engine_step_for_step(preset: str, options: dict[str, object],
+                                                             reward: str) -> None:
+    extra = {} if PRESETS[preset].rules.deals is None and "deals" not in options else {"deals": 2}
+    vec = VectorEnv(num_tables=6, preset=preset, seed=17, reward=reward, max_deals=2,
+                    **options, **extra)
+    vec.reset()
+    matches = [_feed(vec, t, None) for t in range(vec.num_tables)]
+    rng = np.random.default_rng(3)
+    finished = tricks = 0
+    for _ in range(260):
+        for t, m in enumerate(matches):
+            _look(m)
+            seat = m.to_act
+            assert seat == vec.to_act[t]
+            view = m.view(seat)
+            assert np.array_equal(vec.mask[t], action_mask(view, 83))
+            assert np.array_equal(vec.obs[t], ENC.encode(view))
+            assert vec.totals[t].tolist() == m.totals
+        actions = vec.sample_actions(rng)
+        step = vec.step(actions)
+        for t, m in enumerate(matches):
+            scored, done_tricks = len(m.results), len(m.tricks)
+            m.apply(legal_ids(m.view(m.to_act))[int(actions[t])])
+            if vec.trick_winner[t] >= 0:
+                tricks += 1
+                assert m.tricks[-1].winner == vec.trick_winner[t]
+            else:
+                assert len(m.tricks) == done_tricks or m.phase.value != "play"  # none completed
+            want = np.zeros(4)
+            if reward == "deal" and len(m.results) > scored:
+                want = np.array(m.results[-1].points) / 10
+            if step.done[t]:
+                finished += 1
+                if not m.is_over:
+                    m.apply(Stop())  # unlimited deals: the table stops after max_deals
+                assert m.is_over
+                assert vec.final_totals[t].tolist() == m.totals
+                assert vec.winners[t] == sum(1 << s for s in m.winners)
+                if reward == "match":
+                    want = np.array([1 / len(m.winners) if s in m.winners else 0 for s in range(4)])
+            assert np.allclose(step.rewards[t], want)
+            matches[t] = _feed(vec, t, m)
+    assert tricks > 100 and finished >= 1
+
+
+def test_seeded_and_refuses_actions_outside_the_mask() -> None:
+    a, b = VectorEnv(num_tables=4, seed=5), VectorEnv(num_tables=4, seed=5)
+    oa, _ = a.reset()
+    ob, _ = b.reset()
+    assert np.array_equal(oa, ob)
+    for _ in range(30):
+        acts = a.sample_actions(9)
+        sa, sb = a.step(acts), b.step(acts.copy())
+        assert np.array_equal(sa.obs, sb.obs) and np.array_equal(sa.mask, sb.mask)
+    assert not np.array_equal(VectorEnv(num_tables=4, seed=6).reset()[0], VectorEnv(num_tables=4, seed=5).reset()[0])
+    before = a.state.copy()
+    bad = a.sample_actions(1)
+    bad[2] = int(np.flatnonzero(a.mask[2] == 0)[0])
+    with pytest.raises(MaskedActionError, match=r"tables \[2\]"):
+        a.step(bad)
+    with pytest.raises(MaskedActionError):
+        a.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(MaskedActionError):
+        a.step(np.full(4, 1000))
+    assert np.array_equal(a.state, before)
+
+
+def test_calls_are_actions_and_blind_calls_are_not_offered() -> None:
+    vec = VectorEnv(num_tables=3, preset="567", seed=2)
+    _, mask = vec.reset()
+    assert (mask[:, 52 + 1:52 + 9] == 1).all() and mask[:, 66:81].sum() == 0
+    assert Call(0, 3).tricks == 3
