@@ -1,4 +1,4 @@
-"""Arena for the related games of seed 000: search bot vs heuristic vs random, per game.
+"""Arena for the related games (the catsatcards rules): search bot vs heuristic vs random, per game.
 
 Each game is played ``--games`` times from seeded deals; seat ``s`` of game ``i`` gets bot kind
 ``KINDS[(s + i) % 3]``, so every kind sits in every seat and meets the same deals. A game stops at
@@ -27,8 +27,8 @@ import statistics
 import time
 from collections import defaultdict
 
-from callbreak.bots.games_bots import make_game_bot
-from callbreak.games import CHANCE, GAMES, GameDealer, make_trick_game
+from callbreak.bots import make_bot
+from callbreak.games import CHANCE, game_info, new_game
 
 KINDS = ("search", "heuristic", "random")
 PLAYERS = {"batak-ihaleli": 4, "batak-koz-maca": 4, "snarples": 4, "donut": 4, "horsethief": 3}
@@ -44,22 +44,23 @@ def _spec(kind: str, samples: int) -> str:
 def run_game(name: str, players: int, index: int, max_hands: int, samples: int,
              think: list[float], kinds3: tuple[str, ...] = KINDS) -> tuple[list[str], list[float], list[float]]:
     """One game; returns seat kinds, points per hand for each seat, and win credit per seat."""
-    game = make_trick_game(name, players, max_hands=max_hands)
+    game = new_game(name, players, max_hands=max_hands)
     kinds = [kinds3[(s + index) % 3] for s in range(players)]
-    bots = [make_game_bot(_spec(k, samples), seed=1000 * index + s) for s, k in enumerate(kinds)]
-    dealer = GameDealer(index)
+    bots = [make_bot(_spec(k, samples), seed=1000 * index + s, game=name) for s, k in enumerate(kinds)]
+    dealer = game_info(name).dealer(index)
     start = list(game.scores)
     while not game.is_over:
         if game.to_act == CHANCE:
             game.apply(dealer.chance(game))
             continue
-        seat = game.turn
+        seat = game.to_act
+        assert seat is not None
         t0 = time.perf_counter()
         decision = bots[seat].decide(game.view(seat), 2.0)
         if kinds[seat] == kinds3[0]:
             think.append(time.perf_counter() - t0)
         game.apply(decision.action)
-    sign = -1 if game.LOW_WINS else 1
+    sign = -1 if game_info(name).low_wins else 1
     hands = len(game.results)
     per_hand = [sign * (game.scores[s] - start[s]) / hands for s in range(players)]
     credit = [1 / len(game.winners) if s in game.winners else 0.0 for s in range(players)]
@@ -99,11 +100,11 @@ def main() -> None:
         for k in kinds3:
             share = statistics.mean(wins[k])
             se = statistics.stdev(points[k]) / len(points[k]) ** 0.5
-            print(f"| {GAMES[name].title} | {players} | {k} | {statistics.median(points[k]):+.2f} | "
+            print(f"| {game_info(name).title} | {players} | {k} | {statistics.median(points[k]):+.2f} | "
                   f"{statistics.mean(points[k]):+.2f} ± {se:.2f} | {share:.2f} | "
                   f"{f'{share / base:.2f}x' if base else 'n/a'} |")
         med = statistics.median(think) * 1000 if think else 0.0
-        print(f"| {GAMES[name].title} | | {kinds3[0]} decision median {med:.0f} ms | | | | "
+        print(f"| {game_info(name).title} | | {kinds3[0]} decision median {med:.0f} ms | | | | "
               f"({time.perf_counter() - t0:.0f} s) |")
 
 

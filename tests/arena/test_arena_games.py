@@ -1,4 +1,4 @@
-"""The arena plays the related games of seed 000 (``callbreak arena --game NAME``)."""
+"""The arena plays every registered game the same way (``callbreak arena --game NAME``)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from typer.testing import CliRunner
 
 from callbreak.arena import ArenaPlan, run_arena
 from callbreak.arena.duplicate import lineups, rotations, seating
-from callbreak.arena.runner import GameDealStream, play_game
-from callbreak.bots.games_bots import make_game_bot
+from callbreak.arena.runner import DealStream, play_game
+from callbreak.bots import make_bot
 from callbreak.cli.main import app
-from callbreak.core import Rules
-from callbreak.games import GAMES, Deal, GameView, make_trick_game
-from callbreak.games.record import loads_game, replay_game
+from callbreak.core import Deal
+from callbreak.games import GameView, game_info, games, new_game
+from callbreak.record import loads, replay
 
-RELATED = [name for name, info in GAMES.items() if info.cls is not None]
+RELATED = [g.name for g in games() if g.name not in ("callbreak", "call-bridge")]
 runner = CliRunner()
 
 
@@ -40,21 +40,21 @@ def test_every_player_sits_every_seat_equally_often_at_any_table_size(seats: int
 
 
 def _plan(game: str, players: tuple[str, ...], table: int | None = None, **options: str) -> ArenaPlan:
-    return ArenaPlan(players, Rules(), seed=5, sets=1, budget=5.0, tolerance=5.0, keep_records=True,
-                     game=game, game_players=table, game_options=tuple(options.items()))
+    return ArenaPlan(players, game_info(game).make_options(None, options), seed=5, sets=1, budget=5.0,
+                     tolerance=5.0, keep_records=True, game=game, table_size=table)
 
 
 @pytest.mark.parametrize("game", RELATED)
 def test_each_game_runs_duplicate_and_reports(game: str) -> None:
     plan = _plan(game, ("heuristic", "random"), max_hands="2")
     report = run_arena(plan, preset=game)
-    seats = make_trick_game(game).players
+    seats = new_game(game).players
     assert len(report.tables) == seats  # the first player rotated through every seat
     first_deals = []
     for table in report.tables:
         assert table.record is not None
-        record = loads_game(table.record)  # a valid record that replays to the same scores
-        finished = replay_game(record)
+        record = loads(table.record)  # a valid record that replays to the same scores
+        finished = replay(record)
         assert finished.is_over and 1 <= len(finished.results) <= 2
         assert table.winners == finished.winners
         first_deals.append(next(a for a in record.actions if isinstance(a, Deal)))
@@ -73,7 +73,7 @@ def test_each_game_runs_duplicate_and_reports(game: str) -> None:
 def test_race_down_scores_are_flipped_so_that_higher_is_better() -> None:
     report = run_arena(_plan("snarples", ("heuristic", "random"), 3, max_hands="3"))
     for table in report.tables:
-        game = replay_game(loads_game(table.record or ""))
+        game = replay(loads(table.record or ""))
         for seat in range(3):
             assert table.totals[seat] == -10 * (game.scores[seat] - 16)
 
@@ -86,9 +86,9 @@ class _Broken:
 
 
 def test_a_failing_game_bot_is_a_fault_and_the_game_still_ends() -> None:
-    game = make_trick_game("donut", 4, max_hands=1)
-    bots = [_Broken(), *(make_game_bot("random", seed=s) for s in range(3))]
-    out = play_game(game, bots, chance=GameDealStream(1))
+    game = new_game("donut", 4, max_hands=1)
+    bots = [_Broken(), *(make_bot("random", seed=s, game="donut") for s in range(3))]
+    out = play_game(game, bots, chance=DealStream(1, game="donut"))
     assert out.game.is_over
     assert out.seats[0].faults and all(f.kind == "error" for f in out.seats[0].faults)
     assert not any(s.faults for s in out.seats[1:])
@@ -110,10 +110,10 @@ def test_cli_arena_game_prints_the_report_and_writes_json(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--game", "whist"], "unknown game"),
-    (["--game", "snarples", "--players", "9"], "3-8 players"),
+    (["--game", "snarples", "--players", "9"], "3 to 8 players"),
     (["--game", "horsethief", "--players", "3", "--option", "target=x"], "whole number"),
     (["--game", "donut", "--option", "nonsense=1"], "unknown option"),
-    (["--game", "call-bridge"], "--preset call-bridge"),
+    (["--game", "call-bridge", "--preset", "567"], "Call Bridge has no preset '567'"),
 ])
 def test_cli_arena_game_refuses_bad_settings(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["arena", "heuristic", "random", *args])
@@ -123,7 +123,14 @@ def test_cli_arena_game_refuses_bad_settings(args: list[str], message: str) -> N
 
 def test_cli_arena_game_refuses_bad_players() -> None:
     result = runner.invoke(app, ["arena", "heuristic", "expert", "--game", "donut"])
-    assert result.exit_code == 2 and "unknown game bot" in result.output
+    assert result.exit_code == 2 and "bot 'expert' does not play donut" in result.output
     result = runner.invoke(app, ["arena", "heuristic", "random", "search", "search",
                                  "--game", "horsethief", "--players", "3"])
     assert result.exit_code == 2 and "at most 3" in result.output
+
+
+def test_call_bridge_runs_in_the_arena_under_its_own_presets() -> None:
+    report = run_arena(ArenaPlan(("heuristic", "random"), game_info("call-bridge").make_options(None, {}),
+                                 seed=3, sets=1, game="call-bridge"), preset="call-bridge")
+    assert report.tables and all(len(t.points) == 5 for t in report.tables)  # stopped after 5 deals
+    assert report.to_json()["options"]["max_call"] == 12

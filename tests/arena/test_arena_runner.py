@@ -114,6 +114,14 @@ def test_a_really_slow_bot_is_faulted_on_the_wall_clock() -> None:
     assert faults[0].seconds >= 0.3
 
 
+def _deals(stream: DealStream, n: int) -> list[Deal]:
+    """The stream's first ``n`` deals, asked for by a table waiting for a deal."""
+    waiting = Match(make_rules("bhoos-tournament"))  # seat 0 deals first: the table waits for a deal
+    out = [stream.chance(waiting) for _ in range(n)]
+    assert all(isinstance(d, Deal) for d in out)
+    return out  # type: ignore[return-value]
+
+
 def test_fixed_deals_are_played_in_order_then_the_seeded_stream_continues() -> None:
     d = Dealer(99)
     fixed = [d.deal(), d.deal()]
@@ -121,7 +129,7 @@ def test_fixed_deals_are_played_in_order_then_the_seeded_stream_continues() -> N
     out = play_match(rules, bots("random", "random", "random", "random"), deals=fixed, seed=1)
     dealt = [a for a in out.match.history if isinstance(a, Deal)]
     assert dealt[:2] == fixed and len(dealt) == 3
-    assert dealt[2] == DealStream(1).next_deal()
+    assert dealt[2] == _deals(DealStream(1), 3)[2]  # the stream's third deal: the fixed ones replace the first two
 
 
 def test_a_fixed_list_of_deals_ends_an_unlimited_match() -> None:
@@ -138,10 +146,10 @@ def test_an_unlimited_match_is_stopped_after_five_deals() -> None:
 
 def test_the_deal_stream_does_not_depend_on_what_was_thrown_in() -> None:
     # Whatever the players did before, the n-th deal handed out is the same.
-    a, b = DealStream("x"), DealStream("x")
-    first = [a.next_deal() for _ in range(5)]
-    assert [b.next_deal() for _ in range(5)] == first
-    assert DealStream("y").next_deal() != first[0]
+    first = _deals(DealStream("x"), 5)
+    assert _deals(DealStream("x"), 5) == first
+    assert _deals(DealStream("y"), 1)[0] != first[0]
+    assert len({d.hands for d in first}) == 5
 
 
 def test_a_match_whose_deals_are_always_thrown_in_stops_with_an_error() -> None:

@@ -15,8 +15,8 @@ Lineups, by the number of distinct players:
   tables a set); 4 players are the 1st and 3rd against the 2nd and 4th, rotated 4 ways; 3 players
   are refused (someone would partner themselves against themselves).
 
-The related games of seed 000 (``ArenaPlan.game``) are seated the same way at their own table
-size (3 to 8 seats; see :func:`lineups`), with game bots, and dealt from a seeded stream of packs.
+Any registered game (``ArenaPlan.game``; Call Break by default) is seated the same way at its own
+table size (see :func:`lineups`), with the bots that play it, and dealt from its seeded dealer.
 
 A set is the unit of work (one task for a worker) and the unit of the confidence intervals, so
 they reflect the variance that remains after duplication.
@@ -32,6 +32,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from callbreak.arena.players import build_player
 from callbreak.arena.runner import (
@@ -42,15 +43,11 @@ from callbreak.arena.runner import (
     ArenaError,
     DealStream,
     Fault,
-    GameDealStream,
     play_game,
-    play_match,
 )
-from callbreak.bots.games_bots import make_game_bot
 from callbreak.core import Rules
-from callbreak.core.scoring import made
-from callbreak.games import TrickGame, make_trick_game
-from callbreak.games.record import dumps_game
+from callbreak.core.game import Game
+from callbreak.games import GameInfo, game_info
 from callbreak.record import dumps
 
 ROTATIONS = 4
@@ -107,21 +104,33 @@ def _derived_seed(*parts: object) -> int:
 
 @dataclass(frozen=True, slots=True)
 class ArenaPlan:
-    """Everything a worker needs to play any duplicate set of a run (picklable)."""
+    """Everything a worker needs to play any duplicate set of a run (picklable).
+
+    ``options`` is the game's options value (:class:`Rules` for Call Break); ``table_size`` the
+    seats at each table (None: the game's usual number).
+    """
 
     players: tuple[str, ...]  # player specs, as given
-    rules: Rules
+    options: Any
     seed: int
     sets: int
     budget: float = DEFAULT_BUDGET
     tolerance: float = DEFAULT_TOLERANCE
     keep_records: bool = False
     names: tuple[str, ...] = ()  # how players are shown (default: their specs)
-    # A related game (callbreak.games) instead of Call Break: its name, table size and options
-    # (``rules`` is then unused). Its players are game bots (make_game_bot specs).
-    game: str | None = None
-    game_players: int | None = None
-    game_options: tuple[tuple[str, str], ...] = ()
+    game: str = "callbreak"
+    table_size: int | None = None
+
+    @property
+    def info(self) -> GameInfo:
+        return game_info(self.game)
+
+    @property
+    def rules(self) -> Rules:
+        """Call Break's rules (for a game of the Call Break engine)."""
+        if not isinstance(self.options, Rules):
+            raise ArenaError(f"{self.info.title} has no Call Break rules")
+        return self.options
 
     @property
     def display_names(self) -> tuple[str, ...]:
@@ -129,34 +138,32 @@ class ArenaPlan:
 
     @property
     def stop_after(self) -> int | None:
-        return UNLIMITED_MATCH_DEALS if self.rules.deals is None else None
+        return UNLIMITED_MATCH_DEALS if getattr(self.options, "deals", 0) is None else None
 
     @property
     def deals_per_match(self) -> int:
-        """Deals a match has (for a related game, an estimate: its hand limit, or 10)."""
-        if self.game is not None:
-            opts = self.new_game().options
-            return opts.max_hands or int(getattr(opts, "deals", 10))
-        return self.rules.deals or UNLIMITED_MATCH_DEALS
+        """Deals a game has (an estimate where the game decides: its hand limit, or 10)."""
+        opts = self.options
+        if isinstance(opts, Rules):
+            return opts.deals or UNLIMITED_MATCH_DEALS
+        return getattr(opts, "max_hands", None) or int(getattr(opts, "deals", 10))
 
     @property
     def partnership(self) -> bool:
-        return self.game is None and self.rules.partnership
+        return bool(getattr(self.options, "partnership", False))
 
     @property
     def seats(self) -> int:
         """Seats at each table."""
-        return PLAYERS if self.game is None else self.new_game().players
+        return self.info.check_seats(self.table_size)
 
     @property
     def tables_in_set(self) -> int:
         return tables_per_set(len(self.players), self.partnership, self.seats)
 
-    def new_game(self) -> TrickGame:
-        """A fresh related game of this plan (raises :class:`RulesError` for bad settings)."""
-        if self.game is None:
-            raise ArenaError("this arena plays Call Break, not a related game")
-        return make_trick_game(self.game, self.game_players, **dict(self.game_options))
+    def new_game(self) -> Game:
+        """A fresh game of this plan (raises :class:`RulesError` for bad settings)."""
+        return self.info.create(self.seats, self.options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,80 +190,36 @@ class SetResult:
 
 
 def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None = None) -> SetResult:
-    """Play duplicate set ``set_index`` of ``plan``: the set's seeded match at every seating.
+    """Play duplicate set ``set_index`` of ``plan``: the set's seeded game at every seating.
 
     Everything random is derived from (plan.seed, set_index, seating), so a set gives the same
     result in any process, in any order. ``on_table`` is called as each table finishes (progress).
+    Points are tenths, higher better (a race-down game's points have their sign flipped); a seat
+    "made" a deal when the deal gained it points (in Call Break: its call was made).
     """
-    if plan.game is not None:
-        return _run_game_set(plan, set_index, on_table)
     tables = []
-    partnership = plan.rules.partnership
-    for li, lineup in enumerate(lineups(len(plan.players), partnership)):
-        for rotation in rotations(len(plan.players), partnership):
+    n, partnership, size = len(plan.players), plan.partnership, plan.seats
+    for li, lineup in enumerate(lineups(n, partnership, size)):
+        for rotation in rotations(n, partnership, size):
             seats = seating(lineup, rotation)
             bots = [build_player(plan.players[p], seed=_derived_seed(plan.seed, set_index, li, rotation, s),
-                                 timeout=plan.budget + plan.tolerance)
+                                 timeout=plan.budget + plan.tolerance, game=plan.game)
                     for s, p in enumerate(seats)]
             # The same stream for every seating: the same first dealer and the same deals.
-            chance = DealStream(f"{plan.seed}/{set_index}", stop_after=plan.stop_after)
+            chance = DealStream(f"{plan.seed}/{set_index}", stop_after=plan.stop_after, game=plan.game)
             names = [plan.display_names[p] for p in seats]
             meta = {"arena": {"seed": plan.seed, "set": set_index, "lineup": li, "rotation": rotation,
                               "budget": plan.budget, "players": [plan.players[p] for p in seats]}}
-            out = play_match(plan.rules, bots, chance=chance, budget=plan.budget,
-                             tolerance=plan.tolerance, names=names, meta=meta)
-            m = out.match
-            rules = plan.rules
-            made_flags = []
-            for r in m.results:
-                if rules.partnership:
-                    flags = tuple(made(r.calls[s % 2] + r.calls[s % 2 + 2], r.won[s % 2] + r.won[s % 2 + 2],
-                                       rules) for s in range(PLAYERS))
-                else:
-                    flags = tuple(made(r.calls[s], r.won[s], rules) for s in range(PLAYERS))
-                made_flags.append(flags)
+            out = play_game(plan.new_game(), bots, name=plan.game, chance=chance, budget=plan.budget,
+                            tolerance=plan.tolerance, names=names, meta=meta)
+            points = out.deal_points
             tables.append(TableResult(
                 set_index=set_index, lineup=li, rotation=rotation, seat_players=seats,
-                points=tuple(r.points for r in m.results), made=tuple(made_flags),
-                totals=tuple(m.totals), winners=tuple(m.winners),
+                points=points, made=tuple(tuple(p > 0 for p in deal) for deal in points),
+                totals=tuple(sum(deal[s] for deal in points) for s in range(size)),
+                winners=tuple(out.game.winners),
                 times=tuple(tuple(s.times) for s in out.seats), faults=tuple(out.faults),
                 record=dumps(out.record) if plan.keep_records else None,
-            ))
-            if on_table is not None:
-                on_table()
-    return SetResult(set_index, tuple(tables))
-
-
-def _run_game_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None) -> SetResult:
-    """:func:`run_set` for a related game: the same seeded packs at every seating.
-
-    Points are stored as for Call Break (tenths, higher is better): a game's whole points times
-    10, sign flipped in the race-down games (Snarples, Donut). A seat "made" a hand when the hand
-    gained it points (after that flip).
-    """
-    tables = []
-    seats_at_table = plan.seats
-    for li, lineup in enumerate(lineups(len(plan.players), False, seats_at_table)):
-        for rotation in rotations(len(plan.players), False, seats_at_table):
-            seats = seating(lineup, rotation)
-            bots = [make_game_bot(plan.players[p], seed=_derived_seed(plan.seed, set_index, li, rotation, s))
-                    for s, p in enumerate(seats)]
-            game = plan.new_game()
-            names = [plan.display_names[p] for p in seats]
-            meta = {"arena": {"seed": plan.seed, "set": set_index, "lineup": li, "rotation": rotation,
-                              "budget": plan.budget, "players": [plan.players[p] for p in seats]}}
-            out = play_game(game, bots, chance=GameDealStream(f"{plan.seed}/{set_index}"),
-                            budget=plan.budget, tolerance=plan.tolerance, names=names, meta=meta)
-            g = out.game
-            sign = -1 if g.LOW_WINS else 1
-            points = tuple(tuple(10 * sign * p for p in r.points) for r in g.results)
-            tables.append(TableResult(
-                set_index=set_index, lineup=li, rotation=rotation, seat_players=seats,
-                points=points, made=tuple(tuple(p > 0 for p in hand) for hand in points),
-                totals=tuple(10 * sign * (sc - g.START_SCORE) for sc in g.scores),
-                winners=tuple(g.winners),
-                times=tuple(tuple(s.times) for s in out.seats), faults=tuple(out.faults),
-                record=dumps_game(out.record) if plan.keep_records else None,
             ))
             if on_table is not None:
                 on_table()

@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from callbreak.bots import Bot, BotError, make_bot
+from callbreak.bots import CALL_BREAK_ENGINE, Bot, BotError, make_bot
 from callbreak.core import CallbreakError, Rules
 
 URL_PREFIXES = ("http://", "https://")
@@ -33,12 +33,20 @@ def _protocol_factory() -> Callable[..., Any] | None:
     return factory if callable(factory) else None
 
 
-def build_player(spec: str, seed: int | None = None, timeout: float | None = None) -> Bot:
-    """A fresh player for ``spec``; ``seed`` seeds its randomness where it has any.
+def build_player(spec: str, seed: int | None = None, timeout: float | None = None,
+                 game: str = "callbreak") -> Bot:
+    """A fresh player of ``game`` for ``spec``; ``seed`` seeds its randomness where it has any.
 
-    ``timeout`` is how long a remote player waits for each answer (its HTTP timeout).
-    Raises :class:`BotError` naming what is wrong (unknown bot, bad option, no URL support).
+    ``timeout`` is how long a remote player waits for each answer (its HTTP timeout). A URL
+    names a bot of the public tournament protocol, which plays Call Break only.
+    Raises :class:`BotError` naming what is wrong (unknown bot, a bot that does not play the
+    game, bad option, no URL support).
     """
+    if not is_url(spec) or game not in CALL_BREAK_ENGINE:
+        if is_url(spec):
+            raise BotError(f"{spec!r} is a tournament-protocol bot, which plays Call Break only, "
+                           f"not {game}")
+        return make_bot(spec, seed=seed, game=game)
     factory = _protocol_factory()
     if factory is not None:
         params = inspect.signature(factory).parameters
@@ -59,7 +67,8 @@ def build_player(spec: str, seed: int | None = None, timeout: float | None = Non
     return make_bot(spec, seed=seed)
 
 
-def check_player(spec: str, rules: Rules | None = None, timeout: float = 3.0) -> str:
+def check_player(spec: str, rules: Rules | None = None, timeout: float = 3.0,
+                 game: str = "callbreak") -> str:
     """Build ``spec`` once and, for a URL, check that something answers there and that the
     protocol can express ``rules``.
 
@@ -67,7 +76,7 @@ def check_player(spec: str, rules: Rules | None = None, timeout: float = 3.0) ->
     """
     if not spec or not spec.strip():
         raise BotError("empty player spec")
-    player = build_player(spec, seed=0)
+    player = build_player(spec, seed=0, game=game)
     if is_url(spec):
         if rules is not None:
             _check_protocol_rules(rules)

@@ -249,19 +249,15 @@ class ArenaReport:
 
     def to_json(self) -> dict[str, Any]:
         plan = self.plan
-        if plan.game is not None:
-            game = plan.new_game()
-            options: dict[str, Any] = {"game": plan.game, "players": game.players,
-                                       **game.options.to_dict()}
-            seating = (f"{game.players} seats; as many players as seats rotated; 2 players: the "
-                       "first against copies of the second; otherwise the players fill the seats "
-                       "in turn, rotated")
-        else:
-            options = plan.rules.to_dict()
+        options: dict[str, Any] = {"game": plan.game, "players": plan.seats,
+                                   **plan.options.to_dict()}
+        if plan.partnership:
             seating = ("partnership: a pair against a pair (2 players), or 1st+3rd against 2nd+4th "
-                       "(4 players), rotated" if plan.rules.partnership else
-                       "4 players rotated; 2 players: the first against three copies of the second; "
-                       "3 players: each takes the spare seat in turn")
+                       "(4 players), rotated")
+        else:
+            seating = (f"{plan.seats} seats; as many players as seats rotated; 2 players: the first "
+                       "against copies of the second; otherwise the players fill the seats in "
+                       "turn, rotated")
         return {
             "preset": self.preset,
             "seed": self.plan.seed,

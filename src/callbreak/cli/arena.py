@@ -24,24 +24,29 @@ from rich.progress import (
 from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers, run_arena, sets_for
 from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
 from callbreak.arena.tournament import RayUnavailableError, check_ray
-from callbreak.bots.games_bots import make_game_bot
 from callbreak.cli.main import app, fail
 from callbreak.core import CallbreakError, Rules, make_rules
-from callbreak.games import GAMES, make_trick_game
+from callbreak.games import game_info
 
 DEFAULT_MATCHES = 10
 PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
 
 
-def parse_rules(preset_name: str, options: list[str]) -> Rules:
-    """The preset with ``key=value`` options on top; a :class:`CallbreakError` names a bad one."""
+def parse_options(options: list[str]) -> dict[str, str]:
+    """``key=value`` texts as a dict; a :class:`CallbreakError` names a malformed one."""
     overrides: dict[str, str] = {}
     for text in options:
         key, eq, value = text.partition("=")
         if not eq or not key.strip():
             raise CallbreakError(f"bad --option {text!r}: expected key=value")
         overrides[key.strip()] = value.strip()
-    return make_rules(preset_name, **overrides)
+    return overrides
+
+
+def parse_rules(preset_name: str, options: list[str]) -> Rules:
+    """The Call Break preset with ``key=value`` options on top; a :class:`CallbreakError` names
+    a bad one."""
+    return make_rules(preset_name, **parse_options(options))
 
 
 def display_names(specs: list[str]) -> list[str]:
@@ -71,9 +76,10 @@ def arena(
              "(http://host:port). With 2 players the first plays three copies of the second (under "
              "partnership rules: a pair against a pair); with 3 each takes the spare seat in turn.",
         show_default=False)],
-    preset_name: Annotated[str, typer.Option("--preset", help="Rule preset.")] = "callbreak",
+    preset_name: Annotated[str | None, typer.Option(
+        "--preset", help="Rule preset of the game (default: the game's first).")] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Rule option key=value on top of the preset (repeatable).")] = None,
+        "--option", "-o", help="Game option key=value on top of the preset (repeatable).")] = None,
     matches: Annotated[int | None, typer.Option(
         help="Seeded matches (duplicate sets), each played at every seating. "
              f"Default {DEFAULT_MATCHES} when --deals is not given.")] = None,
@@ -92,39 +98,32 @@ def arena(
     plot: Annotated[Path | None, typer.Option(help="Write score distributions to this image (PNG).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     game_name: Annotated[str, typer.Option(
-        "--game", help="callbreak, or a related game of seed 000 (see `callbreak related-games`); "
-                       "its players are game bots (random, heuristic, search) and --option sets "
-                       "the game's options.")] = "callbreak",
+        "--game", help="The game (see `callbreak related-games`); its players must be bots "
+                       "that play it.")] = "callbreak",
     table_size: Annotated[int | None, typer.Option(
-        "--players", help="Seats at a related game's table (default: the game's smallest).")] = None,
+        "--players", help="Seats at each table (default: the game's usual number).")] = None,
 ) -> None:
     """Play duplicate matches between players and report who is better, with 95% intervals."""
     # --- everything is checked before anything runs ---------------------------------------
     if not 2 <= len(players) <= 4:
         fail(f"the arena takes 2 to 4 players, got {len(players)}")
     names = display_names(players)
-    game: str | None = None
-    game_options: tuple[tuple[str, str], ...] = ()
-    if game_name != "callbreak":
-        game, game_options, table_size = _check_game(game_name, table_size, option or [], players)
-        rules = Rules()
-        label = game
-        seats = table_size
-    else:
-        if table_size is not None and table_size != 4:
-            fail(f"Call Break is for 4 players, not {table_size}")
+    try:
+        info = game_info(game_name)
+        seats = info.check_seats(table_size)
+        label = preset_name or info.default_preset
+        options = info.make_options(preset_name, parse_options(option or []))
+    except CallbreakError as e:
+        fail(str(e))
+        return
+    if len(players) > min(4, seats):
+        fail(f"{info.title} with {seats} players seats at most {min(4, seats)} different players, "
+             f"got {len(players)}")
+    for spec in players:
         try:
-            rules = parse_rules(preset_name, option or [])
+            check_player(spec, options if isinstance(options, Rules) else None, game=info.name)
         except CallbreakError as e:
-            fail(str(e))
-            return
-        for spec in players:
-            try:
-                check_player(spec, rules)
-            except CallbreakError as e:
-                fail(f"player {spec!r}: {e}")
-        label = preset_name
-        seats = 4
+            fail(f"player {spec!r}: {e}")
     if matches is None and deals is None:
         matches = DEFAULT_MATCHES
     if budget <= 0:
@@ -139,8 +138,7 @@ def arena(
             check_ray(ray)
         except CallbreakError as e:
             fail(str(e))
-    plan = ArenaPlan(tuple(players), rules, 0, 1, game=game, game_players=table_size,
-                     game_options=game_options)
+    plan = ArenaPlan(tuple(players), options, 0, 1, game=info.name, table_size=seats)
     try:
         sets = sets_for(len(players), plan.deals_per_match, matches=matches, deals=deals,
                         partnership=plan.partnership, seats=seats)
@@ -160,14 +158,14 @@ def arena(
             fail(f"--records {records}: {e.strerror}")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    plan = ArenaPlan(tuple(players), rules, seed, sets, budget=budget, tolerance=tolerance,
-                     keep_records=records is not None, names=tuple(names), game=game,
-                     game_players=table_size, game_options=game_options)
+    plan = ArenaPlan(tuple(players), options, seed, sets, budget=budget, tolerance=tolerance,
+                     keep_records=records is not None, names=tuple(names), game=info.name,
+                     table_size=seats)
 
     # --- the run ----------------------------------------------------------------------------
     err = Console(stderr=True)
     out = Console() if Console().is_terminal else Console(width=200)  # files get whole rows
-    what = f"game {game} ({seats} seats)" if game is not None else f"preset {preset_name}"
+    what = f"{info.title} ({seats} seats), preset {label}"
     err.print(f"arena: {', '.join(names)}; {what}; {sets} duplicate sets; seed {seed}; "
               f"{'ray ' + ray if ray else f'{workers} worker(s)'}", highlight=False)
     progress = Progress(TextColumn("tables"), BarColumn(), MofNCompleteColumn(),
@@ -198,34 +196,3 @@ def arena(
         out.print(f"{len(written)} records written to {records}", highlight=False)
     if plot is not None:
         write_plot(report, plot)
-
-
-def _check_game(name: str, table_size: int | None, options: list[str],
-                players: list[str]) -> tuple[str, tuple[tuple[str, str], ...], int]:
-    """A related game's name, options and table size, checked (exit 2 naming what is wrong)."""
-    info = GAMES.get(name)
-    if info is None:
-        fail(f"unknown game {name!r}; games are: callbreak, {', '.join(GAMES)}")
-        raise AssertionError  # fail() exits
-    if info.cls is None:
-        fail(f"{info.title} is a Call Break preset: use --preset {name}")
-    overrides: list[tuple[str, str]] = []
-    for text in options:
-        key, eq, value = text.partition("=")
-        if not eq or not key.strip():
-            fail(f"bad --option {text!r}: expected key=value")
-        overrides.append((key.strip(), value.strip()))
-    try:
-        game = make_trick_game(name, table_size, **dict(overrides))
-    except CallbreakError as e:
-        fail(str(e))
-        raise AssertionError from None
-    if len(players) > min(4, game.players):
-        fail(f"{info.title} with {game.players} players seats at most {min(4, game.players)} "
-             f"different players, got {len(players)}")
-    for spec in players:
-        try:
-            make_game_bot(spec, seed=0)
-        except CallbreakError as e:
-            fail(f"player {spec!r}: {e}")
-    return name, tuple(overrides), game.players
