@@ -34,7 +34,7 @@ def shuffled_hands(rng: random.Random, players: int = 4, size: int = 13) -> tupl
 class Dealer:
     """A seeded source of chance actions: first-dealer choice or draw, then deals."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
 
     def deal(self) -> Deal:

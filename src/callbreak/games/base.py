@@ -735,7 +735,7 @@ def shuffled_pack(rng: random.Random) -> list[Card]:
 class GameDealer:
     """A seeded source of chance actions for any :class:`TrickGame`."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
 
     def chance(self, game: TrickGame) -> Deal:

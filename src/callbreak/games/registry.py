@@ -58,7 +58,7 @@ class GameInfo:
     make_options: Callable[[str | None, Mapping[str, Any]], Any]
     load_options: Callable[[Any], Any]
     create: Callable[[int, Any], Game]
-    dealer: Callable[[int | None], Chance]
+    dealer: Callable[[int | str | None], Chance]
     low_wins: bool = False  # race-down games: a lower score is better
 
     @property
