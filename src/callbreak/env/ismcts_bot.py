@@ -1,0 +1,91 @@
+"""OpenSpiel's information-set MCTS as a player of our tables: the ``openspiel-ismcts`` bot.
+
+Registered through the ``callbreak.bots`` entry point (pyproject.toml), so the arena and the web
+lobby seat it by name: ``openspiel-ismcts:iterations=200`` (options: ``iterations`` (100),
+``uct_c`` (2.0), ``rollouts`` (1 random rollout per leaf), ``seed``). It plays every game.
+
+At each decision it builds, from the seat's view alone, the current deal as an OpenSpiel state
+(:func:`callbreak.env.resample.from_view`: the hidden cards drawn consistently with the view,
+the state ending when the deal is scored, its returns that deal's points) and runs
+``open_spiel.python.algorithms.ismcts.ISMCTSBot`` on it, with a resampler that draws a new world
+from the view for every simulation. OpenSpiel is imported only when the bot is made: without the
+``openspiel`` extra, making it raises an error that says to install it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from callbreak.bots.base import BotError, Decision
+
+
+class IsmctsBot:
+    name = "openspiel-ismcts"
+
+    def __init__(self, iterations: int = 100, uct_c: float = 2.0, rollouts: int = 1,
+                 seed: int | None = None) -> None:
+        try:
+            import pyspiel  # noqa: F401
+
+            import callbreak.env.openspiel  # noqa: F401  (registers the games)
+        except ImportError as e:
+            raise BotError("openspiel-ismcts needs OpenSpiel: pip install 'callbreak[openspiel]'") from e
+        if iterations < 1 or rollouts < 1 or uct_c <= 0:
+            raise BotError("iterations and rollouts must be at least 1 and uct_c positive")
+        self.iterations = iterations
+        self.uct_c = uct_c
+        self.rollouts = rollouts
+        self.rng = random.Random(seed)
+        self._games: dict[tuple[str, int, Any], Any] = {}
+
+    def _game(self, view: Any) -> Any:
+        import pyspiel
+
+        from callbreak.env.openspiel import short_name
+
+        name = getattr(view, "game", "callbreak")
+        options = getattr(view, "rules", None) or view.options
+        key = (name, view.players, options)
+        game = self._games.get(key)
+        if game is None:
+            game = pyspiel.load_game(short_name(name), {"players": view.players})
+            game.options = options  # the table's own options, whatever preset they came from
+            self._games[key] = game
+        return game
+
+    def decide(self, view: Any, budget: float) -> Decision:
+        import numpy as np
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        from callbreak.env.resample import from_view
+        from callbreak.env.spaces import legal_ids
+
+        legal = legal_ids(view)
+        if not legal:
+            raise BotError("the bot was asked to act with no legal action")
+        if len(legal) == 1:
+            return Decision(next(iter(legal.values())), "the only legal action")
+        game = self._game(view)
+        np_rng = np.random.RandomState(self.rng.randrange(2**31))
+        bot = ismcts.ISMCTSBot(
+            game, mcts.RandomRolloutEvaluator(self.rollouts, np_rng), self.uct_c,
+            self.iterations, random_state=np_rng, allow_inconsistent_action_sets=True)
+        bot.set_resampler(lambda state, player: from_view(game, view, self.rng))
+        root = from_view(game, view, self.rng)
+        action = bot.step(root)
+        return Decision(legal[int(action)], f"IS-MCTS, {self.iterations} simulations")
+
+
+def openspiel_ismcts(**options: str) -> IsmctsBot:
+    """The entry point's factory: options come as text (``iterations="200"``)."""
+    known = {"iterations": int, "uct_c": float, "rollouts": int, "seed": int}
+    kwargs: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in known:
+            raise TypeError(f"openspiel-ismcts takes {', '.join(known)}, not {key!r}")
+        kwargs[key] = known[key](value)
+    return IsmctsBot(**kwargs)
+
+
+openspiel_ismcts.games = None  # type: ignore[attr-defined]  # every game

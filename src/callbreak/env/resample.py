@@ -1,0 +1,164 @@
+"""Worlds consistent with what one seat knows, for OpenSpiel's information-set search.
+
+:func:`resample` gives a state of the same game whose hidden cards (other seats' hands, the
+stock, other seats' discards) are re-dealt at random among their places, keeping every card a
+seat's play has shown it cannot hold out of its hand, and replays the same actions; the seat's
+information state is unchanged. :func:`from_view` builds a state of the current deal from a
+seat's view alone (what the ``openspiel-ismcts`` bot sees at a table).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from callbreak.core.actions import Call, ChooseDealer, Deal, Exchange, Look, Play, Redeal
+from callbreak.core.cards import DECK, FULL_DECK, cards_of
+from callbreak.core.errors import IllegalActionError
+from callbreak.core.match import Match
+from callbreak.core.rules import FirstDealer, TieBreak
+from callbreak.core.sampling import HandSampler, allowed_mask
+from callbreak.core.view import Phase
+from callbreak.games.base import TrickGame
+
+_RNG = random.Random()
+
+
+def _allowed(engine: Any, view: Any) -> list[int]:
+    if isinstance(engine, Match):
+        return [allowed_mask(view.caps[s]) for s in range(engine.players)]
+    absent = type(engine).shown_absent(view)
+    return [FULL_DECK & ~a for a in absent]
+
+
+def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
+    """A state ``player`` cannot tell from ``state`` (see the module)."""
+    rng = rng or _RNG
+    engine = state.engine
+    history = list(engine.history)
+    deals = [i for i, a in enumerate(history) if isinstance(a, Deal)]
+    if state.pending or not deals or engine.is_over:
+        return state.clone()
+    k = deals[-1]
+    view = engine.view(player)
+    shown = 0
+    for c in view.shown_cards():
+        shown |= 1 << c
+    allowed = _allowed(engine, view)
+    place: dict[int, int] = {}  # hidden card -> its place: a seat, -1 the stock, -2-s seat s's discards
+    for s in range(engine.players):
+        if s == player and view.hand is not None:
+            continue
+        for c in cards_of(engine.hands[s] & ~shown):
+            place[int(c)] = s
+        if isinstance(engine, TrickGame) and s != player:
+            for c in cards_of(engine.discards[s]):
+                place[int(c)] = -2 - s
+    for c in getattr(engine, "stock", ()):
+        if not shown >> c & 1:
+            place[int(c)] = -1
+    cards = list(place)
+    for swaps in (4 * len(cards), len(cards), 3, 1, 0):
+        sigma = {c: c for c in cards}
+        for _ in range(swaps):
+            if len(cards) < 2:
+                break
+            a, b = rng.sample(cards, 2)
+            pa, pb = place[a], place[b]
+            if pa == pb:
+                continue
+            if (pa < 0 or allowed[pa] >> sigma[b] & 1) and (pb < 0 or allowed[pb] >> sigma[a] & 1):
+                sigma[a], sigma[b] = sigma[b], sigma[a]
+        new = _replay(state, history, k, sigma, player)
+        if new is not None:
+            return new
+    return state.clone()  # pragma: no cover - swaps=0 replays the state itself
+
+
+def _replay(state: Any, history: list[Any], k: int, sigma: dict[int, int], player: int) -> Any:
+    def mv(c: Any) -> Any:
+        return DECK[sigma.get(int(c), int(c))]
+
+    deal: Deal = history[k]
+    actions = [*history[:k], Deal(hands=tuple(tuple(sorted(mv(c) for c in h)) for h in deal.hands),
+                                  upcard=None if deal.upcard is None else mv(deal.upcard),
+                                  stock=tuple(mv(c) for c in deal.stock))]
+    for a in history[k + 1:]:
+        if isinstance(a, Exchange) and a.seat != player:
+            a = Exchange(a.seat, tuple(mv(c) for c in a.cards))
+        actions.append(a)
+    game = state.get_game()
+    new = game.new_initial_state()
+    new.box.game = game.info.create(game.players, game.options)
+    new.pieces = [[] for _ in range(game.players)]
+    new.horizon = state.horizon
+    try:
+        for a in actions:
+            new.engine.apply(a)
+            new._record(a)
+    except IllegalActionError:
+        return None
+    return new
+
+
+# --- a state from a view (the current deal only) -------------------------------------------------
+
+
+def from_view(game: Any, view: Any, rng: random.Random) -> Any:
+    """A state of ``game`` (an OpenSpiel :class:`~callbreak.env.openspiel.CardGame`) at the
+    position ``view`` shows, the hidden cards drawn at random consistently with it, ending when
+    the current deal is scored (its returns are that deal's points)."""
+    if hasattr(view, "caps"):  # a Call Break view
+        engine: Any = _match_from_view(view, rng)
+    else:
+        from callbreak.bots.games_bots import sample_world
+
+        hands, stock = sample_world(view, rng)
+        cls = type(game.info.create(game.players, game.options))
+        engine = cls.from_view(view, hands, stock)
+    state = game.new_initial_state()
+    state.box.game = engine
+    state.pieces = [["root"] for _ in range(game.players)]
+    state.horizon = len(engine.results) + 1
+    return state
+
+
+def _match_from_view(view: Any, rng: random.Random) -> Match:
+    """A one-deal :class:`Match` replaying the current deal of a Call Break view with sampled
+    hidden hands (earlier deals do not matter to the points of this one)."""
+    hands = list(HandSampler(view).sample(rng))
+    played = [0, 0, 0, 0]
+    plays: list[Play] = []
+    for t in view.tricks:
+        for s, c in zip(t.seats, t.cards, strict=True):
+            played[s] |= 1 << c
+            plays.append(Play(s, c))
+    for s, c in zip(view.trick_seats, view.trick, strict=True):
+        played[s] |= 1 << c
+        plays.append(Play(s, c))
+    dealt = [hands[s] | played[s] for s in range(4)]
+    rules = view.rules.replace(deals=1, first_dealer=FirstDealer.RANDOM, tie_break=TieBreak.SHARED,
+                               min_call_total=None, stakes=None)
+    m = Match(rules)
+    m.apply(ChooseDealer(view.dealer))
+    m.apply(Deal(hands=tuple(cards_of(h) for h in dealt)))
+    first = (view.dealer + 1) % 4
+    order = [(first + i) % 4 for i in range(4)]
+    if m.phase is Phase.REDEAL_CLAIM:
+        for s in order:
+            if view.phase is Phase.REDEAL_CLAIM and s == view.to_act:
+                break
+            m.apply(Redeal(s, False))
+    for s in order:
+        if view.calls[s] is None:
+            break
+        if not view.blind[s] and Look(s) in m.legal_actions(s):
+            m.apply(Look(s))
+        m.apply(Call(s, view.calls[s], view.blind[s]))
+    if view.looked and view.seat is not None and Look(view.seat) in m.legal_actions(view.seat):
+        m.apply(Look(view.seat))
+    for p in plays:
+        m.apply(p)
+    m.totals = list(view.totals)
+    m.history = []
+    return m
