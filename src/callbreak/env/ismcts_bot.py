@@ -2,7 +2,7 @@
 
 Registered through the ``callbreak.bots`` entry point (pyproject.toml), so the arena and the web
 lobby seat it by name: ``openspiel-ismcts:iterations=200`` (options: ``iterations`` (100),
-``uct_c`` (2.0), ``rollouts`` (1 random rollout per leaf), ``seed``). It plays every game.
+``uct_c`` (2.0), ``rollouts`` (1 random rollout per leaf), ``seed``). It plays every built-in game.
 
 At each decision it builds, from the seat's view alone, the current deal as an OpenSpiel state
 (:func:`callbreak.env.resample.from_view`: the hidden cards drawn consistently with the view,
@@ -88,4 +88,5 @@ def openspiel_ismcts(**options: str) -> IsmctsBot:
     return IsmctsBot(**kwargs)
 
 
-openspiel_ismcts.games = None  # type: ignore[attr-defined]  # every game
+openspiel_ismcts.games = (  # type: ignore[attr-defined]  # the games it is tested on
+    "callbreak", "call-bridge", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
