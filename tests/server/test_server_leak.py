@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from callbreak.core import Match
 from callbreak.core.actions import action_from_json
 from callbreak.core.cards import cards_of
-from callbreak.server.tables import rules_of
+from callbreak.server import engines
 from callbreak.store import Store
 
 
@@ -20,7 +20,8 @@ def truth_by_version(store: Store, code: str) -> tuple[list[list[set[str]]], lis
     stored = store.load_game(code)
     assert stored is not None
     config = {k: v for k, v in stored.config.items() if k not in ("seed", "host_hash")}
-    match = Match(rules_of(config))
+    match = engines.new_game(config)
+    assert isinstance(match, Match)
     hands, looked = [], []
     for data in [None, *stored.actions]:
         if data is not None:

@@ -106,7 +106,7 @@ def test_full_table_and_started_table_refuse_joins(client: TestClient) -> None:
 
 def test_bad_settings_are_refused_with_the_reason(client: TestClient) -> None:
     cases = [
-        ({"preset": "nope"}, "unknown preset"),
+        ({"preset": "nope"}, "has no preset 'nope'"),
         ({"options": {"min_call": 20}}, "min_call"),
         ({"options": {"colour": "red"}}, "colour"),
         ({"deals": 0}, "deals"),

@@ -30,7 +30,7 @@ def truth_by_version(store: Store, code: str) -> tuple[list[list[set[str]]], lis
     hands, stocks, shown = [], [], []
     for data in [None, *stored.actions]:
         if data is not None:
-            game.apply(engines.stored_action(game, data))
+            game.apply(engines.stored_action(data))
         hands.append([{c.text for c in cards_of(h)} for h in game.hands])
         stocks.append({c.text for c in game.stock})  # type: ignore[union-attr]
         up = game.upcard  # type: ignore[union-attr]
@@ -85,7 +85,7 @@ def test_a_whole_related_game_is_played_and_no_seat_sees_another_seats_cards(
     entry = next(g for g in history if g["code"] == code)
     assert entry["game"] == game and len(entry["seats"]) == players
     final = clients[-1].messages[-1]["view"]
-    assert [s["total"] for s in entry["seats"]] == final["scores"]
+    assert [s["total"] for s in entry["seats"]] == [10 * x for x in final["scores"]]  # tenths, as every game
     assert [s["seat"] for s in entry["seats"] if s["winner"]] == final["winners"]
     replay = client.get(f"/api/history/{code}").json()
     assert replay["game"] == game and replay["winners"] == final["winners"]
@@ -98,16 +98,17 @@ def test_the_lobby_offers_the_related_games_and_their_bots(client: TestClient) -
     assert {"batak-ihaleli", "batak-koz-maca", "snarples", "donut", "horsethief"} <= set(names)
     assert (names["snarples"]["min_players"], names["snarples"]["max_players"]) == (3, 8)
     assert "max_hands" in names["horsethief"]["options"]
-    assert {"search", "heuristic", "random"} <= set(meta["game_bots"])
+    donut = next(g for g in meta["games"] if g["name"] == "donut")
+    assert {"search", "heuristic", "random"} <= set(donut["bots"]) and "expert" not in donut["bots"]
 
 
 @pytest.mark.parametrize(("settings", "fragment"), [
     ({"game": "mahjong"}, "unknown game"),
-    ({"game": "donut", "players": 9}, "4-6 players"),
+    ({"game": "donut", "players": 9}, "4 to 6 players"),
     ({"game": "horsethief", "players": 3, "options": {"target": "lots"}}, "target"),
     ({"game": "horsethief", "players": 3, "options": {"colour": 1}}, "unknown option"),
     ({"game": "snarples", "players": 4, "bots": ["random", "random"]}, "a list of 4"),
-    ({"game": "snarples", "players": 3, "bots": "expert"}, "unknown game bot"),
+    ({"game": "snarples", "players": 3, "bots": "expert"}, "does not play"),
 ])
 def test_bad_related_game_settings_are_refused_and_nothing_is_created(
         client: TestClient, store: Store, settings: dict[str, Any], fragment: str) -> None:
@@ -145,7 +146,7 @@ def test_bad_related_game_actions_are_refused_and_change_nothing(client: TestCli
 
     refused(mover, {"type": "deal", "hands": []}, version, "malformed")  # the server deals
     refused(mover, {"type": "bid", "tricks": "six"}, version, "malformed")
-    refused(mover, {"type": "call", "tricks": 3}, version, "malformed")  # a Call Break action
+    refused(mover, {"type": "call", "tricks": 3}, version, "illegal")  # a Call Break action: not in this game
     refused(mover, {"type": "pass", "seat": 1 - seat}, version, "wrong_seat")
     refused(mover, {"type": "pass"}, version - 1, "stale")
     refused(waiter, {"type": "pass"}, version, "not_your_turn")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from callbreak.core.actions import CHANCE, Action, Play
 from callbreak.core.cards import Card
@@ -118,6 +118,10 @@ class TrickView:
     frozen view dataclasses; it adds no state)."""
 
     __slots__ = ()
+    # The allow-list of what may leave the server: fields every seat may see, then the seat's own
+    # (its hand, its legal actions). Each view class names its own.
+    PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = ()
+    PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ()
     legal: tuple[Action, ...]
     trick: tuple[Card, ...]
     tricks: Sequence[Any]  # completed tricks, each with ``cards`` in play order

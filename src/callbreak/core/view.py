@@ -8,6 +8,7 @@ responses ever receive.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 from enum import Enum
 
 from callbreak.core.actions import Action
@@ -96,6 +97,32 @@ class SeatView(TrickView):
         if self.leader is None:
             return ()
         return tuple((self.leader + i) % self.players for i in range(len(self.trick)))
+
+    # What a client may be sent of this view, by name (see TrickView): the same for every seat,
+    # then the seat's own.
+    PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = (
+        "phase", "deal_number", "deals", "dealer", "to_act", "hand_sizes", "calls", "blind", "won",
+        "trump", "leader", "trick", "trick_seats", "tricks", "totals", "results", "redeal",
+        "tiebreak_seats", "winners", "chips", "call_range", "blind_calls", "partnership",
+    )
+    PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "hand", "looked", "legal")
+
+    @property
+    def deals(self) -> int | None:
+        """Deals in the match (None: unlimited)."""
+        return self.rules.deals
+
+    @property
+    def call_range(self) -> tuple[int, int]:
+        return (self.rules.min_call, self.rules.max_call)
+
+    @property
+    def blind_calls(self) -> bool:
+        return self.rules.blind_call
+
+    @property
+    def partnership(self) -> bool:
+        return self.rules.partnership
 
     @property
     def face_up(self) -> tuple[Card, ...]:

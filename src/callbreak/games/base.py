@@ -213,6 +213,16 @@ class GameView(TrickView):
     winners: tuple[int, ...]
     legal: tuple[Action, ...]
 
+    # What a client may be sent of this view, by name (see TrickView).
+    PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = (
+        "game", "players", "options", "phase", "hand_number", "dealer", "to_act", "hand_sizes",
+        "in_game", "active", "joined", "bids", "passed", "declarer", "contract", "trump",
+        "low_high", "trump_broken", "upcard", "may_sit_out", "leader", "trick", "trick_seats",
+        "tricks", "won", "scores", "results", "streak", "exchanged", "stock_size", "notice",
+        "winners",
+    )
+    PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "hand", "discards", "legal")
+
     @property
     def face_up(self) -> tuple[Card, ...]:
         """The upcard, and this seat's own discards."""
@@ -439,7 +449,9 @@ class TrickGame:
                 raise IllegalPlayError(self._why_illegal(card))
             return
         if not isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle)):
-            raise IllegalActionError(f"unknown action {action!r}")
+            kind = getattr(action, "kind", None)
+            raise IllegalActionError(f"{self.TITLE} has no {kind!r} action" if isinstance(kind, str)
+                                     else f"unknown action {action!r}")
         self.check_seat(action.seat)
         if not isinstance(action, _PHASE_ACTIONS.get(phase, ())):
             raise self.wrong_phase(action)

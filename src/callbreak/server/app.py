@@ -21,11 +21,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from callbreak.core import Match, format_points
+from callbreak.core import format_points
 from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
+from callbreak.games import games
 from callbreak.record import Record, redact
-from callbreak.server import engines, players, scorekeeper
+from callbreak.server import engines, scorekeeper
 from callbreak.server.tables import Connection, TableService, hint_decision, new_code, token_hash
 from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError, dumps, error_json, parse_message, view_json
 from callbreak.store import Store
@@ -117,16 +118,20 @@ def create_app(store: Store, *, url_bots: bool = True) -> FastAPI:
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        return {"presets": [{"name": p.name, "description": p.description, "rules": p.rules.to_dict()}
+        callbreak = {"game": engines.CALLBREAK}
+        return {"presets": [{"name": p.name, "title": getattr(p, "title", p.name),
+                             "description": p.description, "rules": p.rules.to_dict()}
                             for p in PRESETS.values()],
-                "bots": players.bot_levels(), "strongest_bot": players.strongest_bot(),
+                "bots": engines.bot_levels(callbreak), "strongest_bot": engines.strongest_bot(callbreak),
                 "url_bots": service.url_bots,
                 "games": [{"name": g.name, "title": g.title, "description": g.description,
-                           "min_players": g.min_players, "max_players": g.max_players,
-                           "options": g.cls.OPTIONS().to_dict() if g.cls is not None else {}}
-                          for g in engines.related_games().values()],
-                "game_bots": engines.bot_levels({"game": "related"}),
-                "strongest_game_bot": engines.strongest_bot({"game": "related"}),
+                           "min_players": g.seats[0], "max_players": g.seats[-1],
+                           "presets": [{"name": p.name, "title": p.title, "description": p.description}
+                                       for p in g.presets],
+                           "options": g.make_options(None, {}).to_dict(),
+                           "bots": engines.bot_levels({"game": g.name}),
+                           "strongest_bot": engines.strongest_bot({"game": g.name})}
+                          for g in games()],
                 "max_message_bytes": MAX_MESSAGE_BYTES}
 
     @app.post("/api/tables")
@@ -299,8 +304,6 @@ def create_app(store: Store, *, url_bots: bool = True) -> FastAPI:
         stored = store.load_game(code.upper().replace("-", ""))
         if stored is None or stored.status != "over":
             raise MessageError("no_table", "no finished game has that code")
-        if engines.is_related(stored.config):
-            return game_replay_json(stored)
         return replay_json(stored)
 
     @app.get("/api/stats")
@@ -356,63 +359,43 @@ def create_app(store: Store, *, url_bots: bool = True) -> FastAPI:
 
 def stored_record(stored: Any) -> Record:
     """The full record of a stored game (for the server's own use: it holds every card)."""
-    from callbreak.server.tables import rules_of
-
     config = {k: v for k, v in stored.config.items() if k not in ("seed", "host_hash")}
     actions = tuple(action_from_json(a) for a in stored.actions)
-    return Record(rules=rules_of(config), seats=tuple(s["name"] for s in stored.seats), actions=actions,
-                  meta={"code": stored.code})
+    info = engines.info_of(config)
+    return Record(info.name, engines.seat_count(config), engines.game_options(config),
+                  tuple(s["name"] for s in stored.seats), actions, {"code": stored.code})
+
+
+_CHANCE_KINDS = ("deal", "draw", "choose_dealer", "stop")
 
 
 def replay_json(stored: Any) -> dict[str, Any]:
-    """A finished game for the replay viewer: public frames, and each hand as far as it was seen.
+    """A finished game of any kind for the replay viewer: the public view after every move, and
+    each hand as far as it was seen.
 
     Hands come from the record redacted for nobody: a card shows only once it was played or
-    shown, so a thrown-in deal's unseen cards stay hidden.
+    shown, so a thrown-in deal's unseen cards stay hidden, and the frames are spectator views.
     """
     record = stored_record(stored)
     public = redact(record, -1)
-    match = Match(record.rules)
+    game = record.new_game()
     frames: list[dict[str, Any]] = []
-    hands: list[list[str]] = [[], [], [], []]
+    hands: list[list[str]] = [[] for _ in range(record.players)]
     for action, shown in zip(record.actions, public["actions"], strict=True):
-        match.apply(action)
+        game.apply(action)
         if shown["type"] == "deal":
             hands = [list(h) for h in shown["hands"]]
+        if shown["type"] in _CHANCE_KINDS:
             continue
         if shown["type"] == "play":
             hand = hands[shown["seat"]]
             if shown["card"] in hand:
                 hand.remove(shown["card"])
-        if shown["type"] in ("play", "call", "redeal"):
-            view = view_json(match.view(None))
-            frames.append({"action": shown, "hands": [list(h) for h in hands], "view": view})
-    return {"code": stored.code, "seats": [s["name"] for s in stored.seats],
-            "preset": stored.config.get("preset"), "frames": frames,
-            "totals": list(match.totals), "winners": list(match.winners),
-            "finished_at": stored.finished_at.isoformat() + "Z" if stored.finished_at else None}
-
-
-def game_replay_json(stored: Any) -> dict[str, Any]:
-    """A finished related game for the replay viewer: the public view after every move.
-
-    Only spectator views are used, so no frame holds a card before it was played (or the upcard
-    shown).
-    """
-    config = {k: v for k, v in stored.config.items() if k not in ("seed", "host_hash")}
-    game = engines.new_game(config)
-    frames: list[dict[str, Any]] = []
-    for data in stored.actions:
-        action = engines.stored_action(game, data)
-        game.apply(action)
-        if action.kind == "deal":
-            continue
-        shown = action.to_json()
         if shown["type"] == "exchange":  # which cards went back to the stock stays private
             shown = {"type": "exchange", "seat": shown["seat"], "count": len(shown["cards"])}
-        frames.append({"action": shown,
-                       "view": engines.game_public_json(game.view(None))})  # type: ignore[arg-type]
-    return {"code": stored.code, "seats": [s["name"] for s in stored.seats], "game": config["game"],
-            "preset": config["game"], "frames": frames, "totals": list(game.scores),  # type: ignore[union-attr]
-            "winners": list(game.winners),
+        frames.append({"action": shown, "hands": [list(h) for h in hands],
+                       "view": view_json(game.view(None))})
+    return {"code": stored.code, "seats": [s["name"] for s in stored.seats], "game": record.game,
+            "preset": stored.config.get("preset", record.game), "frames": frames,
+            "totals": list(getattr(game, "totals", game.scores)), "winners": list(game.winners),
             "finished_at": stored.finished_at.isoformat() + "Z" if stored.finished_at else None}

@@ -1,191 +1,126 @@
-"""The games a table can hold, behind one interface the table service drives.
+"""A table's game, from its stored settings, through the registry: one path for every game.
 
-A table holds either a Call Break match (any preset of the core engine) or one of the related
-games of :mod:`callbreak.games`. Both have the same shape (``to_act``, ``verify``, ``apply``,
-``view``, ``history``, ``default_action``...), so the table service only needs, per kind of game:
-how to build one from the stored settings, how to deal, how to read a stored or client action,
-how to turn a seat's view into JSON, which bots play it, and what to record when it ends.
+A table's configuration names a registered game (older tables have no ``game``: Call Break), its
+seat count, preset and options, and the table settings (deals, turn timer, bots). Everything here
+asks the game registry (:mod:`callbreak.games`) and the bot registry (:mod:`callbreak.bots`); no
+game is a special case.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from callbreak.bots.games_bots import game_bot_names, make_game_bot
-from callbreak.core import CallbreakError, Card, Dealer, Match, make_rules
-from callbreak.core.actions import action_from_json
-from callbreak.core.errors import RecordError
-from callbreak.core.scoring import made
-from callbreak.games import GAMES, GameAction, GameDealer, GameView, TrickGame, make_trick_game
-from callbreak.games.actions import game_action_from_json
+from callbreak.bots import bots_for
+from callbreak.core import CallbreakError, Stop
+from callbreak.core.actions import Action, action_from_json
+from callbreak.core.game import Game
+from callbreak.games import GameInfo, game_info
+from callbreak.games.registry import option_names
 from callbreak.server import players
-from callbreak.server.wire import MessageError, cards_json
+from callbreak.server.wire import MessageError
 
 CALLBREAK = "callbreak"
-"""The ``game`` of a Call Break table (the preset says which rules)."""
+"""The game of a table whose stored settings name none (tables made before there were others)."""
 
-RELATED_CLIENT_ACTIONS = {"play", "bid", "pass", "trump", "join", "exchange", "settle"}
-"""Action kinds a client may send in a related game; the deal belongs to the server."""
-
-GAME_BOT_PREFERENCE = ("search", "heuristic", "random")
-
-
-def related_games() -> dict[str, Any]:
-    """The related games a table may hold, by registry name (Call Bridge is a Call Break preset)."""
-    return {name: info for name, info in GAMES.items() if info.cls is not None}
+BOT_PREFERENCE = ("expert", "search", "heuristic", "beginner", "random")
+"""Strongest first: a table's default bot, its stand-in for absent players and its hints."""
 
 
 def game_of(config: dict[str, Any]) -> str:
-    """The game a stored table configuration is for (older tables have no ``game``: Call Break)."""
     return str(config.get("game", CALLBREAK))
 
 
-def is_related(config: dict[str, Any]) -> bool:
-    return game_of(config) != CALLBREAK
+def info_of(config: dict[str, Any]) -> GameInfo:
+    return game_info(game_of(config))
 
 
 def seat_count(config: dict[str, Any]) -> int:
-    return int(config.get("players", 4))
+    return int(config.get("players", info_of(config).default_seats))
 
 
-# --- building and dealing -------------------------------------------------------------------
+def game_options(config: dict[str, Any]) -> Any:
+    """The game's options value for a table: its preset and options, plus the table's deals and
+    turn timer where the game's rules have such options (Call Break's do)."""
+    info = info_of(config)
+    overrides = dict(config.get("options") or {})
+    names = option_names(info)
+    for option, setting in (("deals", "deals"), ("turn_timer", "timer")):
+        if option in names:
+            overrides[option] = config.get(setting)
+    return info.make_options(config.get("preset"), overrides)
 
 
-def new_game(config: dict[str, Any]) -> Match | TrickGame:
+def new_game(config: dict[str, Any]) -> Game:
     """A fresh game for a table's stored settings."""
-    if is_related(config):
-        return make_trick_game(config["game"], config["players"], **config["options"])
-    rules = make_rules(config["preset"], **{**config["options"], "deals": config["deals"],
-                                             "turn_timer": config["timer"]})
-    return Match(rules)
+    return info_of(config).create(seat_count(config), game_options(config))
 
 
-def chance(game: Match | TrickGame, seed: int, stop: bool = False) -> Any:
-    """The chance step ``game`` waits for, from a dealer seeded by ``seed`` (``stop``: end an
-    unlimited Call Break table here if it may stop)."""
-    if isinstance(game, TrickGame):
-        return GameDealer(seed=seed).chance(game)
-    return Dealer(seed=seed).chance(game, stop=stop)
+def chance(config: dict[str, Any], game: Game, seed: int, stop: bool = False) -> Action:
+    """The chance step ``game`` waits for, from the game's dealer seeded by ``seed``; ``stop``
+    ends a table whose rules never end it (unlimited deals) at the first moment it may stop."""
+    if stop and getattr(game, "can_stop", False):
+        return Stop()
+    return info_of(config).dealer(seed).chance(game)
 
 
-def stored_action(game: Match | TrickGame, data: Any) -> Any:
+def stored_action(data: Any) -> Action:
     """An action read back from the store."""
-    if isinstance(game, TrickGame):
-        return game_action_from_json(data)
     return action_from_json(data)
-
-
-def parse_related_action(data: Any, seat: int) -> GameAction:
-    """The related-game action a client sent for ``seat``; its seat may be omitted but not wrong."""
-    if not isinstance(data, dict):
-        raise MessageError("malformed", "'action' must be an object like {\"type\": \"bid\", \"tricks\": 6}")
-    kind = data.get("type")
-    if kind not in RELATED_CLIENT_ACTIONS:
-        raise MessageError("malformed", f"unknown action type {kind!r}; a player may send "
-                                        f"{', '.join(sorted(RELATED_CLIENT_ACTIONS))}")
-    given = data.get("seat", seat)
-    if given != seat or isinstance(given, bool):
-        raise MessageError("wrong_seat", f"your token is for seat {seat}, not seat {given!r}")
-    try:
-        return game_action_from_json({**data, "seat": seat})
-    except RecordError as e:
-        raise MessageError("malformed", str(e)) from None
 
 
 # --- bots -----------------------------------------------------------------------------------
 
 
 def bot_levels(config: dict[str, Any]) -> list[str]:
-    return game_bot_names() if is_related(config) else players.bot_levels()
+    """The bots people may seat at a table of this game."""
+    return bots_for(game_of(config))
 
 
 def strongest_bot(config: dict[str, Any]) -> str:
-    if not is_related(config):
-        return players.strongest_bot()
-    names = set(game_bot_names())
-    return next((n for n in GAME_BOT_PREFERENCE if n in names), sorted(names)[0])
-
-
-def check_game_bot(spec: Any) -> str:
-    if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
-        raise MessageError("bad_config", f"a game bot must be a name like 'heuristic', got {spec!r}")
-    try:
-        make_game_bot(spec.strip(), seed=0)
-    except CallbreakError as e:
-        raise MessageError("bad_config", str(e)) from None
-    return spec.strip()
+    names = set(bot_levels(config))
+    return next((n for n in BOT_PREFERENCE if n in names), sorted(names)[0])
 
 
 def decide(config: dict[str, Any], spec: str, seed: int, view: Any, budget: float) -> Any:
     """One decision (``.action``, ``.reason``) by a fresh bot for the table's game (worker thread)."""
-    if is_related(config):
-        return make_game_bot(spec, seed=seed).decide(view, budget)
-    return players.decide(spec, seed, view, budget)
-
-
-# --- views as JSON --------------------------------------------------------------------------
-
-
-def game_personal_json(view: GameView) -> dict[str, Any]:
-    """The fields of a related-game view that belong to its seat alone."""
-    return {"seat": view.seat, "hand": cards_json(view.hand), "discards": cards_json(view.discards),
-            "legal": [a.to_json() for a in view.legal]}
-
-
-def _card(card: Card | None) -> str | None:
-    return None if card is None else card.text
-
-
-def game_public_json(view: GameView) -> dict[str, Any]:
-    """The fields of a related-game view that are the same for every seat (allow-listed)."""
-    info = GAMES[view.game]
-    cls = info.cls
-    return {
-        "game": view.game, "title": info.title, "players": view.players,
-        "options": view.options.to_dict(), "low_wins": bool(cls is not None and cls.LOW_WINS),
-        "phase": view.phase.value, "hand_number": view.hand_number, "dealer": view.dealer,
-        "to_act": view.to_act, "hand_sizes": list(view.hand_sizes), "in_game": list(view.in_game),
-        "active": list(view.active), "joined": list(view.joined), "bids": list(view.bids),
-        "passed": list(view.passed), "declarer": view.declarer, "contract": view.contract,
-        "trump": view.trump.letter if view.trump is not None else None, "low_high": view.low_high,
-        "trump_broken": view.trump_broken, "upcard": _card(view.upcard),
-        "may_sit_out": view.may_sit_out, "leader": view.leader, "trick": cards_json(view.trick),
-        "trick_seats": list(view.trick_seats),
-        "tricks": [{"leader": t.leader, "seats": list(t.seats), "cards": cards_json(t.cards),
-                    "winner": t.winner} for t in view.tricks],
-        "won": list(view.won), "scores": list(view.scores),
-        "results": [{"number": r.number, "dealer": r.dealer, "declarer": r.declarer,
-                     "contract": r.contract, "trump": r.trump.letter if r.trump is not None else None,
-                     "active": list(r.active), "won": list(r.won), "points": list(r.points),
-                     "note": r.note} for r in view.results],
-        "streak": list(view.streak), "exchanged": list(view.exchanged),
-        "stock_size": view.stock_size, "notice": view.notice, "winners": list(view.winners),
-    }
+    return players.decide(spec, seed, view, budget, game=game_of(config))
 
 
 # --- the end of a game ----------------------------------------------------------------------
 
 
-def results(game: Match | TrickGame, seat_names: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    """One stored result row per seat (``seat_names``: each seat's name and kind).
-
-    A related game's score is stored as its own points in ``total`` (not tenths); its deals,
-    calls made and deal points are 0 so the Call Break averages are not mixed with them.
-    """
-    rows = []
-    if isinstance(game, TrickGame):
-        for s, (name, kind) in enumerate(seat_names):
-            rows.append({"seat": s, "name": name, "kind": kind, "total": game.scores[s],
-                         "winner": s in game.winners, "deals": 0, "calls_made": 0, "points": 0})
-        return rows
-    rules = game.rules
-    for s, (name, kind) in enumerate(seat_names):
-        rows.append({
-            "seat": s, "name": name, "kind": kind, "total": game.totals[s],
-            "winner": s in game.winners, "deals": len(game.results),
-            "calls_made": sum(1 for r in game.results if made(r.calls[s], r.won[s], rules)),
-            "points": sum(r.points[s] for r in game.results)})
-    return rows
+def results(game: Game, seat_names: list[tuple[str, str]], config: dict[str, Any]) -> list[dict[str, Any]]:
+    """One stored result row per seat (``seat_names``: each seat's name and kind), the same for
+    every game: ``total`` is the final score in tenths of a point, ``points`` the sum of what each
+    deal gained the seat in tenths (higher is better, so a race-down game's points are its
+    progress down), ``deals`` the deals scored and ``calls_made`` those that gained it points (in
+    Call Break: the calls made)."""
+    per_deal = _deal_points(config, game)
+    return [{"seat": s, "name": name, "kind": kind, "total": round(10 * game.scores[s]),
+             "winner": s in game.winners, "deals": len(per_deal),
+             "calls_made": sum(1 for deal in per_deal if deal[s] > 0),
+             "points": round(10 * sum(deal[s] for deal in per_deal))}
+            for s, (name, kind) in enumerate(seat_names)]
 
 
+def _deal_points(config: dict[str, Any], game: Game) -> list[list[float]]:
+    """Each scored deal's points per seat (higher better), replayed from the game's history."""
+    sign = -1 if info_of(config).low_wins else 1
+    replay = new_game(config)
+    out: list[list[float]] = []
+    before = list(replay.scores)
+    for action in game.history:
+        replay.apply(action)
+        if len(replay.results) > len(out):
+            now = list(replay.scores)
+            out.append([sign * (a - b) for a, b in zip(now, before, strict=True)])
+            before = now
+    return out
 
+
+def check_bot(config: dict[str, Any], spec: Any) -> str:
+    """A bot spec for a seat at this table, checked (a URL only where the protocol plays)."""
+    try:
+        return players.check_spec(spec, game=game_of(config))
+    except CallbreakError as e:
+        raise MessageError("bad_config", str(e)) from None

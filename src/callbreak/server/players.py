@@ -10,45 +10,32 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from callbreak.bots import Decision, available, make_bot
-from callbreak.core import CallbreakError, SeatView
-
-HINT_PREFERENCE = ("expert", "heuristic", "beginner", "random")
-"""Strongest first: the hint and the stand-in use the first of these that is installed."""
+from callbreak.bots import CALL_BREAK_ENGINE, Decision, make_bot
+from callbreak.core import CallbreakError
 
 
 class PlayerError(CallbreakError):
     """A bot spec we cannot seat."""
 
 
-def bot_levels() -> list[str]:
-    """Bot names people may pick for empty seats."""
-    return available()
-
-
-def strongest_bot() -> str:
-    names = set(available())
-    for name in HINT_PREFERENCE:
-        if name in names:
-            return name
-    return sorted(names)[0]
-
-
 def is_url(spec: str) -> bool:
     return spec.startswith(("http://", "https://"))
 
 
-def check_spec(spec: Any) -> str:
-    """Refuse a bot spec that names nothing we can build."""
+def check_spec(spec: Any, game: str = "callbreak") -> str:
+    """Refuse a bot spec that names nothing we can build for ``game``."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
         raise PlayerError(f"a bot must be a level name or a bot URL, got {spec!r}")
     text = str(spec).strip()
     if is_url(text):
+        if game not in CALL_BREAK_ENGINE:
+            raise PlayerError(f"a bot by URL speaks the public bot tournament's protocol, which "
+                              f"plays Call Break only, not {game}")
         if _protocol_factory() is None:
             raise PlayerError("seating a bot by URL needs the tournament protocol module, "
                               "which is not installed")
         return text
-    make_bot(text, seed=0)  # raises BotError naming the bots that exist
+    make_bot(text, seed=0, game=game)  # raises BotError naming the bots that play the game
     return text
 
 
@@ -61,19 +48,20 @@ def check_remote_rules(rules: Any) -> None:
         raise PlayerError(f"a bot seated by URL cannot play these rules: {e}") from None
 
 
-def build(spec: str, seed: int) -> Any:
-    """A fresh player for ``spec``: a registered bot, or a tournament-protocol bot by URL."""
+def build(spec: str, seed: int, game: str = "callbreak") -> Any:
+    """A fresh player of ``game`` for ``spec``: a registered bot, or a tournament-protocol bot by
+    URL."""
     if is_url(spec):
         factory = _protocol_factory()
         if factory is None:
             raise PlayerError("tournament-protocol bots are not available")
         return factory(spec, seed)
-    return make_bot(spec, seed=seed)
+    return make_bot(spec, seed=seed, game=game)
 
 
-def decide(spec: str, seed: int, view: SeatView, budget: float) -> Decision:
+def decide(spec: str, seed: int, view: Any, budget: float, game: str = "callbreak") -> Decision:
     """One decision by a freshly built player (run in a worker thread by the server)."""
-    player = build(spec, seed)
+    player = build(spec, seed, game)
     return player.decide(view, budget)  # type: ignore[no-any-return]
 
 

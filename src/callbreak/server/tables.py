@@ -22,12 +22,9 @@ from callbreak.core import (
     CHANCE,
     CallbreakError,
     IllegalActionError,
-    Match,
-    Rules,
-    make_rules,
 )
-from callbreak.core.rules import PRESETS
-from callbreak.games import TrickGame
+from callbreak.core.game import Game
+from callbreak.games import game_info
 from callbreak.server import engines, players
 from callbreak.server.wire import (
     MessageError,
@@ -73,19 +70,29 @@ def clean_name(name: Any) -> str:
 
 
 def parse_config(data: Any, *, url_bots: bool = True) -> dict[str, Any]:
-    """Check a create-table request and return the stored configuration (seed excluded).
+    """Check a create-table request for any registered game and return the stored configuration
+    (seed excluded).
 
     With ``url_bots`` off, a bot seated by URL is refused (``url_bots_off``): such a bot makes the
     server send HTTP requests wherever the table's creator points it.
     """
     if not isinstance(data, dict):
         raise MessageError("bad_config", "the table settings must be a JSON object")
-    game = data.get("game", engines.CALLBREAK)
-    if game != engines.CALLBREAK:
-        return parse_game_config(data)
-    preset = data.get("preset", "callbreak")
-    if preset not in PRESETS:
-        raise MessageError("bad_config", f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+    name = data.get("game", engines.CALLBREAK)
+    try:
+        info = game_info(name if isinstance(name, str) else repr(name))
+    except CallbreakError as e:
+        raise MessageError("bad_config", str(e)) from None
+    count = data.get("players", info.default_seats)
+    try:
+        count = info.check_seats(count)
+    except CallbreakError as e:
+        raise MessageError("bad_config", str(e)) from None
+    preset = data.get("preset", info.default_preset)
+    try:
+        info.preset(preset if isinstance(preset, str) else repr(preset))
+    except CallbreakError as e:
+        raise MessageError("bad_config", str(e)) from None
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise MessageError("bad_config", "options must be an object of option: value")
@@ -93,31 +100,35 @@ def parse_config(data: Any, *, url_bots: bool = True) -> dict[str, Any]:
         if key in options:  # the table's own setting would silently override it
             raise MessageError("bad_config", f"set {key} with the table setting {setting!r}, not as a "
                                              "rule option")
-    deals = data.get("deals", PRESETS[preset].rules.deals or 5)
+    defaults = info.make_options(preset, {})
+    deals = data.get("deals", getattr(defaults, "deals", None) or 5) if hasattr(defaults, "deals") else None
     # deals None: unlimited, until the host stops the table between deals.
     if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 100):
         raise MessageError("bad_config", f"deals must be a whole number 1..100 or null (unlimited), "
                                          f"got {deals!r}")
-    timer, bot_delay = _check_timing(data, PRESETS[preset].rules.turn_timer)
-    bots = data.get("bots", [players.strongest_bot()] * 4)
+    timer, bot_delay = _check_timing(data, getattr(defaults, "turn_timer", None))
+    config = {"game": info.name, "players": count, "preset": preset, "options": options,
+              "deals": deals, "timer": timer}
+    bots = data.get("bots", [engines.strongest_bot(config)] * count)
     if isinstance(bots, str):
-        bots = [bots] * 4
-    if not isinstance(bots, list) or len(bots) != 4:
-        raise MessageError("bad_config", "bots must be one level for every seat (a list of 4)")
+        bots = [bots] * count
+    if not isinstance(bots, list) or len(bots) != count:
+        raise MessageError("bad_config", f"bots must be one level for every seat (a list of {count})")
+    bots = [engines.check_bot(config, b) for b in bots]
+    if not url_bots:
+        refuse_url_bots(bots)
     try:
-        bots = [players.check_spec(b) for b in bots]
-        if not url_bots:
-            refuse_url_bots(bots)
-        rules_options = {**options, "deals": deals, "turn_timer": timer}
-        rules = make_rules(preset, **rules_options)
+        made_game = engines.new_game(config)
         if any(players.is_url(b) for b in bots):
-            players.check_remote_rules(rules)
+            players.check_remote_rules(made_game.options)
     except MessageError:
         raise
     except CallbreakError as e:
         raise MessageError("bad_config", str(e)) from None
-    return {"preset": preset, "options": options, "deals": deals, "timer": timer,
-            "bots": bots, "bot_delay": bot_delay}
+    # Store the options as the game read them, so the lobby shows every setting in force.
+    read = made_game.options.to_dict()
+    options = {k: read[k] for k in options if k in read}
+    return {**config, "options": options, "bots": bots, "bot_delay": bot_delay}
 
 
 def refuse_url_bots(bots: list[str]) -> None:
@@ -138,44 +149,6 @@ def _check_timing(data: dict[str, Any], default_timer: Any) -> tuple[Any, float]
     if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or not 0 <= bot_delay <= 10:
         raise MessageError("bad_config", f"bot_delay must be 0..10 seconds, got {bot_delay!r}")
     return timer, float(bot_delay)
-
-
-def parse_game_config(data: dict[str, Any]) -> dict[str, Any]:
-    """Check a create-table request for a related game (Batak, Snarples, Donut, Horsethief)."""
-    game = data.get("game")
-    games = engines.related_games()
-    if game not in games:
-        raise MessageError("bad_config", f"unknown game {game!r}; games are: "
-                                         f"{', '.join([engines.CALLBREAK, *games])}")
-    info = games[game]
-    count = data.get("players", info.min_players)
-    if isinstance(count, bool) or not isinstance(count, int) or count not in info.player_counts:
-        raise MessageError("bad_config", f"{info.title} is for {info.min_players}-{info.max_players} "
-                                         f"players, got {count!r}")
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
-        raise MessageError("bad_config", "options must be an object of option: value")
-    timer, bot_delay = _check_timing(data, None)
-    config = {"game": game, "players": count, "options": options}
-    bots = data.get("bots", [engines.strongest_bot(config)] * count)
-    if isinstance(bots, str):
-        bots = [bots] * count
-    if not isinstance(bots, list) or len(bots) != count:
-        raise MessageError("bad_config", f"bots must be one game bot for every seat (a list of {count})")
-    bots = [engines.check_game_bot(b) for b in bots]
-    try:
-        made_game = engines.new_game(config)
-    except CallbreakError as e:
-        raise MessageError("bad_config", str(e)) from None
-    # Store the options as the game read them, so the lobby shows every setting in force.
-    options = {k: v for k, v in made_game.options.to_dict().items() if k in options}  # type: ignore[union-attr]
-    return {**config, "options": options, "deals": None, "timer": timer, "bots": bots,
-            "bot_delay": bot_delay}
-
-
-def rules_of(config: dict[str, Any]) -> Rules:
-    return make_rules(config["preset"], **{**config["options"], "deals": config["deals"],
-                                           "turn_timer": config["timer"]})
 
 
 @dataclass
@@ -218,9 +191,8 @@ class Table:
     seed: int
     host_hash: str
     seats: list[Seat]
-    rules: Rules | None  # Call Break tables; None for a related game
     status: str = "lobby"
-    match: Match | TrickGame | None = None
+    match: Game | None = None
     connections: list[Connection] = field(default_factory=list)
     deadline: float | None = None  # monotonic time the seat to act runs out
     deadline_kind: str = ""  # "timer" (default action), "absent" (a bot stands in), "bot"
@@ -255,11 +227,10 @@ class Table:
 
     def lobby_json(self) -> dict[str, Any]:
         c = self.config
-        game = engines.game_of(c)
-        related = engines.related_games().get(game)
-        return {"code": self.code, "status": self.status, "game": game,
-                "title": related.title if related is not None else "Call Break",
-                "players": len(self.seats), "preset": c.get("preset", game), "options": c["options"],
+        info = engines.info_of(c)
+        return {"code": self.code, "status": self.status, "game": info.name, "title": info.title,
+                "players": len(self.seats), "preset": c.get("preset", info.default_preset),
+                "options": c["options"],
                 "deals": c["deals"], "timer": c["timer"], "bots": c["bots"], "seats": self.public_seats(),
                 "host_seat": next((i for i, s in enumerate(self.seats) if s.token_hash == self.host_hash), None),
                 "rematch": self.rematch_code, "stop_requested": self.stop_requested}
@@ -298,13 +269,13 @@ class TableService:
         host_hash = config.pop("host_hash")
         stop_requested = bool(config.pop("stop_requested", False))
         table = Table(id=stored.id, code=stored.code, config=config, seed=seed, host_hash=host_hash,
-                      seats=[Seat.from_json(s) for s in stored.seats], rules=_rules_or_none(config),
+                      seats=[Seat.from_json(s) for s in stored.seats],
                       status=stored.status, stop_requested=stop_requested)
         if stored.status == "playing":
             match = engines.new_game(config)
             for i, data in enumerate(stored.actions):
                 try:
-                    match.apply(engines.stored_action(match, data))
+                    match.apply(engines.stored_action(data))
                 except CallbreakError as e:
                     raise CallbreakError(f"stored action {i} does not replay: {e}") from None
             table.match = match
@@ -334,7 +305,7 @@ class TableService:
         stored = {**config, "seed": seed, "host_hash": token_hash(token)}
         game_id = self.store.create_game(code, stored, [s.to_json() for s in seats])
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
-                      seats=seats, rules=_rules_or_none(config))
+                      seats=seats)
         self.tables[code] = table
         return table, token, 0
 
@@ -417,7 +388,7 @@ class TableService:
         game_id = self.store.create_game(code2, {**table.config, "seed": seed, "host_hash": host_hash},
                                          [s.to_json() for s in seats])
         new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=host_hash,
-                    seats=seats, rules=table.rules)
+                    seats=seats)
         self.tables[code2] = new
         table.rematch_code = code2
         table.rematch_tokens = new_tokens
@@ -452,10 +423,7 @@ class TableService:
                                else "the game has not started yet")
         if isinstance(version, bool) or not isinstance(version, int):
             raise MessageError("malformed", "an action needs the state 'version' it was made against")
-        if isinstance(table.match, TrickGame):
-            action: Any = engines.parse_related_action(action_data, seat)
-        else:
-            action = parse_action(action_data, seat)
+        action = parse_action(action_data, seat)
         if version != table.version:
             raise MessageError("stale", f"stale action: made against version {version}, the table "
                                         f"is at version {table.version}")
@@ -473,11 +441,11 @@ class TableService:
         table = self.get(code)
         self._require_host(table, token)
         match = table.match
-        if table.status != "playing" or not isinstance(match, Match):
-            raise MessageError("not_playing", "only a Call Break game in progress can be stopped")
-        if match.rules.deals is not None:
-            raise MessageError("not_unlimited", f"this table plays a fixed {match.rules.deals} deals; "
-                                                "only a table with unlimited deals can be stopped")
+        if table.status != "playing" or match is None:
+            raise MessageError("not_playing", "only a game in progress can be stopped")
+        if "deals" not in table.config or table.config["deals"] is not None:
+            raise MessageError("not_unlimited", f"this table plays a fixed {table.config.get('deals')} "
+                                                "deals; only a table with unlimited deals can be stopped")
         if not table.stop_requested:
             # Stored first, so a server restart before the deal ends still stops the table.
             try:
@@ -510,7 +478,7 @@ class TableService:
             # The deal depends only on the table seed and the version: a resumed table deals
             # the same cards it would have dealt without the interruption.
             seed = _mix(table.seed, len(match.history), 99)
-            self._apply(table, engines.chance(match, seed, stop=table.stop_requested))
+            self._apply(table, engines.chance(table.config, match, seed, stop=table.stop_requested))
         if match.is_over and table.status != "over":
             self._finish(table)
         self._arm(table, new_turn=True)  # first, so the broadcast carries the new clock
@@ -522,7 +490,7 @@ class TableService:
         # Bots are counted by level, whichever seat they sat in.
         names = [(seat.name if seat.kind != "bot" else _bot_name(seat.bot or "", None), seat.kind)
                  for seat in table.seats]
-        self.store.finish_game(table.id, engines.results(match, names))
+        self.store.finish_game(table.id, engines.results(match, names, table.config))
         table.status = "over"
         self._cancel_clock(table)
         # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
@@ -661,7 +629,7 @@ class TableService:
         """The state as ``seat`` may see it; ``shared`` is the seat-independent part, if built."""
         if shared is None:
             shared = self._shared_state(table)
-        view = None if table.match is None else _view_json(table.match, seat)
+        view = None if table.match is None else view_json(table.match.view(seat))
         return {**shared, "you": seat, "view": view}
 
     def _shared_state(self, table: Table) -> dict[str, Any]:
@@ -681,18 +649,15 @@ class TableService:
             return
         shared = self._shared_state(table)
         match = table.match
-        related = isinstance(match, TrickGame)
-        public_of = engines.game_public_json if related else public_json
-        personal_of = engines.game_personal_json if related else personal_json
         watcher = None if match is None else match.view(None)
-        public = None if watcher is None else dumps(public_of(watcher))  # type: ignore[arg-type]
+        public = None if watcher is None else dumps(public_json(watcher))
         cache: dict[int | None, str] = {}
         for conn in list(table.connections):
             seat = conn.seat
             if seat not in cache:
                 personal = None
                 if match is not None:
-                    personal = personal_of(watcher if seat is None else match.view(seat))  # type: ignore[arg-type]
+                    personal = personal_json(watcher if seat is None else match.view(seat))
                 cache[seat] = state_text(shared, public, seat, personal)
             conn.send(cache[seat])
 
@@ -706,22 +671,10 @@ class TableService:
         return table, seat, engines.strongest_bot(table.config)
 
 
-def _rules_or_none(config: dict[str, Any]) -> Rules | None:
-    return None if engines.is_related(config) else rules_of(config)
-
-
 def _check_seat_number(table: Table, seat: Any) -> None:
     last = len(table.seats) - 1
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= last:
         raise MessageError("bad_seat", f"seat must be 0..{last}, got {seat!r}")
-
-
-def _view_json(match: Match | TrickGame, seat: int | None) -> dict[str, Any]:
-    """``seat``'s view of the game as JSON (spectators: ``seat`` None)."""
-    if isinstance(match, TrickGame):
-        view = match.view(seat)
-        return {**engines.game_public_json(view), **engines.game_personal_json(view)}
-    return view_json(match.view(seat))
 
 
 def _mix(seed: int, version: int, salt: int) -> int:

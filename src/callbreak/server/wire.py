@@ -1,21 +1,26 @@
 """What goes over the wire: seat views as JSON built by allow-list, and message checks.
 
-Nothing here reads the match: it only turns a :class:`~callbreak.core.SeatView` (which already
-holds only what one seat may know) into JSON, field by named field.
+Nothing here reads the game: it only turns a seat's view of any game (which already holds only
+what one seat may know) into JSON, field by field, naming only the fields the view's class lists
+in its allow-list (``PUBLIC_FIELDS``, then ``PRIVATE_FIELDS`` for the seat's own).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from enum import Enum
 from typing import Any
 
-from callbreak.core import Action, CallbreakError, Card, SeatView, action_from_json
+from callbreak.core import Action, CallbreakError, Card, Suit, action_from_json
+from callbreak.core.errors import RecordError
 
 MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted; real messages are a few hundred bytes."""
 
-CLIENT_ACTIONS = {"play", "call", "look", "redeal"}
-"""Action kinds a client may send; chance steps (draw, deal, stop) belong to the server."""
+CLIENT_ACTIONS = {"play", "call", "look", "redeal", "bid", "pass", "trump", "join", "exchange", "settle"}
+"""Action kinds a client may send (a game refuses those it does not have); chance steps (draw,
+deal, stop) belong to the server."""
 
 
 class MessageError(CallbreakError):
@@ -34,49 +39,40 @@ def cards_json(cards: tuple[Card, ...] | None) -> list[str] | None:
     return None if cards is None else [_TEXT[c] for c in cards]
 
 
-def view_json(view: SeatView) -> dict[str, Any]:
-    """A seat view as JSON: only the fields listed here ever leave the server."""
+def plain(value: Any) -> Any:
+    """A view's value as JSON: cards by text, suits by letter, actions and options by their own
+    JSON, records of a deal or trick field by field."""
+    if isinstance(value, Card):
+        return _TEXT[value]
+    if isinstance(value, Suit):
+        return value.letter
+    if isinstance(value, Enum):
+        return value.value
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    to_json = getattr(value, "to_json", None) or getattr(value, "to_dict", None)
+    if to_json is not None:
+        return to_json()
+    if dataclasses.is_dataclass(value):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    raise TypeError(f"no JSON form for {type(value).__name__}")  # pragma: no cover - a view field type
+
+
+def view_json(view: Any) -> dict[str, Any]:
+    """A seat view as JSON: only the fields its class allow-lists ever leave the server."""
     return {**public_json(view), **personal_json(view)}
 
 
-def personal_json(view: SeatView) -> dict[str, Any]:
+def personal_json(view: Any) -> dict[str, Any]:
     """The fields of a view that belong to its seat alone."""
-    return {"seat": view.seat, "hand": cards_json(view.hand), "looked": view.looked,
-            "legal": [a.to_json() for a in view.legal]}
+    return {name: plain(getattr(view, name)) for name in view.PRIVATE_FIELDS}
 
 
-def public_json(view: SeatView) -> dict[str, Any]:
+def public_json(view: Any) -> dict[str, Any]:
     """The fields of a view that are the same for every seat (and for spectators)."""
-    redeal = view.redeal
-    return {
-        "phase": view.phase.value,
-        "deal_number": view.deal_number,
-        "deals": view.rules.deals,
-        "dealer": view.dealer,
-        "to_act": view.to_act,
-        "hand_sizes": list(view.hand_sizes),
-        "calls": list(view.calls),
-        "blind": list(view.blind),
-        "won": list(view.won),
-        "trump": view.trump.letter if view.trump is not None else None,
-        "leader": view.leader,
-        "trick": cards_json(view.trick),
-        "trick_seats": list(view.trick_seats),
-        "tricks": [{"leader": t.leader, "cards": cards_json(t.cards), "winner": t.winner}
-                   for t in view.tricks],
-        "totals": list(view.totals),
-        "results": [{"number": r.number, "dealer": r.dealer, "calls": list(r.calls),
-                     "blind": list(r.blind), "won": list(r.won), "points": list(r.points),
-                     "tiebreak": r.tiebreak} for r in view.results],
-        "redeal": None if redeal is None else {"reason": redeal.reason, "seat": redeal.seat,
-                                                "shown": cards_json(redeal.shown)},
-        "tiebreak_seats": list(view.tiebreak_seats),
-        "winners": list(view.winners),
-        "chips": None if view.chips is None else list(view.chips),
-        "call_range": [view.rules.min_call, view.rules.max_call],
-        "blind_calls": view.rules.blind_call,
-        "partnership": view.rules.partnership,
-    }
+    return {name: plain(getattr(view, name)) for name in view.PUBLIC_FIELDS}
 
 
 def dumps(data: Any) -> str:
@@ -131,7 +127,7 @@ def parse_action(data: Any, seat: int) -> Action:
         raise MessageError("wrong_seat", f"your token is for seat {seat}, not seat {given!r}")
     try:
         return action_from_json({**data, "seat": seat})
-    except CallbreakError as e:
+    except (CallbreakError, RecordError) as e:
         raise MessageError("malformed", str(e)) from None
 
 

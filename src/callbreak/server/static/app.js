@@ -102,13 +102,18 @@ async function homePage() {
   const m = await getMeta();
   const name = h("input", { id: "name", maxlength: 24, value: store.getItem("callbreak:name") || "",
                             placeholder: "Your name", autocomplete: "nickname" });
+  // Call Break and Call Bridge are one engine, chosen by rule preset below; the other games have
+  // their own settings.
+  const others = m.games.filter((g) => g.name !== "callbreak" && g.name !== "call-bridge");
   const gameSel = h("select", { id: "game" },
     h("option", { value: "callbreak" }, "Call Break (and Call Bridge)"),
-    m.games.map((g) => h("option", { value: g.name }, g.title)));
+    others.map((g) => h("option", { value: g.name }, g.title)));
   const gameDesc = h("p", { class: "muted", id: "game-desc" });
   const playersIn = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
-  const gameBots = h("select", { id: "game-bots", "aria-label": "Bots for the empty seats" },
-    m.game_bots.map((b) => h("option", { value: b, selected: b === m.strongest_game_bot }, b)));
+  const gameBots = h("select", { id: "game-bots", "aria-label": "Bots for the empty seats" });
+  const syncGameBots = (g) => {  // only the bots that play the chosen game
+    gameBots.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === g.strongest_bot }, b)));
+  };
   const gameOptions = h("input", { id: "game-options", placeholder: "optional, e.g. max_hands=3 target=10" });
   const unlimited = h("input", { id: "unlimited", type: "checkbox" });
   const presetSel = h("select", { id: "preset" },
@@ -141,11 +146,12 @@ async function homePage() {
   const callbreakPart = h("div", { id: "callbreak-settings" });
   const relatedPart = h("div", { id: "related-settings" });
   const syncGame = () => {
-    const g = m.games.find((x) => x.name === gameSel.value);
+    const g = others.find((x) => x.name === gameSel.value);
     callbreakPart.hidden = Boolean(g);
     relatedPart.hidden = !g;
     gameDesc.textContent = g ? `${g.description} (${g.min_players}-${g.max_players} players)` : "";
     if (g) {
+      syncGameBots(g);
       playersIn.min = g.min_players; playersIn.max = g.max_players;
       playersIn.value = Math.min(g.max_players, Math.max(g.min_players, Number(playersIn.value) || g.min_players));
     }
@@ -597,7 +603,7 @@ async function historyPage() {
       h("tbody", {}, data.games.map((g) => h("tr", {},
         h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString() : ""),
         h("td", {}, g.game && g.game !== "callbreak" ? gameTitle(g.game) : g.preset),
-        h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${g.game && g.game !== "callbreak" ? s.total : points(s.total)}`).join(", ")),
+        h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${points(s.total)}`).join(", ")),
         h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay")))))))
       : h("p", { class: "muted" }, "No finished games yet.")));
 }
