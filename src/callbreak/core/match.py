@@ -40,7 +40,6 @@ from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_
 from callbreak.core.errors import (
     CallOutOfRangeError,
     IllegalActionError,
-    IllegalPlayError,
     WrongPhaseError,
 )
 from callbreak.core.inference import infer_play
@@ -49,15 +48,16 @@ from callbreak.core.scoring import deal_points, leaders, settle_stakes
 from callbreak.core.tricks import (
     NO_TRUMP,
     biggest_card,
+    check_play,
     check_seat,
     check_turn,
     follow_mask,
     legal_mask,
-    why_illegal,
 )
 from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
 
 PLAYERS = 4
+_NO_SPADE_LEAD = "may not lead the first trick (no spade lead)"
 TRICKS = 13
 _FACES = sum(1 << (s * 13 + r) for s in range(4) for r in range(9, 13))  # J Q K A of each suit
 
@@ -262,14 +262,8 @@ class Match:
             assert isinstance(action, Play)
             if phase is not Phase.PLAY:
                 raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
-            self._check_turn(action.seat)
-            card = action.card
-            if not isinstance(card, Card):
-                raise IllegalPlayError(f"not a card: {card!r}")
-            if not self.hands[action.seat] >> card & 1:
-                raise IllegalPlayError(f"seat {action.seat} does not hold {card}")
-            if not self.legal_play_mask() >> card & 1:
-                raise IllegalPlayError(self._why_illegal(card))
+            check_play(action.seat, action.card, turn=self.turn, hands=self.hands,
+                       legal=self.legal_play_mask(), trick=self.trick, lead_rule=_NO_SPADE_LEAD)
         elif kind == "call":
             assert isinstance(action, Call)
             if phase is not Phase.CALL:
@@ -337,10 +331,6 @@ class Match:
 
     def _check_turn(self, seat: object) -> None:
         check_turn(seat, self.turn, PLAYERS)
-
-    def _why_illegal(self, card: Card) -> str:
-        return why_illegal(card, self.trick, self.hands[self.turn], self.legal_play_mask(),
-                           "may not lead the first trick (no spade lead)")
 
     # --- applying ----------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from callbreak.core.cards import DECK, SUIT_MASKS, Card
-from callbreak.core.errors import IllegalActionError, NotYourTurnError
+from callbreak.core.errors import IllegalActionError, IllegalPlayError, NotYourTurnError
 from callbreak.core.rules import Rules, SpadeLead, VoidRule
 
 NO_TRUMP = -1
@@ -168,6 +168,20 @@ def check_turn(seat: object, turn: int, players: int) -> None:
     check_seat(seat, players)
     if seat != turn:
         raise NotYourTurnError(f"it is seat {turn}'s turn, not seat {seat}'s")
+
+
+def check_play(seat: object, card: object, *, turn: int, hands: Sequence[int], legal: int,
+               trick: Sequence[int], lead_rule: str) -> None:
+    """Raise unless ``seat`` is to act, holds ``card`` and may play it (``legal``: the mask of the
+    cards the seat to act may play); ``lead_rule`` says why a lead may be refused."""
+    check_turn(seat, turn, len(hands))
+    if not isinstance(card, Card):
+        raise IllegalPlayError(f"not a card: {card!r}")
+    hand = hands[turn]
+    if not hand >> card & 1:
+        raise IllegalPlayError(f"seat {seat} does not hold {card}")
+    if not legal >> card & 1:
+        raise IllegalPlayError(why_illegal(card, trick, hand, legal, lead_rule))
 
 
 def why_illegal(card: Card, trick: Sequence[int], hand: int, legal: int, lead_rule: str) -> str:

@@ -8,8 +8,8 @@ responses ever receive.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 from enum import Enum
+from typing import ClassVar
 
 from callbreak.core.actions import Action
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of

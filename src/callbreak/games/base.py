@@ -44,7 +44,6 @@ from callbreak.core.actions import (
 from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.errors import (
     IllegalActionError,
-    IllegalPlayError,
     RulesError,
     WrongPhaseError,
 )
@@ -54,11 +53,11 @@ from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.tricks import (
     NO_TRUMP,
     biggest_card,
+    check_play,
     check_seat,
     check_turn,
     follow_suit_mask,
     trick_winner,
-    why_illegal,
 )
 
 
@@ -439,14 +438,9 @@ class TrickGame:
         if isinstance(action, Play):
             if phase is not GamePhase.PLAY:
                 raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
-            self.check_turn(action.seat)
-            card = action.card
-            if not isinstance(card, Card):
-                raise IllegalPlayError(f"not a card: {card!r}")
-            if not self.hands[action.seat] >> card & 1:
-                raise IllegalPlayError(f"seat {action.seat} does not hold {card}")
-            if not self.play_mask() >> card & 1:
-                raise IllegalPlayError(self._why_illegal(card))
+            check_play(action.seat, action.card, turn=self.turn, hands=self.hands,
+                       legal=self.play_mask(), trick=self.trick,
+                       lead_rule="may not be led now (trump not yet broken)")
             return
         if not isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle)):
             kind = getattr(action, "kind", None)
@@ -470,10 +464,6 @@ class TrickGame:
 
     def check_turn(self, seat: object) -> None:
         check_turn(seat, self.turn, self.players)
-
-    def _why_illegal(self, card: Card) -> str:
-        return why_illegal(card, self.trick, self.hands[self.turn], self.play_mask(),
-                           "may not be led now (trump not yet broken)")
 
     def _check_deal(self, deal: Deal) -> None:
         hands = deal.hands
