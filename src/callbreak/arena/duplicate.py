@@ -45,7 +45,6 @@ from callbreak.arena.runner import (
     Fault,
     play_game,
 )
-from callbreak.core import Rules
 from callbreak.core.game import Game
 from callbreak.games import GameInfo, game_info
 from callbreak.record import dumps
@@ -106,8 +105,9 @@ def _derived_seed(*parts: object) -> int:
 class ArenaPlan:
     """Everything a worker needs to play any duplicate set of a run (picklable).
 
-    ``options`` is the game's options value (:class:`Rules` for Call Break); ``table_size`` the
-    seats at each table (None: the game's usual number).
+    ``game`` is a registry name; ``options`` the game's options value (``game_info(game)
+    .make_options``: Call Break's :class:`~callbreak.core.rules.Rules`, a related game's own);
+    ``table_size`` the seats at each table (None: the game's usual number).
     """
 
     players: tuple[str, ...]  # player specs, as given
@@ -126,27 +126,18 @@ class ArenaPlan:
         return game_info(self.game)
 
     @property
-    def rules(self) -> Rules:
-        """Call Break's rules (for a game of the Call Break engine)."""
-        if not isinstance(self.options, Rules):
-            raise ArenaError(f"{self.info.title} has no Call Break rules")
-        return self.options
-
-    @property
     def display_names(self) -> tuple[str, ...]:
         return self.names or self.players
 
     @property
-    def stop_after(self) -> int | None:
-        return UNLIMITED_MATCH_DEALS if getattr(self.options, "deals", 0) is None else None
-
-    @property
     def deals_per_match(self) -> int:
-        """Deals a game has (an estimate where the game decides: its hand limit, or 10)."""
+        """Deals a game has: its hand limit or number of deals; where the rules set neither, the
+        5 the arena stops an unlimited Call Break table at, or an estimate of 10."""
         opts = self.options
-        if isinstance(opts, Rules):
-            return opts.deals or UNLIMITED_MATCH_DEALS
-        return getattr(opts, "max_hands", None) or int(getattr(opts, "deals", 10))
+        limit = getattr(opts, "max_hands", None) or getattr(opts, "deals", None)
+        if limit:
+            return int(limit)
+        return UNLIMITED_MATCH_DEALS if hasattr(opts, "deals") else 10
 
     @property
     def partnership(self) -> bool:
@@ -206,7 +197,7 @@ def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None
                                  timeout=plan.budget + plan.tolerance, game=plan.game)
                     for s, p in enumerate(seats)]
             # The same stream for every seating: the same first dealer and the same deals.
-            chance = DealStream(f"{plan.seed}/{set_index}", stop_after=plan.stop_after, game=plan.game)
+            chance = DealStream(f"{plan.seed}/{set_index}", game=plan.game)
             names = [plan.display_names[p] for p in seats]
             meta = {"arena": {"seed": plan.seed, "set": set_index, "lineup": li, "rotation": rotation,
                               "budget": plan.budget, "players": [plan.players[p] for p in seats]}}

@@ -1,20 +1,18 @@
-"""Turning a player spec (a bot name with options, or a bot's URL) into a player.
+"""Turning a player spec (a bot name with options, or a bot's URL) into a player of a game.
 
-Bot names go through the bot registry (``"expert:budget=0.1"``). URLs (``http://host:port``) are
-bots speaking the public tournament protocol; the protocol package supplies those players through
-``callbreak.protocol.players.make_player`` once it exists. Until then a URL is refused with a
-message saying so, rather than failing halfway through a run.
+Bot names go through the bot registry (``"expert:budget=0.1"``), which also refuses a bot that
+does not play the game. URLs (``http://host:port``) are bots speaking the public tournament
+protocol (``callbreak.protocol.players.make_player``), which plays Call Break only.
 """
 
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable
 from typing import Any
 
 from callbreak.bots import CALL_BREAK_ENGINE, Bot, BotError, make_bot
-from callbreak.core import CallbreakError, Rules
+from callbreak.core import CallbreakError
 
 URL_PREFIXES = ("http://", "https://")
 
@@ -24,7 +22,7 @@ def is_url(spec: str) -> bool:
 
 
 def _protocol_factory() -> Callable[..., Any] | None:
-    """The protocol package's ``make_player``, if that package provides one."""
+    """The protocol package's ``make_player``, if this installation can import it."""
     try:
         module = importlib.import_module("callbreak.protocol.players")
     except ImportError:
@@ -37,40 +35,29 @@ def build_player(spec: str, seed: int | None = None, timeout: float | None = Non
                  game: str = "callbreak") -> Bot:
     """A fresh player of ``game`` for ``spec``; ``seed`` seeds its randomness where it has any.
 
-    ``timeout`` is how long a remote player waits for each answer (its HTTP timeout). A URL
-    names a bot of the public tournament protocol, which plays Call Break only.
+    ``timeout`` is how long a remote player waits for each answer (its HTTP timeout).
     Raises :class:`BotError` naming what is wrong (unknown bot, a bot that does not play the
     game, bad option, no URL support).
     """
-    if not is_url(spec) or game not in CALL_BREAK_ENGINE:
-        if is_url(spec):
-            raise BotError(f"{spec!r} is a tournament-protocol bot, which plays Call Break only, "
-                           f"not {game}")
+    if not is_url(spec):
         return make_bot(spec, seed=seed, game=game)
+    if game not in CALL_BREAK_ENGINE:
+        raise BotError(f"{spec!r} is a tournament-protocol bot, which plays Call Break only, not {game}")
     factory = _protocol_factory()
-    if factory is not None:
-        params = inspect.signature(factory).parameters
-        kwargs: dict[str, Any] = {}
-        if seed is not None and "seed" in params:
-            kwargs["seed"] = seed
-        if timeout is not None and "timeout" in params and is_url(spec):
-            kwargs["timeout"] = timeout
-        try:
-            return factory(spec, **kwargs)  # type: ignore[no-any-return]
-        except CallbreakError:
-            raise
-        except (TypeError, ValueError, OSError) as e:
-            raise BotError(f"cannot make player {spec!r}: {e}") from None
-    if is_url(spec):
+    if factory is None:
         raise BotError(f"{spec!r} is a URL, but this installation has no tournament-protocol "
                        "players (callbreak.protocol.players.make_player)")
-    return make_bot(spec, seed=seed)
+    try:
+        return factory(spec, seed, timeout=timeout)  # type: ignore[no-any-return]
+    except CallbreakError:
+        raise
+    except (TypeError, ValueError, OSError) as e:
+        raise BotError(f"cannot make player {spec!r}: {e}") from None
 
 
-def check_player(spec: str, rules: Rules | None = None, timeout: float = 3.0,
-                 game: str = "callbreak") -> str:
-    """Build ``spec`` once and, for a URL, check that something answers there and that the
-    protocol can express ``rules``.
+def check_player(spec: str, options: Any = None, timeout: float = 3.0, game: str = "callbreak") -> str:
+    """Build ``spec`` once and, for a URL, check that the protocol can express ``options`` (the
+    game's options value) and that something answers there.
 
     Returns the player's display name. Raises :class:`BotError` with a clear message otherwise.
     """
@@ -78,23 +65,18 @@ def check_player(spec: str, rules: Rules | None = None, timeout: float = 3.0,
         raise BotError("empty player spec")
     player = build_player(spec, seed=0, game=game)
     if is_url(spec):
-        if rules is not None:
-            _check_protocol_rules(rules)
+        if options is not None:
+            _check_protocol_rules(options)
         _check_reachable(spec.strip(), timeout)
         return spec.strip()
     return str(getattr(player, "name", spec))
 
 
-def _check_protocol_rules(rules: Rules) -> None:
+def _check_protocol_rules(options: Any) -> None:
+    from callbreak.protocol.wire import check_rules  # only URL players need it
+
     try:
-        wire = importlib.import_module("callbreak.protocol.wire")
-    except ImportError:
-        return
-    check = getattr(wire, "check_rules", None)
-    if check is None:
-        return
-    try:
-        check(rules)
+        check_rules(options)
     except CallbreakError as e:
         raise BotError(f"a protocol bot cannot play these rules: {e}") from None
 

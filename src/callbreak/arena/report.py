@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.table import Table
 
 from callbreak.arena.tournament import ArenaReport, PlayerSummary
+from callbreak.core import Rules
 
 CSV_FIELDS = (
     "name", "deals", "matches", "mean_score_per_deal", "ci95_low", "ci95_high",
@@ -26,18 +27,25 @@ def _interval(mean: float, ci: tuple[float | None, float | None]) -> str:
     return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
+def _words(report: ArenaReport) -> tuple[str, str]:
+    """What a deal is called in this game, and what the made-rate column counts.
+
+    A Call Break table (its options are :class:`Rules`) plays deals and every seat calls; a
+    related game has hands, and "gains" counts the hands that gained the seat points (scores in
+    the race-down games are sign-flipped: up is good)."""
+    if isinstance(report.plan.options, Rules):
+        return "deal", "calls made"
+    return "hand", "gains"
+
+
 def results_table(report: ArenaReport) -> Table:
     """The per-player results as a rich table."""
-    # A related game has hands, not deals, and no calls for everyone: "gains" counts the hands
-    # that gained the seat points (scores in the race-down games are sign-flipped: up is good).
-    game = report.plan.game is not None
-    deal = "hand" if game else "deal"
-    table = Table(title=f"{report.preset}: {report.deals} {'hands' if game else 'deals'} at "
-                        f"{len(report.tables)} tables, "
+    deal, made = _words(report)
+    table = Table(title=f"{report.preset}: {report.deals} {deal}s at {len(report.tables)} tables, "
                         f"{len(report.sets)} duplicate sets, seed {report.plan.seed}")
     for column in ("player", f"{deal}s", f"score/{deal} (95% CI)", "score/match (95% CI)",
-                   f"vs table/{deal} (95% CI)", "wins", "gains" if game else "calls made",
-                   "mean ms", "p99 ms", "faults", "rating"):
+                   f"vs table/{deal} (95% CI)", "wins", made, "mean ms", "p99 ms", "faults",
+                   "rating"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for p in report.players:
         table.add_row(
@@ -114,14 +122,15 @@ def write_plot(report: ArenaReport, path: Path) -> None:
     bins = [k - 0.5 for k in range(math.floor(low), math.ceil(high) + 2)]
     for name, values in zip(names, per_deal, strict=True):
         left.hist(values, bins=bins, histtype="step", density=True, linewidth=1.5, label=name)
-    left.set_title("points per deal")
+    deal = _words(report)[0]
+    left.set_title(f"points per {deal}")
     left.set_xlabel("points")
     left.set_ylabel("density")
     left.legend()
     right.boxplot(per_match)
     right.set_xticks(range(1, len(names) + 1), names, rotation=15)
     right.set_title("points per match")
-    fig.suptitle(f"{report.preset}: {report.deals} deals, seed {report.plan.seed}")
+    fig.suptitle(f"{report.preset}: {report.deals} {deal}s, seed {report.plan.seed}")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -39,6 +39,7 @@ DEFAULT_BUDGET = 1.0  # seconds a move
 DEFAULT_TOLERANCE = 0.05  # seconds past the budget before a slow answer counts as a fault
 UNLIMITED_MATCH_DEALS = 5  # where the rules never end a match, the arena stops the table here
 DEAL_LIMIT = 1000  # a game still going after this many deals is refused as endless
+STOP = Stop()
 
 
 class ArenaError(CallbreakError):
@@ -95,18 +96,21 @@ class MatchOutcome:
 
 
 class DealStream:
-    """Chance for an arena game: the game's own seeded dealer, so the n-th deal is the same
-    whatever happened before it. A thrown-in deal (a weak-hand claim, calls under
-    ``min_call_total``) simply moves on to the next deal of the stream: replaying the same stream
-    with players rotated gives every rotation the same cards, as duplicate play needs.
+    """Chance for an arena game: the game's own seeded dealer (``game_info(game).dealer``).
+
+    Duplicate play replays the same stream at every seating of a set. A dealer's n-th answer
+    depends only on its seed and on what is due (the draw for the first dealer, the n-th pack),
+    so every seating is dealt the same chance actions as long as the games agree on what is due;
+    where they part (a deal thrown in on a weak-hand claim or calls under ``min_call_total``, a
+    player out of a Snarples game), the n-th deal is still made from the n-th pack.
 
     ``deals`` replace the first deals of the stream. ``stop_after`` ends a game whose rules never
-    end it (Call Break with unlimited deals) after that many scored deals; with a fixed list of
-    deals and such rules the table stops when the list runs out.
+    end it (Call Break with unlimited deals: wherever the game takes a ``Stop``) after that many
+    scored deals; ``stop_after=None`` with a fixed list of deals stops it when the list runs out.
     """
 
     def __init__(self, seed: int | str | None = None, *, deals: Sequence[Deal] = (),
-                 stop_after: int | None = None, game: str = "callbreak") -> None:
+                 stop_after: int | None = UNLIMITED_MATCH_DEALS, game: str = "callbreak") -> None:
         # String seeds hash the same way on every run and machine (random.Random uses SHA-512).
         self._dealer: Chance = game_info(game).dealer(f"deals/{seed}" if seed is not None else None)
         self._fixed = list(deals)
@@ -114,16 +118,15 @@ class DealStream:
         self.stop_after = stop_after
         self.dealt = 0  # deals handed out, thrown-in ones included
 
-    def chance(self, game: Any) -> Action:
+    def chance(self, game: Game) -> Action:
         """The chance action ``game`` is waiting for."""
         if self.dealt > DEAL_LIMIT:
             raise ArenaError(f"the game did not finish after {self.dealt} deals were dealt "
                              "(every deal thrown in? set max_hands?)")
-        if getattr(game, "can_stop", False):  # the rules never end the game: the arena does
-            if self.stop_after is not None and len(game.results) >= self.stop_after:
-                return Stop()
-            if self._only_fixed and self.dealt >= len(self._fixed):
-                return Stop()
+        if (((self.stop_after is not None and len(game.results) >= self.stop_after)
+                or (self._only_fixed and self.dealt >= len(self._fixed)))
+                and game.is_legal(STOP)):  # the rules never end the game: the arena does
+            return STOP
         try:
             action = self._dealer.chance(game)
         except CallbreakError as e:
@@ -148,8 +151,7 @@ def play_match(rules: Rules, players: Sequence[Bot], *, seed: int | str | None =
     deals run out).
     """
     if chance is None:
-        stop_after = UNLIMITED_MATCH_DEALS if rules.deals is None and not deals else None
-        chance = DealStream(seed, deals=deals, stop_after=stop_after)
+        chance = DealStream(seed, deals=deals, stop_after=None if deals else UNLIMITED_MATCH_DEALS)
     return play_game(Match(rules), players, chance=chance, **kwargs)
 
 

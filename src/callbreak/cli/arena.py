@@ -25,8 +25,8 @@ from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers
 from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
 from callbreak.arena.tournament import RayUnavailableError, check_ray
 from callbreak.cli.main import app, fail
-from callbreak.core import CallbreakError, Rules, make_rules
-from callbreak.games import game_info
+from callbreak.core import CallbreakError
+from callbreak.games import game_info, games
 
 DEFAULT_MATCHES = 10
 PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
@@ -41,12 +41,6 @@ def parse_options(options: list[str]) -> dict[str, str]:
             raise CallbreakError(f"bad --option {text!r}: expected key=value")
         overrides[key.strip()] = value.strip()
     return overrides
-
-
-def parse_rules(preset_name: str, options: list[str]) -> Rules:
-    """The Call Break preset with ``key=value`` options on top; a :class:`CallbreakError` names
-    a bad one."""
-    return make_rules(preset_name, **parse_options(options))
 
 
 def display_names(specs: list[str]) -> list[str]:
@@ -72,9 +66,10 @@ def _check_output(path: Path | None, what: str) -> None:
 @app.command()
 def arena(
     players: Annotated[list[str], typer.Argument(
-        help="2 to 4 players: bot specs such as 'heuristic' or 'expert:budget=0.1', or bot URLs "
-             "(http://host:port). With 2 players the first plays three copies of the second (under "
-             "partnership rules: a pair against a pair); with 3 each takes the spare seat in turn.",
+        help="2 to 4 players: bot specs such as 'heuristic' or 'expert:budget=0.1' (bots that play "
+             "the game), or Call Break bot URLs (http://host:port). With 2 players the first plays "
+             "copies of the second (under partnership rules: a pair against a pair); otherwise "
+             "the players fill the seats in turn. Every lineup is rotated through every seat.",
         show_default=False)],
     preset_name: Annotated[str | None, typer.Option(
         "--preset", help="Rule preset of the game (default: the game's first).")] = None,
@@ -98,8 +93,8 @@ def arena(
     plot: Annotated[Path | None, typer.Option(help="Write score distributions to this image (PNG).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     game_name: Annotated[str, typer.Option(
-        "--game", help="The game (see `callbreak related-games`); its players must be bots "
-                       "that play it.")] = "callbreak",
+        "--game", help=f"The game: {', '.join(g.name for g in games())}; its players must be "
+                       "bots that play it.")] = "callbreak",
     table_size: Annotated[int | None, typer.Option(
         "--players", help="Seats at each table (default: the game's usual number).")] = None,
 ) -> None:
@@ -113,6 +108,8 @@ def arena(
         seats = info.check_seats(table_size)
         label = preset_name or info.default_preset
         options = info.make_options(preset_name, parse_options(option or []))
+        if preset_name is not None:
+            info.preset(preset_name)  # a preset of this game, not only of the engine it runs on
     except CallbreakError as e:
         fail(str(e))
         return
@@ -121,7 +118,7 @@ def arena(
              f"got {len(players)}")
     for spec in players:
         try:
-            check_player(spec, options if isinstance(options, Rules) else None, game=info.name)
+            check_player(spec, options, game=info.name)
         except CallbreakError as e:
             fail(f"player {spec!r}: {e}")
     if matches is None and deals is None:
