@@ -1,6 +1,7 @@
 """Arena for the related games (the catsatcards rules): search bot vs heuristic vs random, per game.
 
-Each game is played ``--games`` times from seeded deals; seat ``s`` of game ``i`` gets bot kind
+Each game is played ``--games`` times from seeded deals, refereed by the arena's ``play_game``
+(the one path every registered game takes); seat ``s`` of game ``i`` gets bot kind
 ``KINDS[(s + i) % 3]``, so every kind sits in every seat and meets the same deals. A game stops at
 its own end or after ``--max-hands`` hands (the games' ``max_hands`` option: the best score then
 wins). Reported per game and bot kind: points per seat-hand (sign flipped for the race-down games
@@ -27,10 +28,12 @@ import statistics
 import time
 from collections import defaultdict
 
+from callbreak.arena.runner import play_game
 from callbreak.bots import make_bot
-from callbreak.games import CHANCE, game_info, new_game
+from callbreak.games import game_info, new_game
 
 KINDS = ("search", "heuristic", "random")
+BUDGET = 2.0  # seconds a decision (the search bot's sampling stops well within it)
 PLAYERS = {"batak-ihaleli": 4, "batak-koz-maca": 4, "snarples": 4, "donut": 4, "horsethief": 3}
 
 
@@ -43,27 +46,17 @@ def _spec(kind: str, samples: int) -> str:
 
 def run_game(name: str, players: int, index: int, max_hands: int, samples: int,
              think: list[float], kinds3: tuple[str, ...] = KINDS) -> tuple[list[str], list[float], list[float]]:
-    """One game; returns seat kinds, points per hand for each seat, and win credit per seat."""
-    game = new_game(name, players, max_hands=max_hands)
+    """One game, refereed by the arena; returns seat kinds, points per hand for each seat, and
+    win credit per seat. The budget is generous: no decision here is cut off or replaced."""
     kinds = [kinds3[(s + index) % 3] for s in range(players)]
     bots = [make_bot(_spec(k, samples), seed=1000 * index + s, game=name) for s, k in enumerate(kinds)]
-    dealer = game_info(name).dealer(index)
-    start = list(game.scores)
-    while not game.is_over:
-        if game.to_act == CHANCE:
-            game.apply(dealer.chance(game))
-            continue
-        seat = game.to_act
-        assert seat is not None
-        t0 = time.perf_counter()
-        decision = bots[seat].decide(game.view(seat), 2.0)
-        if kinds[seat] == kinds3[0]:
-            think.append(time.perf_counter() - t0)
-        game.apply(decision.action)
-    sign = -1 if game_info(name).low_wins else 1
-    hands = len(game.results)
-    per_hand = [sign * (game.scores[s] - start[s]) / hands for s in range(players)]
-    credit = [1 / len(game.winners) if s in game.winners else 0.0 for s in range(players)]
+    out = play_game(new_game(name, players, max_hands=max_hands), bots, name=name,
+                    chance=game_info(name).dealer(index), budget=BUDGET, tolerance=60.0)
+    think.extend(t for s, k in enumerate(kinds) if k == kinds3[0] for t in out.seats[s].times)
+    hands = len(out.deal_points)  # points in tenths, sign flipped in the race-down games
+    per_hand = [sum(deal[s] for deal in out.deal_points) / 10 / hands for s in range(players)]
+    winners = out.game.winners
+    credit = [1 / len(winners) if s in winners else 0.0 for s in range(players)]
     return kinds, per_hand, credit
 
 

@@ -161,7 +161,7 @@ def play_game(
     *,
     name: str | None = None,
     seed: int | str | None = None,
-    chance: DealStream | None = None,
+    chance: Chance | None = None,
     budget: float = DEFAULT_BUDGET,
     tolerance: float = DEFAULT_TOLERANCE,
     names: Sequence[str] | None = None,
@@ -176,7 +176,8 @@ def play_game(
         players: one bot per seat (anything with ``name`` and ``decide(view, budget)``).
         name: the game's registry name (default: the game's own; Call Break for a ``Match``).
         seed: seeds the deals when ``chance`` is not given.
-        chance: a ready :class:`DealStream` (overrides ``seed``).
+        chance: the source of chance actions (overrides ``seed``): a :class:`DealStream`, or
+            any dealer with ``chance(game)``.
         budget: seconds each decision may take.
         tolerance: seconds past the budget still accepted (scheduling noise on a busy machine).
         names: seat names for the record (default: the players' names).
