@@ -12,7 +12,7 @@ bot takes the risks that can still win and avoids the ones that can lose.
 
 For a call: simulate the deal from the start with this hand many times, which gives the
 distribution of tricks the hand takes, and call the number with the best expected score. Blind
-calls (004) are made only when the match situation asks for a gamble; weak-hand redeal claims
+calls (the 567 platform's rules) are made only when the match situation asks for a gamble; weak-hand redeal claims
 are made when the hand is worth less than an average hand.
 
 Anytime: work is done in batches sized from the measured cost of the previous ones, and no batch

@@ -1,4 +1,4 @@
-"""Bots for the related games of seed 000 (:mod:`callbreak.games`).
+"""Bots for the related games of the catsatcards rules (:mod:`callbreak.games`).
 
 A game bot sees only a :class:`~callbreak.games.base.GameView` and returns one of ``view.legal``.
 Three kinds, for every game, by name through :func:`make_game_bot`:

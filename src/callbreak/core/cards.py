@@ -79,7 +79,7 @@ class Rank(IntEnum):
 
     @property
     def is_face(self) -> bool:
-        """Ace, king, queen or jack (the "high cards" of seed 000's weak-hand rule)."""
+        """Ace, king, queen or jack (the "high cards" of the catsatcards weak-hand rule)."""
         return self >= Rank.JACK
 
 

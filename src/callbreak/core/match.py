@@ -240,7 +240,7 @@ class Match:
         return True
 
     def default_action(self) -> Action:
-        """What the turn timer does for the seat to act (004): the biggest legal card, the
+        """What the turn timer does for the seat to act (the 567 platform's rules): the biggest legal card, the
         minimum call, or keeping the hand when a redeal could be claimed."""
         if self.phase is Phase.PLAY:
             return Play(self.turn, biggest_card(self.legal_play_mask(), self.trump))
@@ -385,7 +385,7 @@ class Match:
         target = min(ranks) if self.rules.first_dealer is FirstDealer.DRAW_LOWEST else max(ranks)
         if len(set(ranks)) == PLAYERS:
             self._start_dealing(ranks.index(target))
-        # Ties draw again (000): the phase stays DRAW until four different ranks are drawn.
+        # Ties draw again (catsatcards): the phase stays DRAW until four different ranks are drawn.
 
     def _deal(self, hands: list[int]) -> None:
         """Start a deal from the four hands as masks (already checked by :func:`_deal_masks`)."""
@@ -421,7 +421,7 @@ class Match:
         self._begin_calls()
 
     def _thrown_in(self, reason: str, seat: int | None, shown: tuple[Card, ...]) -> None:
-        """The same dealer deals again (000, 002, 003)."""
+        """The same dealer deals again (catsatcards, Nepali house rules, pagat.com)."""
         self.redeal = RedealNotice(reason, seat, shown)
         self.hands = [0] * PLAYERS
         self.phase = Phase.DEAL
@@ -459,7 +459,7 @@ class Match:
             self._thrown_in(f"calls total {total}, under the minimum of {need}", None, ())
             return
         if self.rules.side_off_declaration:
-            # Voids are declared before the first lead (003): public from now on.
+            # Voids are declared before the first lead (pagat.com): public from now on.
             for s in range(PLAYERS):
                 for suit in range(4):
                     if not self.hands[s] & SUIT_MASKS[suit]:
@@ -560,7 +560,7 @@ class Match:
         top = leaders(self.totals)
         tied_players = len(top) > 1 and not (self.rules.partnership and len(top) == 2)
         if tied_players and self.rules.tie_break is TieBreak.EXTRA_DEAL:
-            self.tiebreak_seats = top  # one extra deal among the tied players (002)
+            self.tiebreak_seats = top  # one extra deal among the tied players (Nepali house rules)
             self.phase = Phase.DEAL
             self.turn = CHANCE
             return
@@ -667,7 +667,7 @@ class Match:
 
 
 def _weak(hand: int) -> bool:
-    """A hand that may claim a redeal under seed 000: no spade, or no ace, king, queen or jack."""
+    """A hand that may claim a redeal under the catsatcards rules: no spade, or no ace, king, queen or jack."""
     return not hand & SUIT_MASKS[0] or not hand & _FACES
 
 

@@ -28,37 +28,37 @@ from callbreak.core.errors import RulesError
 class VoidRule(str, Enum):
     """What a player who cannot follow suit must play."""
 
-    TRUMP_IF_WINNING = "trump_if_winning"  # 000, 001, 003, 004
-    MUST_TRUMP = "must_trump"  # 002
-    FREE = "free"  # 003 rare variant
+    TRUMP_IF_WINNING = "trump_if_winning"  # catsatcards, the Call Break app, pagat.com, the 567 platform
+    MUST_TRUMP = "must_trump"  # Nepali house rules
+    FREE = "free"  # a rare variant in the pagat.com rules
 
 
 class SpadeLead(str, Enum):
     ALLOWED = "allowed"
-    FORBIDDEN = "forbidden"  # no spade lead to the first trick (002, 003 variant)
+    FORBIDDEN = "forbidden"  # no spade lead to the first trick (Nepali house rules, a pagat.com variant)
 
 
 class Scoring(str, Enum):
-    TENTHS = "tenths"  # call + 0.1 per overtrick, else -call (000, 002, 004)
-    EXACT_OR_ONE_OVER = "exact_or_one_over"  # call or call+1 scores call (003)
-    AT_LEAST = "at_least"  # won >= call scores call (001)
+    TENTHS = "tenths"  # call + 0.1 per overtrick, else -call (catsatcards, Nepali house rules, the 567 platform)
+    EXACT_OR_ONE_OVER = "exact_or_one_over"  # call or call+1 scores call (pagat.com)
+    AT_LEAST = "at_least"  # won >= call scores call (the Call Break app rules)
 
 
 class WeakHand(str, Enum):
     OFF = "off"
-    NO_SPADE_OR_NO_FACE = "no_spade_or_no_face"  # 000: the holder may claim a redeal
-    NO_SPADE = "no_spade"  # 003 variant, 002 misdeal: redealt automatically
+    NO_SPADE_OR_NO_FACE = "no_spade_or_no_face"  # catsatcards: the holder may claim a redeal
+    NO_SPADE = "no_spade"  # a pagat.com variant, the Nepali house rules' misdeal: redealt automatically
 
 
 class TieBreak(str, Enum):
     SHARED = "shared"
-    EXTRA_DEAL = "extra_deal"  # 002
+    EXTRA_DEAL = "extra_deal"  # Nepali house rules
 
 
 class FirstDealer(str, Enum):
-    RANDOM = "random"  # 004
-    DRAW_LOWEST = "draw_lowest"  # 000
-    DRAW_HIGHEST = "draw_highest"  # 002
+    RANDOM = "random"  # the 567 platform
+    DRAW_LOWEST = "draw_lowest"  # catsatcards
+    DRAW_HIGHEST = "draw_highest"  # Nepali house rules
     SEAT_0 = "seat_0"  # the bot tournament: dealer of deal r is seat (r-1) mod 4
 
 
@@ -69,12 +69,12 @@ class Rotation(str, Enum):
 
 class Trump(str, Enum):
     SPADES = "spades"
-    FIRST_LED = "first_led"  # 002 "No-trump Call Break": first card led in the deal sets trump
+    FIRST_LED = "first_led"  # the Nepali house rules' "No-trump Call Break": first card led in the deal sets trump
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BonusCall:
-    """A made call of ``threshold`` or more scores a flat ``points`` (003: 8 -> 13)."""
+    """A made call of ``threshold`` or more scores a flat ``points`` (pagat.com: 8 -> 13)."""
 
     threshold: int = 8
     points: int = 13
@@ -82,7 +82,7 @@ class BonusCall:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stakes:
-    """Chips each player puts in; winners share the losers' stakes less commission (004)."""
+    """Chips each player puts in; winners share the losers' stakes less commission (the 567 platform)."""
 
     stake: int = 10
     commission: float = 0.05
@@ -300,7 +300,11 @@ def _pair(name: str, text: str, build: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Preset:
+    """A named rule set: ``name`` is what is typed (``--preset 567``), ``title`` what a player
+    reads in a list."""
+
     name: str
+    title: str
     description: str
     rules: Rules = field(repr=False)
 
@@ -328,41 +332,41 @@ _CB = Rules()
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
-        Preset("callbreak", "Modern Nepali Call Break (seeds 000/002/004): calls 1-13, must beat, "
+        Preset("callbreak", "Call Break", "Modern Nepali Call Break (catsatcards, Nepali house rules, the 567 platform): calls 1-13, must beat, "
                "tenths, 5 deals", _CB),
-        Preset("nepal-traditional", "Seed 002 as written: calls 2-13, must trump when void, no "
+        Preset("nepal-traditional", "Nepali house rules", "The Nepali house rules as written: calls 2-13, must trump when void, no "
                "spade lead to trick 1, ties broken by an extra deal",
                dataclasses.replace(_CB, min_call=2, void_rule=VoidRule.MUST_TRUMP,
                                    spade_lead_first_trick=SpadeLead.FORBIDDEN,
                                    tie_break=TieBreak.EXTRA_DEAL,
                                    first_dealer=FirstDealer.DRAW_HIGHEST)),
-        Preset("catsatcards", "Seed 000 Call Break as written: weak-hand redeal claims, calls "
+        Preset("catsatcards", "Catsatcards Call Break", "The catsatcards rules as written: weak-hand redeal claims, calls "
                "totalling under 8 redealt, lowest draw deals",
                dataclasses.replace(_CB, redeal_weak_hand=WeakHand.NO_SPADE_OR_NO_FACE,
                                    min_call_total=8, first_dealer=FirstDealer.DRAW_LOWEST,
                                    dealer_rotation=Rotation.LEFT)),
-        Preset("call-bridge", "Seed 003 (pagat, Bangladesh): calls 2-12, follow freely, call or "
+        Preset("call-bridge", "Call Bridge (pagat.com)", "The pagat.com rules (Bangladesh): calls 2-12, follow freely, call or "
                "one over scores, 8+ scores 13, no fixed end",
                dataclasses.replace(_CB, min_call=2, max_call=12, follow_must_beat=False,
                                    scoring=Scoring.EXACT_OR_ONE_OVER, bonus_call=BonusCall(),
                                    deals=None)),
-        Preset("call-bridge-simple", "Seed 003's common variant: calls 2-8, at least the call "
+        Preset("call-bridge-simple", "Call Bridge, simple (pagat.com)", "The pagat.com rules' common variant: calls 2-8, at least the call "
                "scores, 8 scores 13, calls under 10 redealt, no spade lead to trick 1",
                dataclasses.replace(_CB, min_call=2, max_call=8, follow_must_beat=False,
                                    scoring=Scoring.AT_LEAST, bonus_call=BonusCall(),
                                    min_call_total=10, spade_lead_first_trick=SpadeLead.FORBIDDEN,
                                    deals=None)),
-        Preset("567", "Seed 004's platform rules: calls 1-8, blind calls doubled, turn timer "
+        Preset("567", "567 platform", "The 567 platform's rules: calls 1-8, blind calls doubled, turn timer "
                "plays the biggest card, chip stakes with 5% commission",
                dataclasses.replace(_CB, max_call=8, blind_call=True, turn_timer=15.0,
                                    stakes=Stakes())),
-        Preset("bhoos-tournament", "The public bot-tournament protocol's rules: calls 1-8, "
+        Preset("bhoos-tournament", "Public bot tournament", "The public bot-tournament protocol's rules: calls 1-8, "
                "tenths, 5 deals, dealer of deal r is seat (r-1) mod 4",
                dataclasses.replace(_CB, max_call=8, first_dealer=FirstDealer.SEAT_0)),
-        Preset("partnership", "Seed 002 variation: partners sit opposite and score their "
+        Preset("partnership", "Partnership", "A Nepali house rules variation: partners sit opposite and score their "
                "summed calls against their summed tricks",
                dataclasses.replace(_CB, partnership=True)),
-        Preset("no-trump", "Seed 002 variation: no permanent trump; the first card led in a "
+        Preset("no-trump", "No-trump", "A Nepali house rules variation: no permanent trump; the first card led in a "
                "deal sets trump for that deal",
                dataclasses.replace(_CB, trump=Trump.FIRST_LED)),
     )

@@ -56,7 +56,7 @@ def leaders(totals: Sequence[int], among: Sequence[int] | None = None) -> tuple[
 
 def settle_stakes(winners: Sequence[int], players: int, stake: int,
                   commission: float) -> tuple[float, ...]:
-    """Chips won or lost by each seat at the end of a match (004).
+    """Chips won or lost by each seat at the end of a match (the 567 platform's rules).
 
     Each loser loses their stake; the winners share the losers' total less commission.
 

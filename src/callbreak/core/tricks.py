@@ -1,4 +1,4 @@
-"""Trick mechanics shared by Call Break and the related games of seed 000.
+"""Trick mechanics shared by Call Break and the related games of the catsatcards rules.
 
 Everything here works on card masks and plain ints so that it is cheap enough for search.
 """
@@ -129,7 +129,7 @@ def follow_mask(hand: int, led_suit: int, best: int, trump: int, rules: Rules) -
 def biggest_card(mask: int, trump: int) -> Card:
     """The "biggest" card of a mask: highest rank, a trump preferred among equals.
 
-    The 004 timer plays the biggest legal card for a player who runs out of time.
+    The 567 platform's timer plays the biggest legal card for a player who runs out of time.
     """
     best = -1
     best_key = (-1, -1, -1)

@@ -1,6 +1,6 @@
 """The shared machinery of the related games: state shape, trick play, views, copies.
 
-Every game of seed 000 beside Call Break is a :class:`TrickGame` with the same shape as
+Every related game of the catsatcards rules is a :class:`TrickGame` with the same shape as
 :class:`callbreak.core.match.Match`: ``phase``, ``to_act`` (a seat, :data:`CHANCE` for a chance step,
 None when over), ``legal_actions()``, ``verify()`` (raises a specific
 :class:`~callbreak.core.errors.IllegalActionError`), ``is_legal()``, ``apply()`` (verifies first, so

@@ -1,9 +1,9 @@
-"""Batak, the Turkish game of seed 000: Batak Ihaleli (auction) and Batak Koz Maca (spades trump).
+"""Batak, the Turkish game of the catsatcards rules: Batak Ihaleli (auction) and Batak Koz Maca (spades trump).
 
 Both are four players, thirteen cards each, played counter-clockwise: seat ``s + 1`` is the
 player on ``s``'s right, so the dealer's right is ``dealer + 1`` and the dealer's left is
-``dealer + 3``. The deal starts at the dealer's right (000). The dealer passes to the right after
-each hand (000: "rotates to the next player in a counter-clockwise direction"). Ten hands; the
+``dealer + 3``. The deal starts at the dealer's right (catsatcards). The dealer passes to the right after
+each hand (catsatcards: "rotates to the next player in a counter-clockwise direction"). Ten hands; the
 highest total wins, equal highest totals share the win.
 
 Play (RULES.md section 4, both variants): trump may not be led until a trump has been played to a
@@ -12,19 +12,19 @@ following, a player must follow suit and beat the highest card of the led suit i
 trick is already trumped); void, must trump, overtrumping if able; otherwise any card. That is the
 core's :func:`~callbreak.core.tricks.legal_mask` with ``follow_must_beat`` and ``must_trump``.
 
-Batak Ihaleli. The auction starts at the dealer's LEFT, as 000 and RULES.md say, and continues in
+Batak Ihaleli. The auction starts at the dealer's LEFT, as the catsatcards rules say, and continues in
 the direction of play (``auction_start="left"``, the default); ``auction_start="right"`` starts at
 the dealer's right so that the dealer speaks last, as many Turkish tables do. Bids are 5..13
 (``min_bid``) or a pass; each bid must be higher than the last; a pass is final. The auction ends
 when every other player has passed after the high bid. If nobody but the dealer is left and no
 one has bid, the dealer must bid at least 4 (``forced_bid``); with the default auction order the
-dealer speaks second, so if the dealer passed too, the dealer is made high bidder at 4. (000 says
+dealer speaks second, so if the dealer passed too, the dealer is made high bidder at 4. (catsatcards says
 "if the first three pass"; with the left start the dealer is not the fourth to speak, so this is
 the settlement.) The high bidder names trump and leads. Scoring: the high bidder scores +bid if
 they win at least the bid, else -bid; every other player scores +tricks won, or -(high bid) with
 no trick.
 
-Batak Koz Maca. 000 gives no detail beyond "each player makes a bid", so it is settled as Turkish
+Batak Koz Maca. The catsatcards rules give no detail beyond "each player makes a bid", so it is settled as Turkish
 tables play it (RULES.md): spades are always trump; every player calls once, 1..13, starting at
 the dealer's right and ending with the dealer; no auction, no passing. The player at the dealer's
 right leads the first trick (the first to call; there is no single high bidder), or with
@@ -50,7 +50,7 @@ _BATAK_PLAY = Rules(follow_must_beat=True, void_rule=VoidRule.MUST_TRUMP)
 
 
 class AuctionStart(str, Enum):
-    LEFT = "left"  # the dealer's left bids first (000, RULES.md)
+    LEFT = "left"  # the dealer's left bids first (catsatcards)
     RIGHT = "right"  # the dealer's right bids first; the dealer speaks last
 
 
@@ -99,7 +99,7 @@ class _Batak(TrickGame):
 class BatakIhaleli(_Batak):
     NAME = "batak-ihaleli"
     TITLE = "Batak Ihaleli"
-    DESCRIPTION = ("Auction Batak (000): bid 5-13 or pass, the high bidder names trump; no trump "
+    DESCRIPTION = ("Auction Batak (catsatcards): bid 5-13 or pass, the high bidder names trump; no trump "
                    "lead until broken, must beat and overtrump; 10 hands.")
     OPTIONS = BatakOptions
     options: BatakOptions
@@ -202,7 +202,7 @@ class BatakIhaleli(_Batak):
 class BatakKozMaca(_Batak):
     NAME = "batak-koz-maca"
     TITLE = "Batak Koz Maca"
-    DESCRIPTION = ("Spades-trump Batak (000): everyone calls once 1-13; spades not led until "
+    DESCRIPTION = ("Spades-trump Batak (catsatcards): everyone calls once 1-13; spades not led until "
                    "broken, must beat and overtrump; at least the call scores it; 10 hands.")
     OPTIONS = KozMacaOptions
     options: KozMacaOptions

@@ -26,7 +26,7 @@ BRIDGE_PRESETS = ("call-bridge", "call-bridge-simple")
 
 
 def _presets(names: list[str]) -> tuple[PresetInfo, ...]:
-    return tuple(PresetInfo(n, getattr(PRESETS[n], "title", n), PRESETS[n].description)
+    return tuple(PresetInfo(n, PRESETS[n].title, PRESETS[n].description)
                  for n in names)
 
 

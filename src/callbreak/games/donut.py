@@ -1,4 +1,4 @@
-"""Donut (seed 000): 4 to 6 players, five cards each, a race from 15 down to 0.
+"""Donut (the catsatcards rules): 4 to 6 players, five cards each, a race from 15 down to 0.
 
 Played clockwise: seat ``s + 1`` is the player on ``s``'s left. The dealer deals five cards one at
 a time from the dealer's left; the dealer's fifth card (the last card dealt) is dealt face up (the
@@ -24,7 +24,7 @@ Scoring: -1 per trick won; a player who played and took no trick adds 3 (a "donu
 who dropped scores nothing. The game ends after a hand in which anyone is at 0 or less; the lowest
 score wins; equal lowest is a draw (every tied seat is listed in ``winners``).
 
-Where 000 is silent: the deal passes to the left (``dealer_rotation="with_play"``, as the deal and
+Where catsatcards is silent: the deal passes to the left (``dealer_rotation="with_play"``, as the deal and
 the play go); ``"against_play"`` passes it to the right.
 """
 

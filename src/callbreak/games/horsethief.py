@@ -1,4 +1,4 @@
-"""Horsethief (seed 000): 3 to 5 players, five cards each, first to 15.
+"""Horsethief (the catsatcards rules): 3 to 5 players, five cards each, first to 15.
 
 Played clockwise: seat ``s + 1`` is the player on ``s``'s left. The dealer deals five cards one at
 a time from the dealer's left, then turns the top card of the stock face up: its suit is trump
@@ -14,7 +14,7 @@ cannot run out: at most 5 players exchange at most 5 cards each, 25 cards, and t
 in-player after the dealer leads; follow suit, void: any card.
 
 Scoring: +1 per trick; an in-player with no trick scores -5; an out-player scores nothing. The game
-ends after a hand in which anyone has 15 (``target``) or more: the highest wins. Where 000 is silent,
+ends after a hand in which anyone has 15 (``target``) or more: the highest wins. Where catsatcards is silent,
 ties at the top: ``ties="shared"`` (default) shares the win, ``ties="play_on"`` plays more hands
 until one seat alone has the highest score at or above the target. The deal passes to the left
 (``dealer_rotation="with_play"``).

@@ -1,14 +1,14 @@
-"""Snarples (seed 000): 3 to 8 players, five cards each, a race from 16 down to 0.
+"""Snarples (the catsatcards rules): 3 to 8 players, five cards each, a race from 16 down to 0.
 
 Played clockwise: seat ``s + 1`` is the player on ``s``'s left. The dealer deals five cards one at
 a time starting at the dealer's left; the rest of the pack is out of play. The dealer passes to
-the left after each hand (000); a thrown-in hand is dealt again by the same dealer.
+the left after each hand (catsatcards); a thrown-in hand is dealt again by the same dealer.
 
 Auction: one round, from the dealer's left, the dealer last; each player passes or bids 1..5,
 higher than any bid before. All pass: the hand is thrown in. The high bidder names trump, then
 every other player, from the dealer's left, says play or sit out. Everyone must play when the bid
 was 1 or spades are trump; a player who has sat out ``max_sit_out_run`` (2) hands in a row must
-play (000: "no player may sit out more than two hands in a row"). Seats with no choice are not
+play (catsatcards: "no player may sit out more than two hands in a row"). Seats with no choice are not
 asked. A player who sits out with a score of 3 or less adds 1.
 
 If every other player sits out, the high bidder chooses (a :class:`~callbreak.games.actions.Settle`

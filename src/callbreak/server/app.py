@@ -119,7 +119,7 @@ def create_app(store: Store, *, url_bots: bool = True) -> FastAPI:
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         callbreak = {"game": engines.CALLBREAK}
-        return {"presets": [{"name": p.name, "title": getattr(p, "title", p.name),
+        return {"presets": [{"name": p.name, "title": p.title,
                              "description": p.description, "rules": p.rules.to_dict()}
                             for p in PRESETS.values()],
                 "bots": engines.bot_levels(callbreak), "strongest_bot": engines.strongest_bot(callbreak),

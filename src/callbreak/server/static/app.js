@@ -117,7 +117,7 @@ async function homePage() {
   const gameOptions = h("input", { id: "game-options", placeholder: "optional, e.g. max_hands=3 target=10" });
   const unlimited = h("input", { id: "unlimited", type: "checkbox" });
   const presetSel = h("select", { id: "preset" },
-    m.presets.map((p) => h("option", { value: p.name }, p.name)));
+    m.presets.map((p) => h("option", { value: p.name }, p.title)));
   const desc = h("p", { class: "muted", id: "preset-desc" });
   const deals = h("input", { id: "deals", type: "number", min: 1, max: 100, value: 5 });
   const timer = h("select", { id: "timer" },
