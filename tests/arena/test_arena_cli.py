@@ -42,6 +42,7 @@ def test_json_has_the_documented_shape(tmp_path: Path) -> None:
     # One against three copies: the single player sits at 4 tables a set, the copies at 12 seats.
     assert [p["deals"] for p in data["players"]] == [60, 180]
     assert "random#1" in text
+    assert "score/deal" in text and "calls made" in text  # Call Break's words (hands for other games)
 
 
 def test_csv_has_a_row_per_player(tmp_path: Path) -> None:

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from callbreak.arena import ArenaPlan, run_arena
+from callbreak.arena import ArenaPlan, run_arena, run_set
 from callbreak.arena.duplicate import lineups, rotations, seating
 from callbreak.arena.runner import DealStream, play_game
 from callbreak.bots import make_bot
 from callbreak.cli.main import app
-from callbreak.core import Deal
+from callbreak.core import CHANCE, Deal
 from callbreak.games import GameView, game_info, games, new_game
-from callbreak.record import loads, replay
+from callbreak.record import Record, loads, replay, replay_states
 
 RELATED = [g.name for g in games() if g.name not in ("callbreak", "call-bridge")]
 runner = CliRunner()
@@ -70,6 +70,24 @@ def test_each_game_runs_duplicate_and_reports(game: str) -> None:
     assert report.to_json()["options"]["game"] == game
 
 
+def _chance_actions(record: Record) -> list[object]:
+    """The chance actions of a record, found through the protocol (whatever the game)."""
+    return [a for state, a in zip(replay_states(record), record.actions, strict=False)
+            if state.to_act == CHANCE]
+
+
+@pytest.mark.parametrize(("game", "seats"), [(g.name, n) for g in games() for n in sorted({g.seats[0], g.seats[-1]})])
+def test_every_seating_of_a_set_is_dealt_the_same_chance_actions(game: str, seats: int) -> None:
+    # Duplicate for any registered game: the same draw for dealer and the same deals at every
+    # seating (these games keep step for 3 deals: nothing thrown in, nobody out).
+    fields = game_info(game).options_type.__dataclass_fields__
+    limit = {"max_hands": "3"} if "max_hands" in fields else {"deals": "3"}
+    result = run_set(_plan(game, ("heuristic", "random"), seats, **limit), 0)
+    streams = [_chance_actions(loads(t.record or "")) for t in result.tables]
+    assert len(streams) == seats and len(streams[0]) >= 3
+    assert all(stream == streams[0] for stream in streams)
+
+
 def test_race_down_scores_are_flipped_so_that_higher_is_better() -> None:
     report = run_arena(_plan("snarples", ("heuristic", "random"), 3, max_hands="3"))
     for table in report.tables:
@@ -114,6 +132,7 @@ def test_cli_arena_game_prints_the_report_and_writes_json(tmp_path: Path) -> Non
     (["--game", "horsethief", "--players", "3", "--option", "target=x"], "whole number"),
     (["--game", "donut", "--option", "nonsense=1"], "unknown option"),
     (["--game", "call-bridge", "--preset", "567"], "Call Bridge has no preset '567'"),
+    (["--game", "donut", "--preset", "callbreak"], "Donut has no preset 'callbreak'"),
 ])
 def test_cli_arena_game_refuses_bad_settings(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["arena", "heuristic", "random", *args])
@@ -127,6 +146,33 @@ def test_cli_arena_game_refuses_bad_players() -> None:
     result = runner.invoke(app, ["arena", "heuristic", "random", "search", "search",
                                  "--game", "horsethief", "--players", "3"])
     assert result.exit_code == 2 and "at most 3" in result.output
+    result = runner.invoke(app, ["arena", "http://127.0.0.1:9", "random", "--game", "donut"])
+    assert result.exit_code == 2 and "plays Call Break only" in result.output
+
+
+def test_cli_arena_writes_records_of_any_game_that_replay(tmp_path: Path) -> None:
+    directory = tmp_path / "records"
+    result = runner.invoke(app, ["arena", "search:samples=2", "random", "--game", "snarples", "--players", "5",
+                                 "--option", "max_hands=1", "--matches", "1", "--seed", "4",
+                                 "--workers", "1", "-q", "--records", str(directory)])
+    assert result.exit_code == 0, result.output
+    files = sorted(directory.glob("*.json"))
+    assert len(files) == 5 and "5 records written" in result.output
+    first_deals = set()
+    for f in files:
+        record = loads(f.read_text())
+        assert record.game == "snarples" and record.players == 5 and record.options.max_hands == 1
+        assert record.seats.count("search:samples=2") == 1 and record.meta["arena"]["seed"] == 4
+        game = replay(record)
+        assert game.is_over and len(game.results) == 1
+        first_deals.add(next(a for a in record.actions if isinstance(a, Deal)))
+    assert len(first_deals) == 1
+
+
+def test_play_game_stops_a_game_whose_rules_never_end_it() -> None:
+    out = play_game(new_game("call-bridge"), [make_bot("random", seed=s, game="call-bridge") for s in range(4)],
+                    name="call-bridge", seed=2)
+    assert out.game.is_over and len(out.deal_points) == 5 and out.record.game == "call-bridge"
 
 
 def test_call_bridge_runs_in_the_arena_under_its_own_presets() -> None:
