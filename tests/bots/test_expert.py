@@ -15,7 +15,6 @@ from _dealing import heuristic_positions
 from callbreak.bots import BotError, make_bot
 from callbreak.bots.expert import (
     CALL_MODELS,
-    SETTLE_AFTER,
     SETTLE_MARGIN,
     ExpertBot,
     _Tally,
@@ -342,17 +341,17 @@ def late_position(seed: int) -> SeatView:
 
 
 def test_a_clear_choice_is_made_without_spending_the_whole_budget() -> None:
+    # What the test means, not the wall clock (a busy machine stretches both): the settling search
+    # stops early and says so, having drawn fewer deals than a search that uses the whole budget,
+    # and chooses the same card.
     view = late_position(2)
     settling, patient = make_bot("expert:budget=1", seed=1), make_bot("expert:budget=1,settle=0", seed=1)
-    start = time.perf_counter()  # timed from here: making a bot may compile the kernel
-    decision = settling.decide(view, 1.0)
-    quick = time.perf_counter() - start
-    assert "a clear choice" in decision.reason
-    assert SETTLE_AFTER <= quick < 0.5
-    start = time.perf_counter()
-    full = patient.decide(view, 1.0)
-    assert time.perf_counter() - start > 0.6  # settle=0: the whole budget, as before
-    assert full.action == decision.action
+    assert isinstance(settling, ExpertBot) and isinstance(patient, ExpertBot)
+    quick, full = settling.appraise(view, 1.0), patient.appraise(view, 1.0)
+    assert quick.settled and not full.settled
+    assert 0 < quick.deals < full.deals
+    assert quick.best == full.best
+    assert "a clear choice" in settling.decide(view, 1.0).reason
     # Within SETTLE_AFTER nothing stops early: a 0.1 s bot never cuts a move short.
     assert "clear" not in make_bot("expert:budget=0.1", seed=1).decide(view, 1.0).reason
 

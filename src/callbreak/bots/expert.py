@@ -193,6 +193,7 @@ class Appraisal:
     plays: tuple[Play, ...]
     values: tuple[float, ...]  # points (see ExpertBot.appraise)
     deals: int
+    settled: bool = False  # the search stopped early: one card was clearly best (``settle``)
 
     @property
     def best(self) -> Play:
@@ -382,7 +383,8 @@ class ExpertBot:
         search = self._search(view, _Clock(self._effective_budget(budget)))
         mass = search.tally.mass
         values = search.tally.total / mass / 10 if mass > 0 else np.zeros(len(search.plays))
-        return Appraisal(tuple(search.plays), tuple(float(v) for v in values), search.count)
+        return Appraisal(tuple(search.plays), tuple(float(v) for v in values), search.count,
+                         search.settled)
 
     def _play(self, view: SeatView, clock: _Clock) -> Decision:
         search = self._search(view, clock)
