@@ -10,6 +10,7 @@ from callbreak.arena.runner import (
     Fault,
     MatchOutcome,
     SeatStats,
+    play_game,
     play_match,
     refereed_action,
 )
@@ -26,6 +27,6 @@ from callbreak.arena.tournament import (
 __all__ = [
     "DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "ArenaError", "ArenaPlan", "ArenaReport", "DealStream",
     "Fault", "MatchOutcome", "PlayerSummary", "SeatStats", "SetResult", "TableResult", "build_player",
-    "check_player", "default_workers", "is_url", "lineups", "play_match", "refereed_action", "run_arena", "run_set",
-    "run_sets", "seating", "sets_for", "summarise",
+    "check_player", "default_workers", "is_url", "lineups", "play_game", "play_match",
+    "refereed_action", "run_arena", "run_set", "run_sets", "seating", "sets_for", "summarise",
 ]
