@@ -180,3 +180,26 @@ def test_call_bridge_runs_in_the_arena_under_its_own_presets() -> None:
                                  seed=3, sets=1, game="call-bridge"), preset="call-bridge")
     assert report.tables and all(len(t.points) == 5 for t in report.tables)  # stopped after 5 deals
     assert report.to_json()["options"]["max_call"] == 12
+
+
+class _CopiedResults:
+    """A game whose ``results`` is a fresh tuple at each look (the protocol allows it)."""
+
+    def __init__(self, game: object) -> None:
+        self._game = game
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._game, name)
+
+    @property
+    def results(self) -> tuple[object, ...]:
+        return tuple(self._game.results)  # type: ignore[attr-defined]
+
+
+def test_each_deal_is_scored_whatever_sequence_the_game_returns_its_results_in() -> None:
+    game = _CopiedResults(new_game("donut", 4, max_hands=3))
+    bots = [make_bot("random", seed=s, game="donut") for s in range(4)]
+    out = play_game(game, bots, name="donut", seed=3)  # type: ignore[arg-type]
+    assert len(out.deal_points) == len(out.game.results) == 3
+    assert [sum(-d[s] for d in out.deal_points) for s in range(4)] == \
+        [10 * (score - start) for score, start in zip(out.game.scores, new_game("donut", 4).scores, strict=True)]

@@ -202,7 +202,7 @@ def play_game(
     sign = -10 if info.low_wins else 10
     deal_points: list[tuple[int, ...]] = []
     scores = list(game.scores)
-    results = game.results
+    scored = len(game.results)  # deals scored so far
 
     while not game.is_over:
         seat = game.to_act
@@ -211,7 +211,7 @@ def play_game(
             game.apply(chance.chance(game))
         else:
             action, seconds, fault = referee(game.view(seat), seat, players[seat],
-                                             default=game.default_action, deal=len(results) + 1,
+                                             default=game.default_action, deal=scored + 1,
                                              budget=budget, tolerance=tolerance,
                                              name=stats[seat].player, clock=clock)
             stats[seat].times.append(seconds)
@@ -220,7 +220,8 @@ def play_game(
             game.apply(action)
             if on_move is not None:
                 on_move(game, seat, action, seconds)
-        if len(results) > len(deal_points):  # a deal was scored: its points, in tenths
+        if len(game.results) > scored:  # a deal was scored: its points, in tenths
+            scored = len(game.results)
             now = list(game.scores)
             deal_points.append(tuple(round(sign * (a - b)) for a, b in zip(now, scores, strict=True)))
             scores = now
