@@ -79,7 +79,8 @@ def arena(
         help="Seeded matches (duplicate sets), each played at every seating. "
              f"Default {DEFAULT_MATCHES} when --deals is not given.")] = None,
     deals: Annotated[int | None, typer.Option(
-        help="Deals to play at all tables together, rounded up to whole duplicate sets.")] = None,
+        help="Deals (a related game's hands) to play at all tables together, rounded up to whole "
+             "duplicate sets.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the deals (default: a random one, printed).")] = None,
     budget: Annotated[float, typer.Option(help="Seconds each player may take a move.")] = 1.0,
     tolerance: Annotated[float, typer.Option(
@@ -89,7 +90,9 @@ def arena(
         "--ray", help="Run on Ray: a cluster address, or 'local' for a local instance.")] = None,
     json_path: Annotated[Path | None, typer.Option("--json", help="Write the results as JSON.")] = None,
     csv_path: Annotated[Path | None, typer.Option("--csv", help="Write the results as CSV.")] = None,
-    records: Annotated[Path | None, typer.Option(help="Directory to keep every game's record in.")] = None,
+    records: Annotated[Path | None, typer.Option(
+        help="Directory to keep every table's game record in (the one record format of every "
+             "game: callbreak.record.loads reads them, replay rebuilds the game).")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write score distributions to this image (PNG).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     game_name: Annotated[str, typer.Option(
