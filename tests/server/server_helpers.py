@@ -27,13 +27,18 @@ def store_fixture(tmp_path: Path) -> Iterator[Store]:
 
 @pytest.fixture(name="client")
 def client_fixture(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(store)) as c:
+    with TestClient(create_app(store, practice=True)) as c:
         yield c
 
 
-def create(client: TestClient, name: str = "Ann", seed: int = 1, **settings: Any) -> dict[str, Any]:
+def create(client: TestClient, name: str = "Ann", seed: int | None = 1, **settings: Any) -> dict[str, Any]:
+    """A table; ``seed`` fixes its deals (a practice table: the test app allows it), None: the
+    server's own randomness, as at a real table."""
     settings.setdefault("bot_delay", 0)
-    r = client.post("/api/tables", json={"name": name, "settings": settings, "seed": seed})
+    body: dict[str, Any] = {"name": name, "settings": settings}
+    if seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/tables", json=body)
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 

@@ -46,7 +46,7 @@ register("flaky_test")(lambda seed=None: _SHARED)
 def test_a_failing_bot_is_a_counted_public_fault_and_the_game_finishes(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'faults.db'}"
     store = Store(db)
-    with TestClient(create_app(store)) as client:
+    with TestClient(create_app(store, practice=True)) as client:
         made = create(client, preset="callbreak", deals=1, bots=["random", "random", "random", "flaky_test"])
         code, token = made["code"], made["token"]
         r = client.post(f"/api/tables/{code}/start", json={"token": token})

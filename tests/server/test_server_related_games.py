@@ -231,13 +231,13 @@ def test_a_hint_in_a_related_game_names_a_legal_action_and_a_rematch_keeps_the_g
 def test_a_stop_asked_for_survives_a_server_restart(store: Store) -> None:
     from callbreak.server.app import create_app
 
-    with TestClient(create_app(store)) as first:
+    with TestClient(create_app(store, practice=True)) as first:
         made = create(first, seed=6, preset="call-bridge", deals=None, bots="random", timer=None)
         code, token = made["code"], made["token"]
         join(first, code, "Bob")  # a second person, so the table waits for seat 1 mid-deal
         assert first.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
         assert first.post(f"/api/tables/{code}/stop", json={"token": token}).json()["stop_requested"]
-    with TestClient(create_app(store)) as second:
+    with TestClient(create_app(store, practice=True)) as second:
         s = state(second, code)
         assert s["table"]["status"] == "playing" and s["table"]["stop_requested"] is True
         assert s["table"]["deals"] is None and "stop_requested" not in s["table"]["options"]

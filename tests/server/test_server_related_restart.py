@@ -29,7 +29,7 @@ def start_table(http: Any) -> tuple[str, str]:
 
 def uninterrupted_actions(tmp: Path) -> list[dict[str, Any]]:
     store = Store(f"sqlite:///{tmp / 'reference.db'}")
-    with TestClient(create_app(store)) as client:
+    with TestClient(create_app(store, practice=True)) as client:
         code, token = start_table(client)
         play(client, code, token)
     stored = store.load_game(code)

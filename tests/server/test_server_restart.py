@@ -44,7 +44,8 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
              "--port", str(self.port), "--db", db],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "CALLBREAK_PRACTICE": "1"})  # the test seeds its tables
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert f"Call Break is running at http://127.0.0.1:{self.port}" in line, line
@@ -104,7 +105,7 @@ def start_table(http: Any) -> tuple[str, str]:
 
 def uninterrupted_actions(tmp: Path) -> list[dict[str, Any]]:
     store = Store(f"sqlite:///{tmp / 'reference.db'}")
-    with TestClient(create_app(store)) as client:
+    with TestClient(create_app(store, practice=True)) as client:
         code, token = start_table(client)
         play(client, code, token)
     stored = store.load_game(code)

@@ -25,7 +25,7 @@ URL_BOTS = {"preset": "bhoos-tournament", "bots": ["random", "random", "random",
 
 @pytest.fixture(name="closed_client")
 def closed_client_fixture(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(store, url_bots=False)) as c:
+    with TestClient(create_app(store, url_bots=False, practice=True)) as c:
         yield c
 
 
@@ -65,7 +65,7 @@ def test_by_default_a_bot_is_still_seated_by_url(client: TestClient, store: Stor
 
 def test_with_url_bots_off_a_rematch_of_an_older_url_bot_table_is_refused(store: Store) -> None:
     # A table made before the server was restarted with bots by URL turned off.
-    service = TableService(store, url_bots=True)
+    service = TableService(store, url_bots=True, practice=True)
     table, token, _ = service.create(URL_BOTS, "Ann", seed=1)
     table.status = "over"
     service.url_bots = False

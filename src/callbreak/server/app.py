@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -42,13 +43,18 @@ STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403}
 
 
-def create_app(store: Store, *, url_bots: bool = True) -> FastAPI:
+def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None) -> FastAPI:
     """The ASGI app over ``store``; unfinished tables resume when it starts.
 
     ``url_bots=False`` refuses any table that seats a bot by URL, so that nobody can make a public
-    server send HTTP requests to an address of their choosing.
+    server send HTTP requests to an address of their choosing. ``practice=True`` (default: the
+    environment variable ``CALLBREAK_PRACTICE=1``) lets a client seed a table's deals, for
+    practice and tests only: such tables say "practice (seeded)" and stay out of the
+    leaderboard and statistics. Otherwise every deal comes from the server's own randomness.
     """
-    service = TableService(store, url_bots=url_bots)
+    if practice is None:
+        practice = os.environ.get("CALLBREAK_PRACTICE", "") == "1"
+    service = TableService(store, url_bots=url_bots, practice=practice)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -132,7 +138,7 @@ def create_app(store: Store, *, url_bots: bool = True) -> FastAPI:
                            "bots": engines.bot_levels({"game": g.name}),
                            "strongest_bot": engines.strongest_bot({"game": g.name})}
                           for g in games()],
-                "max_message_bytes": MAX_MESSAGE_BYTES}
+                "practice": service.practice, "max_message_bytes": MAX_MESSAGE_BYTES}
 
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:

@@ -228,7 +228,10 @@ class Table:
     def lobby_json(self) -> dict[str, Any]:
         c = self.config
         info = engines.info_of(c)
-        return {"code": self.code, "status": self.status, "game": info.name, "title": info.title,
+        practice = bool(c.get("practice"))
+        return {"code": self.code, "status": self.status, "game": info.name,
+                "title": f"{info.title}, practice (seeded)" if practice else info.title,
+                "practice": practice,
                 "players": len(self.seats), "preset": c.get("preset", info.default_preset),
                 "options": c["options"],
                 "deals": c["deals"], "timer": c["timer"], "bots": c["bots"], "seats": self.public_seats(),
@@ -239,9 +242,10 @@ class Table:
 class TableService:
     """Every live table, the store behind them, and the loop their clocks run on."""
 
-    def __init__(self, store: Store, *, url_bots: bool = True) -> None:
+    def __init__(self, store: Store, *, url_bots: bool = True, practice: bool = False) -> None:
         self.store = store
         self.url_bots = url_bots  # whether a table may seat a bot by URL (the server then calls it)
+        self.practice = practice  # whether a client may seed a table's deals (practice tables)
         self.tables: dict[str, Table] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -293,9 +297,16 @@ class TableService:
         config = parse_config(settings, url_bots=self.url_bots)
         name = clean_name(host_name)
         if seed is None:
-            seed = secrets.randbits(48)
+            # The deals of a table come from this secret alone; it never leaves the server.
+            seed = secrets.randbits(64)
+        elif not self.practice:
+            raise MessageError("seed_refused", "a table's deals come from the server alone: nobody may "
+                                               "choose them (seeded tables are for a practice server, "
+                                               "callbreak serve --practice)")
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
             raise MessageError("bad_config", "seed must be a whole number 0..2**62")
+        else:
+            config = {**config, "practice": True}
         token = secrets.token_urlsafe(24)
         seats = [Seat() for _ in range(engines.seat_count(config))]
         seats[0] = Seat(kind="human", name=name, token_hash=token_hash(token))
@@ -383,7 +394,7 @@ class TableService:
         host_seat = next(i for i, s in enumerate(table.seats) if s.token_hash == table.host_hash)
         host_hash = seats[host_seat].token_hash
         assert host_hash is not None
-        seed = secrets.randbits(48)
+        seed = secrets.randbits(64)
         code2 = new_code()
         game_id = self.store.create_game(code2, {**table.config, "seed": seed, "host_hash": host_hash},
                                          [s.to_json() for s in seats])

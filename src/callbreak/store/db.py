@@ -238,6 +238,7 @@ class Store:
                 {"seat": r.seat, "name": r.name, "kind": r.kind, "total": r.total, "winner": r.winner})
         return [{"code": g.code, "finished_at": g.finished_at.isoformat() + "Z" if g.finished_at else None,
                  "preset": json.loads(g.config).get("preset"), "game": json.loads(g.config).get("game", "callbreak"),
+                 "practice": bool(json.loads(g.config).get("practice")),
                  "seats": by_game.get(g.id, [])}
                 for g in games]
 
@@ -249,7 +250,10 @@ class Store:
                 func.sum(func.cast(ResultRow.winner, Integer)).label("wins"),
                 func.sum(ResultRow.deals).label("deals"), func.sum(ResultRow.points).label("points"),
                 func.sum(ResultRow.calls_made).label("calls_made"),
-            ).group_by(ResultRow.name, ResultRow.kind)).all()
+            ).join(GameRow, GameRow.id == ResultRow.game_id)
+              # Practice tables (seeded by a client) count for nothing.
+              .where(GameRow.config.not_like('%"practice": true%'))
+              .group_by(ResultRow.name, ResultRow.kind)).all()
         return [{"name": r.name, "kind": r.kind, "games": int(r.games), "wins": int(r.wins or 0),
                  "deals": int(r.deals or 0), "points": int(r.points or 0),
                  "calls_made": int(r.calls_made or 0)} for r in rows]
