@@ -3,6 +3,9 @@ public API plays everywhere a registered game plays (rules protocol, records, bo
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
 
 from callbreak.bots import BotError, bots_for, make_bot
@@ -83,3 +86,54 @@ def test_bots_say_which_games_they_play() -> None:
     assert bots_for("plain-whist") == ["random"]
     with pytest.raises(BotError, match="does not play plain-whist"):
         make_bot("expert", game="plain-whist")
+
+
+def test_the_arena_plays_the_new_game_in_duplicate() -> None:
+    from callbreak.arena import ArenaPlan, run_arena
+
+    plan = ArenaPlan(("random", "random"), game_info("plain-whist").make_options(None, {"hands": 1}),
+                     seed=4, sets=2, keep_records=True, game="plain-whist")
+    report = run_arena(plan, preset="plain-whist")
+    assert len(report.tables) == 2 * 2  # two seatings a set: each player holds each hand once
+    for table in report.tables:
+        assert sum(table.totals) == 13 * 10  # tenths: a point a trick
+        assert replay(loads(table.record or "")).is_over
+    firsts = {loads(t.record or "").actions[0] for t in report.tables if t.set_index == 0}
+    assert len(firsts) == 1  # the same deal at both seatings of a set
+
+
+def test_a_web_table_plays_the_new_game(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from callbreak.server.app import create_app
+    from callbreak.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'web.db'}")
+    with TestClient(create_app(store)) as client:
+        meta = client.get("/api/meta").json()
+        listed = next(g for g in meta["games"] if g["name"] == "plain-whist")
+        assert (listed["min_players"], listed["max_players"], listed["bots"]) == (2, 2, ["random"])
+        r = client.post("/api/tables", json={"name": "Ann", "settings": {
+            "game": "plain-whist", "players": 2, "bots": "random", "bot_delay": 0, "timer": None,
+            "options": {"hands": 1}}})
+        assert r.status_code == 200, r.text
+        code, token = r.json()["code"], r.json()["token"]
+        assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+        deadline = time.monotonic() + 60
+        while True:
+            s = client.post(f"/api/tables/{code}/state", json={"token": token}).json()
+            view = s["view"]
+            assert set(view) >= {"hand", "trick", "scores", "legal"} and "hands" not in view
+            if view["phase"] == "over":
+                break
+            if view["to_act"] == 0 and view["legal"]:
+                r = client.post(f"/api/tables/{code}/action", json={
+                    "token": token, "version": s["version"], "action": view["legal"][0]})
+                assert r.status_code == 200, r.text
+            else:
+                time.sleep(0.002)
+            assert time.monotonic() < deadline
+        assert sum(view["scores"]) == 13
+        history = client.get(f"/api/history/{code}").json()
+        assert history["game"] == "plain-whist" and len(history["frames"]) == 26
+    store.close()
