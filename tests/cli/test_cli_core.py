@@ -86,7 +86,7 @@ def test_replay_prints_a_deal_by_deal_account(tmp_path: Path) -> None:
     assert "Deal 1 (dealer" in out and "Deal 2 (dealer" in out
     assert out.count("Trick ") == 26
     assert "Winner" in out
-    assert any(ln.strip().startswith("Totals:") for ln in out.splitlines())
+    assert any(ln.strip().startswith("Scores:") for ln in out.splitlines())
 
 
 def test_replay_refuses_a_corrupt_record(tmp_path: Path) -> None:

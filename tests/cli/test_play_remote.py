@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 from callbreak.cli.main import app as cli
 from callbreak.cli.tui.app import PlayApp
 from callbreak.cli.tui.session import Session
-from callbreak.core import make_rules
 from callbreak.record import loads
 
 uvicorn = pytest.importorskip("uvicorn")
@@ -64,7 +63,7 @@ def _closed_port() -> int:
 
 
 def test_a_whole_match_against_a_remote_bot_by_key_presses(bot_url: str) -> None:
-    session = Session.new(make_rules("bhoos-tournament"), opponents=["random", bot_url, "random"],
+    session = Session.new(preset="bhoos-tournament", opponents=["random", bot_url, "random"],
                           seed=17)
     app = PlayApp(session, delay=0.0, think=0.05)
 
@@ -73,11 +72,11 @@ def test_a_whole_match_against_a_remote_bot_by_key_presses(bot_url: str) -> None
             await _enter_until_over(app, pilot)
 
     asyncio.run(main())
-    assert session.is_over and len(session.match.results) == 5
+    assert session.is_over and len(session.game.results) == 5
     assert session.opponents[2] == bot_url
     assert "North (127.0.0.1:" in session.names()[2]
     assert not [line for line in app.log_lines if "playing the default" in line]
-    remote_moves = [a for a in session.match.history if getattr(a, "seat", None) == 2
+    remote_moves = [a for a in session.game.history if getattr(a, "seat", None) == 2
                     and a.kind in ("call", "play")]
     assert len(remote_moves) == 5 * 14  # a call and 13 cards a deal, all answered by the bot
     assert session.save_path is not None
@@ -109,7 +108,7 @@ def test_a_url_where_no_bot_answers_is_refused_before_the_match(data_dir: Path,
 def test_resume_refuses_while_the_remote_bot_is_away_and_keeps_the_save(
         no_screen: list[PlayApp]) -> None:
     url = f"http://127.0.0.1:{_closed_port()}"
-    session = Session.new(make_rules("bhoos-tournament"), opponents=[url], seed=3,
+    session = Session.new(preset="bhoos-tournament", opponents=[url], seed=3,
                           reach_timeout=None)
     while session.turn.value == "chance":
         session.apply(session.chance_action())

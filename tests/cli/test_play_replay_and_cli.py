@@ -68,7 +68,7 @@ def test_replay_step_reports_a_bad_file_without_opening_a_screen(tmp_path: Path)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something-else"}')
     result = runner.invoke(app, ["replay", str(bad), "--step"])
-    assert result.exit_code == 2 and "not a Call Break record" in result.output
+    assert result.exit_code == 2 and "not a game record" in result.output
     result = runner.invoke(app, ["replay", str(tmp_path / "nope.json"), "--step"])
     assert result.exit_code == 2 and "cannot read" in result.output
 
@@ -81,7 +81,7 @@ def test_plain_replay_still_prints_the_account(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--preset", "nope"], "unknown preset 'nope'"),
+    (["--preset", "nope"], "Call Break has no preset 'nope'"),
     (["--option", "deals"], "--option expects key=value"),
     (["--option", "colour=blue"], "unknown option 'colour'"),
     (["--option", "max_call=20"], "max_call must be 1..13"),
@@ -103,7 +103,7 @@ def test_resume_with_nothing_to_resume_says_so() -> None:
 
 def test_games_lists_saved_games() -> None:
     assert "No saved games" in runner.invoke(app, ["games"]).output
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=1)
+    s = Session.new(opponents=["random"], seed=1)
     while s.turn is Turn.CHANCE:
         s.apply(s.chance_action())
     result = runner.invoke(app, ["games"])
@@ -115,7 +115,7 @@ def test_games_lists_saved_games() -> None:
 def test_play_resume_opens_the_last_unfinished_match(monkeypatch: pytest.MonkeyPatch) -> None:
     from callbreak.cli.tui.app import PlayApp
 
-    s = Session.new(make_rules("callbreak"), opponents=["heuristic", "random", "random"], seed=4)
+    s = Session.new(opponents=["heuristic", "random", "random"], seed=4)
     while s.turn is Turn.CHANCE:
         s.apply(s.chance_action())
     opened: list[PlayApp] = []
@@ -125,7 +125,7 @@ def test_play_resume_opens_the_last_unfinished_match(monkeypatch: pytest.MonkeyP
     assert s.save_path is not None and f"Resuming {s.save_path.name}" in result.output
     assert "play --resume" in result.output  # still unfinished: how to continue is printed
     (resumed,) = opened
-    assert resumed.session.match.history == s.match.history
+    assert resumed.session.game.history == s.game.history
     assert resumed.session.opponents == s.opponents and resumed.delay == 0.0
 
 
@@ -140,7 +140,8 @@ def test_play_starts_a_saved_match_with_the_options_given(monkeypatch: pytest.Mo
     assert result.exit_code == 0, result.output
     (started,) = opened
     session = started.session
-    assert session.rules.max_call == 8 and session.rules.deals == 3
+    assert session.name == "callbreak"
+    assert session.game.rules.max_call == 8 and session.game.rules.deals == 3
     assert session.human == 1 and session.seed == 77
     assert session.opponents == {2: "random", 3: "beginner", 0: "random"}
     assert started.delay == 0.25 and started.think == 0.5
@@ -149,12 +150,12 @@ def test_play_starts_a_saved_match_with_the_options_given(monkeypatch: pytest.Mo
 
 def _unfinished_play_save(seat: int) -> Session:
     """A `callbreak play` save stopped in the middle of its first deal."""
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seat=seat, seed=19)
+    s = Session.new(opponents=["random"], seat=seat, seed=19)
     while len(s.view().played) < 6:
         if s.turn is Turn.CHANCE:
             s.apply(s.chance_action())
         else:
-            s.apply(s.match.legal_actions()[0])
+            s.apply(s.game.legal_actions()[0])
     return s
 
 
@@ -205,7 +206,7 @@ def test_resume_refuses_settings_it_would_ignore(monkeypatch: pytest.MonkeyPatch
 
     opened: list[PlayApp] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=4)
+    s = Session.new(opponents=["random"], seed=4)
     for args, named in ((["--seat", "2"], ["--seat"]), (["--preset", "567"], ["--preset"]),
                         (["--opponents", "heuristic", "-o", "deals=1"], ["--option", "--opponents"])):
         result = runner.invoke(app, ["play", "--resume", *args])

@@ -40,7 +40,7 @@ def test_resume_after_kill_9_mid_deal(tmp_path: Path, monkeypatch: pytest.Monkey
     assert 18 <= plays < 52
 
     session = Session.resume(path)
-    assert session.match.history == list(at_kill.actions)
+    assert session.game.history == list(at_kill.actions)
     assert session.opponents == {1: "random", 2: "random", 3: "random"} and session.seed == 5
     app = PlayApp(session, delay=0.0, think=0.02)
 
@@ -57,7 +57,7 @@ def test_resume_after_kill_9_mid_deal(tmp_path: Path, monkeypatch: pytest.Monkey
             await finish(pilot)
 
     asyncio.run(main())
-    assert session.match.is_over and len(session.match.results) == 2
+    assert session.game.is_over and len(session.game.results) == 2
     final = loads(path.read_text())
     assert list(final.actions[:len(at_kill.actions)]) == list(at_kill.actions)
     assert latest_unfinished() is None

@@ -14,7 +14,7 @@ from callbreak.cli.tui.saves import (
     resolve_record_path,
     write_atomically,
 )
-from callbreak.cli.tui.session import Session, Turn, best_bot_name, default_opponents
+from callbreak.cli.tui.session import Session, Turn, best_bot_name
 from callbreak.core import Call, CallbreakError, Match, Play, RecordError, make_rules
 from callbreak.record import loads
 
@@ -43,7 +43,7 @@ def _finish(s: Session) -> None:
 
 
 def test_new_session_saves_a_loadable_record_with_what_resume_needs(data_dir: Path) -> None:
-    s = Session.new(make_rules("callbreak", deals=1), opponents=["random"], seat=2, seed=5)
+    s = Session.new(options={"deals": 1}, opponents=["random"], seat=2, seed=5)
     assert s.save_path is not None and s.save_path.parent == data_dir / "games"
     record = loads(s.save_path.read_text())
     assert record.seats[2] == "you" and record.seats[0] == "random"
@@ -52,68 +52,70 @@ def test_new_session_saves_a_loadable_record_with_what_resume_needs(data_dir: Pa
 
 
 def test_every_action_is_saved_and_resume_rebuilds_the_same_match() -> None:
-    s = Session.new(make_rules("callbreak", deals=2), opponents=["random"] * 3, seed=11)
+    s = Session.new(options={"deals": 2}, opponents=["random"] * 3, seed=11)
     _advance_to_human(s)
     assert s.save_path is not None
     on_disk = loads(s.save_path.read_text())
-    assert list(on_disk.actions) == s.match.history  # nothing applied is missing from the save
+    assert list(on_disk.actions) == s.game.history  # nothing applied is missing from the save
     resumed = Session.resume(s.save_path)
-    assert resumed.match.snapshot() == s.match.snapshot()
+    assert resumed.game.snapshot() == s.game.snapshot()
     assert resumed.human == s.human and resumed.opponents == s.opponents
 
 
 def test_a_resumed_match_deals_the_cards_the_uninterrupted_one_would() -> None:
-    rules = make_rules("callbreak", deals=2)
-    a = Session.new(rules, opponents=["random"], seed=3, save=False)
-    b = Session.new(rules, opponents=["random"], seed=3)
+    a = Session.new(options={"deals": 2}, opponents=["random"], seed=3, save=False)
+    b = Session.new(options={"deals": 2}, opponents=["random"], seed=3)
     _finish(a)
     # Interrupt b after its first deal and carry on from the saved file.
     _advance_to_human(b)
     assert b.save_path is not None
     b = Session.resume(b.save_path)
     _finish(b)
-    deals_a = [x for x in a.match.history if x.kind == "deal"]
-    deals_b = [x for x in b.match.history if x.kind == "deal"]
+    deals_a = [x for x in a.game.history if x.kind == "deal"]
+    deals_b = [x for x in b.game.history if x.kind == "deal"]
     assert deals_a == deals_b and len(deals_a) == 2
 
 
 def test_refused_action_changes_neither_the_match_nor_the_file() -> None:
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=2)
+    s = Session.new(opponents=["random"], seed=2)
     _advance_to_human(s)
     assert s.save_path is not None
-    before, saved = s.match.snapshot(), s.save_path.read_bytes()
+    before, saved = s.game.snapshot(), s.save_path.read_bytes()
     with pytest.raises(CallbreakError, match="call must be 1..13"):
         s.apply_human(Call(0, 14))
     with pytest.raises(CallbreakError, match="your own seat"):
         s.apply_human(Call(1, 3))
-    assert s.match.snapshot() == before and s.save_path.read_bytes() == saved
+    assert s.game.snapshot() == before and s.save_path.read_bytes() == saved
 
 
 def test_the_person_only_ever_gets_their_own_seat_view() -> None:
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seat=1, seed=4, save=False)
+    s = Session.new(opponents=["random"], seat=1, seed=4, save=False)
     _advance_to_human(s)
     view = s.view()
     assert view.seat == 1
-    assert view.hand is not None and set(view.hand) == set(s.match.view(1).hand or ())
-    others = {c for seat in (0, 2, 3) for c in s.match.view(seat).hand or ()}
+    assert view.hand is not None and set(view.hand) == set(s.game.view(1).hand or ())
+    others = {c for seat in (0, 2, 3) for c in s.game.view(seat).hand or ()}
     assert not others & set(view.hand)
 
 
 def test_bad_seats_and_bots_are_refused_with_what_is_allowed() -> None:
-    rules = make_rules("callbreak")
     with pytest.raises(CallbreakError, match="--seat must be 0, 1, 2 or 3"):
-        Session.new(rules, seat=4, save=False)
+        Session.new(seat=4, save=False)
     with pytest.raises(BotError, match="unknown bot 'nosuchbot'.*random"):
-        Session.new(rules, opponents=["nosuchbot"], save=False)
+        Session.new(opponents=["nosuchbot"], save=False)
     with pytest.raises(BotError, match="one or three"):
-        Session.new(rules, opponents=["random", "random"], save=False)
+        Session.new(opponents=["random", "random"], save=False)
+    with pytest.raises(BotError, match="'search' does not play callbreak"):
+        Session.new(opponents=["search"], save=False)  # a bot of the other games only
 
 
-def test_default_opponents_are_the_strongest_registered_bot() -> None:
+def test_default_opponents_are_the_strongest_bot_that_plays_the_game() -> None:
     assert best_bot_name(["random", "beginner"]) == "beginner"
     assert best_bot_name(["random", "heuristic", "expert"]) == "expert"
     assert best_bot_name(["random"]) == "random"
-    assert default_opponents() == (best_bot_name(),) * 3
+    assert set(Session.new(save=False).opponents.values()) == {best_bot_name()} == {"expert"}
+    assert set(Session.new("donut", players=5, save=False).opponents.values()) == {"search"}
+    assert best_bot_name(game="donut") == "search"
 
 
 class _Broken:
@@ -132,7 +134,7 @@ class _Cheat:
 
 @pytest.mark.parametrize("bot", [_Broken(), _Cheat()])
 def test_a_failing_or_illegal_bot_is_replaced_by_the_default_action(bot: object) -> None:
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seat=0, seed=8, save=False)
+    s = Session.new(opponents=["random"], seat=0, seed=8, save=False)
     while s.turn is Turn.CHANCE:
         s.apply(s.chance_action())
     seat, view = s.bot_view()
@@ -143,7 +145,7 @@ def test_a_failing_or_illegal_bot_is_replaced_by_the_default_action(bot: object)
 
 
 def test_hint_is_a_legal_action_with_the_bot_name() -> None:
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=6, save=False)
+    s = Session.new(opponents=["random"], seed=6, save=False)
     _advance_to_human(s)
     name, decision = s.hint(s.view(), 0.05)
     assert name == best_bot_name() and decision.action in s.view().legal
@@ -166,10 +168,10 @@ def test_resume_refuses_records_it_cannot_continue(tmp_path: Path) -> None:
 
 
 def test_latest_unfinished_skips_finished_and_unreadable_games(data_dir: Path) -> None:
-    done = Session.new(make_rules("callbreak", deals=1), opponents=["random"], seed=1)
+    done = Session.new(options={"deals": 1}, opponents=["random"], seed=1)
     _finish(done)
     assert latest_unfinished() is None
-    open_game = Session.new(make_rules("callbreak", deals=1), opponents=["random"], seed=2)
+    open_game = Session.new(options={"deals": 1}, opponents=["random"], seed=2)
     (data_dir / "games" / "zz-garbage.json").write_text("not json")
     assert latest_unfinished() == open_game.save_path
     listed = {g.path.name: g for g in list_saved()}
@@ -189,25 +191,25 @@ def test_atomic_write_leaves_the_old_file_when_writing_fails(tmp_path: Path) -> 
 
 
 def test_playing_by_the_session_api_reaches_the_end() -> None:
-    s = Session.new(make_rules("callbreak", deals=1), opponents=["random"], seed=9, save=False)
+    s = Session.new(options={"deals": 1}, opponents=["random"], seed=9, save=False)
     _finish(s)
-    assert s.match.is_over and len(s.match.results) == 1
-    assert all(isinstance(a, (Play, Call)) or a.kind in ("deal", "choose_dealer") for a in s.match.history)
+    assert s.game.is_over and len(s.game.results) == 1
+    assert all(isinstance(a, (Play, Call)) or a.kind in ("deal", "choose_dealer") for a in s.game.history)
 
 
 def test_remote_bots_are_checked_against_the_rules_and_fail_gracefully() -> None:
     url = "http://127.0.0.1:9"  # the discard port: nothing answers there
     with pytest.raises(BotError, match="remote bots cannot play these rules.*bhoos-tournament"):
-        Session.new(make_rules("callbreak"), opponents=[url, "random", "random"], save=False)
+        Session.new(opponents=[url, "random", "random"], save=False)
     with pytest.raises(BotError, match=r"no tournament bot answers at http://127\.0\.0\.1:9 "):
-        Session.new(make_rules("bhoos-tournament"), opponents=["random", url, "random"], seed=1,
+        Session.new(preset="bhoos-tournament", opponents=["random", url, "random"], seed=1,
                     save=False)
     # A bot that goes away in the middle of a match: its seat plays the default.
-    s = Session.new(make_rules("bhoos-tournament"), opponents=["random", url, "random"], seed=1,
+    s = Session.new(preset="bhoos-tournament", opponents=["random", url, "random"], seed=1,
                     save=False, reach_timeout=None)
     while s.turn is Turn.CHANCE:
         s.apply(s.chance_action())
-    while s.match.to_act != 2:  # let the local bots act up to the remote one
+    while s.game.to_act != 2:  # let the local bots act up to the remote one
         seat, view = s.bot_view()
         s.apply(s.decide(seat, view, 0.01).action)
     seat, view = s.bot_view()
@@ -218,10 +220,10 @@ def test_remote_bots_are_checked_against_the_rules_and_fail_gracefully() -> None
 def test_a_failing_save_does_not_stop_the_game(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the games folder should be")
-    s = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    s = Session.new(opponents=["random"], seed=3, save=False)
     s.save_path = blocker / "game.json"
     s.apply(s.chance_action())  # applied although it cannot be saved
-    assert s.match.history and s.save_error is not None and "could not save" in s.save_error
+    assert s.game.history and s.save_error is not None and "could not save" in s.save_error
     s.save_path = tmp_path / "game.json"
     assert s.turn is Turn.CHANCE  # the first dealer is chosen; the deal is due
     s.apply(s.chance_action())
@@ -229,7 +231,7 @@ def test_a_failing_save_does_not_stop_the_game(tmp_path: Path) -> None:
 
 
 def test_opponents_are_seated_in_play_order_from_the_persons_right() -> None:
-    s = Session.new(make_rules("callbreak"), opponents=["heuristic", "beginner", "random"], seat=2,
+    s = Session.new(opponents=["heuristic", "beginner", "random"], seat=2,
                     save=False)
     assert s.opponents == {3: "heuristic", 0: "beginner", 1: "random"}
     assert s.names()[3].startswith("East") and s.names()[0].startswith("North")

@@ -61,7 +61,7 @@ def _run(session: Session, body: Callable[[PlayApp, Pilot[None]], Awaitable[None
 
 def test_a_whole_match_by_key_presses_with_every_way_of_choosing() -> None:
     """Calls typed as numbers or picked with arrows; cards typed as text, as numbers, or Enter."""
-    session = Session.new(make_rules("callbreak", deals=1), opponents=["random"] * 3, seed=21)
+    session = Session.new(options={"deals": 1}, opponents=["random"] * 3, seed=21)
     plays_made = 0
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -94,18 +94,18 @@ def test_a_whole_match_by_key_presses_with_every_way_of_choosing() -> None:
             plays_made += 1
 
     _run(session, body)
-    assert session.match.is_over and len(session.match.results) == 1
+    assert session.game.is_over and len(session.game.results) == 1
     assert plays_made == 13
     assert session.save_path is not None
     saved = loads(session.save_path.read_text())
-    assert list(saved.actions) == session.match.history
-    calls = [a for a in session.match.history if isinstance(a, Call) and a.seat == session.human]
+    assert list(saved.actions) == session.game.history
+    calls = [a for a in session.game.history if isinstance(a, Call) and a.seat == session.human]
     assert calls[0].tricks == 3
 
 
 @pytest.mark.slow
 def test_a_full_default_match_by_enter_alone() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=7, save=False)
+    session = Session.new(opponents=["random"], seed=7, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         while app.is_running:
@@ -114,11 +114,11 @@ def test_a_full_default_match_by_enter_alone() -> None:
                 await pilot.press("enter")
 
     _run(session, body)
-    assert session.match.is_over and len(session.match.results) == 5
+    assert session.game.is_over and len(session.game.results) == 5
 
 
 def test_an_illegal_card_is_refused_with_the_legal_ones_named() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=1, save=False)
+    session = Session.new(opponents=["random"], seed=1, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         for _ in range(60):  # find a turn where following suit rules out some card
@@ -131,10 +131,10 @@ def test_an_illegal_card_is_refused_with_the_legal_ones_named() -> None:
             pytest.fail("never had an illegal card to try")
         view = app.session.view()
         illegal = next(c for c in view.hand or () if c not in view.legal_cards)
-        before = app.session.match.snapshot()
+        before = app.session.game.snapshot()
         await _type(pilot, illegal.text)
         assert "Not allowed" in _last_message(app) and "legal:" in _last_message(app)
-        assert app.session.match.snapshot() == before and app.mode == "act"
+        assert app.session.game.snapshot() == before and app.mode == "act"
         await _type(pilot, "ZZ")
         assert "is not a card" in _last_message(app)
         await _type(pilot, "99")
@@ -146,23 +146,27 @@ def test_an_illegal_card_is_refused_with_the_legal_ones_named() -> None:
         await _type(pilot, missing.text)
         assert f"you do not hold {missing.pretty}; you may play " in _last_message(app)
         assert all(c.pretty in _last_message(app) for c in view.legal_cards)
-        assert app.session.match.snapshot() == before
+        assert app.session.game.snapshot() == before
         await _type(pilot, view.legal_cards[0].text)
-        await _until(pilot, lambda: app.session.match.snapshot() != before)
+        await _until(pilot, lambda: app.session.game.snapshot() != before)
         app.exit()
 
     _run(session, body)
 
 
 def test_a_call_out_of_range_is_refused_and_a_good_one_taken() -> None:
-    session = Session.new(make_rules("callbreak", max_call=8), opponents=["random"], seed=2, save=False)
+    session = Session.new(options={"max_call": 8}, opponents=["random"], seed=2, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
-        start = app.selected_call
+        from callbreak.cli.tui import render
+
+        menu = render.menu_actions(app.session.view())
+        assert [a.tricks for a in menu] == list(range(1, 9))
+        start = app.selected_choice
         await pilot.press("right", "right", "left")
-        assert app.selected_call == start % 8 + 1  # the picker wraps within 1..8
-        before = app.session.match.snapshot()
+        assert app.selected_choice == (start + 1) % 8  # the picker wraps within 1..8
+        before = app.session.game.snapshot()
         await _type(pilot, "9")
         assert "call must be 1..8, got 9" in _last_message(app)
         await _type(pilot, "0")
@@ -173,17 +177,17 @@ def test_a_call_out_of_range_is_refused_and_a_good_one_taken() -> None:
         assert "is not a call" in _last_message(app)
         await _type(pilot, "4b")  # blind calls are not allowed by this preset
         assert "blind calls are not allowed" in _last_message(app)
-        assert app.session.match.snapshot() == before and app.mode == "act"
+        assert app.session.game.snapshot() == before and app.mode == "act"
         await _type(pilot, "8")
         await _until(pilot, lambda: app.session.view().calls[app.session.human] == 8)
-        assert Call(app.session.human, 8) in app.session.match.history
+        assert Call(app.session.human, 8) in app.session.game.history
         app.exit()
 
     _run(session, body)
 
 
 def test_the_hint_key_names_the_bot_and_a_legal_move() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    session = Session.new(opponents=["random"], seed=3, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -205,8 +209,8 @@ def test_the_hint_key_names_the_bot_and_a_legal_move() -> None:
 
 
 def test_blind_call_before_looking_under_the_567_preset() -> None:
-    rules = make_rules("567", turn_timer="off")
-    session = Session.new(rules, opponents=["random"], seed=4, save=False)
+    session = Session.new(preset="567", options={"turn_timer": "off"}, opponents=["random"], seed=4,
+                          save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -220,7 +224,7 @@ def test_blind_call_before_looking_under_the_567_preset() -> None:
 
 
 def test_looking_then_calling_under_the_567_preset() -> None:
-    session = Session.new(make_rules("567", turn_timer="off"), opponents=["random"], seed=4, save=False)
+    session = Session.new(preset="567", options={"turn_timer": "off"}, opponents=["random"], seed=4, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -237,7 +241,7 @@ def test_looking_then_calling_under_the_567_preset() -> None:
 
 
 def test_the_turn_timer_plays_the_default_when_time_runs_out() -> None:
-    session = Session.new(make_rules("callbreak", turn_timer="1"), opponents=["random"], seed=5, save=False)
+    session = Session.new(options={"turn_timer": "1"}, opponents=["random"], seed=5, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -251,12 +255,12 @@ def test_the_turn_timer_plays_the_default_when_time_runs_out() -> None:
 def _seed_with_claim(rules_name: str) -> int:
     """A seed whose first deal lets seat 0 claim a redeal (found by dealing, not hard-coded)."""
     for seed in range(1, 3000):
-        s = Session.new(make_rules(rules_name), opponents=["random"], seed=seed, save=False)
+        s = Session.new(preset=rules_name, opponents=["random"], seed=seed, save=False)
         while s.turn is Turn.CHANCE:
             s.apply(s.chance_action())
-        while s.turn is Turn.BOT and s.match.phase is Phase.REDEAL_CLAIM:
-            s.apply(Redeal(s.match.to_act, False))  # type: ignore[arg-type]
-        if s.match.phase is not Phase.REDEAL_CLAIM:
+        while s.turn is Turn.BOT and s.game.phase is Phase.REDEAL_CLAIM:
+            s.apply(Redeal(s.game.to_act, False))  # type: ignore[arg-type]
+        if s.game.phase is not Phase.REDEAL_CLAIM:
             continue
         if s.turn is Turn.HUMAN and Redeal(0, True) in s.view().legal:
             return seed
@@ -265,14 +269,14 @@ def _seed_with_claim(rules_name: str) -> int:
 
 def test_a_redeal_claim_is_offered_and_taken_under_catsatcards() -> None:
     seed = _seed_with_claim("catsatcards")
-    session = Session.new(make_rules("catsatcards"), opponents=["random"], seed=seed, save=False)
+    session = Session.new(preset="catsatcards", opponents=["random"], seed=seed, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot)
         assert app.session.view().phase is Phase.REDEAL_CLAIM  # asked, not thrown in by a bot
         assert Redeal(0, True) in app.session.view().legal
         await pilot.press("y")
-        await _until(pilot, lambda: Redeal(0, True) in app.session.match.history)
+        await _until(pilot, lambda: Redeal(0, True) in app.session.game.history)
         await _until(pilot, lambda: any("Thrown in: seat 0 shows" in m for m in app.log_lines))
         app.exit()
 
@@ -280,7 +284,7 @@ def test_a_redeal_claim_is_offered_and_taken_under_catsatcards() -> None:
 
 
 def test_unlimited_deals_let_the_person_stop_the_table() -> None:
-    session = Session.new(make_rules("call-bridge"), opponents=["random"], seed=6, save=False)
+    session = Session.new(preset="call-bridge", opponents=["random"], seed=6, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         while app.mode != "stop":
@@ -293,12 +297,12 @@ def test_unlimited_deals_let_the_person_stop_the_table() -> None:
         await pilot.press("enter")
 
     app = _run(session, body)
-    assert session.match.is_over and len(session.match.results) == 1
+    assert session.game.is_over and len(session.game.results) == 1
     assert session.turn is Turn.OVER and not app.is_running
 
 
 def test_typing_while_the_bots_play_is_answered_not_acted_on() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seat=3, seed=8, save=False)
+    session = Session.new(opponents=["random"], seat=3, seed=8, save=False)
     app = PlayApp(session, delay=0.3, think=0.02)
 
     async def main() -> None:
@@ -312,10 +316,10 @@ def test_typing_while_the_bots_play_is_answered_not_acted_on() -> None:
                 if app.mode == "act":
                     await pilot.press("enter")
                 await pilot.pause(0.02)
-            before, said = len(session.match.history), len(app.log_lines)
+            before, said = len(session.game.history), len(app.log_lines)
             await pilot.press("1", "enter")
             assert any("wait for your turn" in m for m in app.log_lines[said:])
-            assert all(a.seat != 3 for a in session.match.history[before:] if hasattr(a, "seat"))
+            assert all(a.seat != 3 for a in session.game.history[before:] if hasattr(a, "seat"))
             app.exit()
 
     asyncio.run(main())
@@ -341,12 +345,14 @@ def _click_offset(text: object, action: str) -> tuple[int, int]:
 def test_mouse_clicks_make_the_call_and_play_a_legal_card() -> None:
     from callbreak.cli.tui import render
 
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=9, save=False)
+    session = Session.new(opponents=["random"], seed=9, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
-        picker = render.calls_text(app.session.view(), selected=app.selected_call)
-        x, _ = _click_offset(picker, "app.pick_call(4)")
+        view = app.session.view()
+        picker = render.choices_text(view, selected=app.selected_choice)
+        four = render.menu_actions(view).index(Call(0, 4))
+        x, _ = _click_offset(picker, f"app.pick_choice({four})")
         await pilot.click("#prompt", offset=(x, 1))  # the picker is the prompt's second line
         await _until(pilot, lambda: app.session.view().calls[0] == 4)
         await _my_turn(app, pilot, Phase.PLAY)
@@ -362,7 +368,7 @@ def test_mouse_clicks_make_the_call_and_play_a_legal_card() -> None:
 
 
 def test_keys_between_deals_are_answered_with_what_is_allowed() -> None:
-    session = Session.new(make_rules("callbreak", deals=2), opponents=["random"], seed=10, save=False)
+    session = Session.new(options={"deals": 2}, opponents=["random"], seed=10, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         while app.mode != "continue":
@@ -389,7 +395,7 @@ def test_the_screen_is_drawn_only_from_the_persons_seat_view(monkeypatch: pytest
             return _original(view, *args, **kwargs)
 
         monkeypatch.setattr(render, name, spy)
-    session = Session.new(make_rules("callbreak", deals=1), opponents=["random"], seat=2, seed=13, save=False)
+    session = Session.new(options={"deals": 1}, opponents=["random"], seat=2, seed=13, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         while app.is_running:
@@ -407,7 +413,7 @@ def test_random_typing_never_breaks_the_game() -> None:
     keys = [*"abcdefghijklmnopqrstuvwxyzQHSD0123456789?!. -+", "enter", "backspace", "escape",
             "left", "right", "up", "down", "tab", "home", "end", "space", "f1"]
     rng = random.Random(2024)
-    session = Session.new(make_rules("567", deals=1, turn_timer="off"), opponents=["random"], seed=14)
+    session = Session.new(preset="567", options={"deals": 1, "turn_timer": "off"}, opponents=["random"], seed=14)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         for _ in range(40):
@@ -422,13 +428,13 @@ def test_random_typing_never_breaks_the_game() -> None:
         assert app.mode != "broken"
 
     _run(session, body)
-    assert session.match.is_over
+    assert session.game.is_over
     assert session.save_path is not None
-    assert list(loads(session.save_path.read_text()).actions) == session.match.history
+    assert list(loads(session.save_path.read_text()).actions) == session.game.history
 
 
 def test_the_draw_for_first_dealer_is_shown_under_catsatcards() -> None:
-    session = Session.new(make_rules("catsatcards"), opponents=["random"], seed=15, save=False)
+    session = Session.new(preset="catsatcards", opponents=["random"], seed=15, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot)
@@ -463,7 +469,7 @@ def test_the_hand_is_drawn_in_suit_colours_with_only_legal_cards_marked() -> Non
     """Red suits' cards are red (not just their symbols); legal cards underlined, others dim."""
     from callbreak.cli.tui import render
 
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    session = Session.new(opponents=["random"], seed=3, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         for _ in range(60):  # a turn where following suit rules out some cards
@@ -501,7 +507,7 @@ def _drawn(app: PlayApp, selector: str) -> list[str]:
 
 
 def test_a_message_longer_than_a_line_is_shown_whole_as_the_newest() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    session = Session.new(opponents=["random"], seed=3, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -520,7 +526,7 @@ def test_a_message_longer_than_a_line_is_shown_whole_as_the_newest() -> None:
 
 
 def test_the_final_standings_fit_80x24_with_every_seat_placed() -> None:
-    session = Session.new(make_rules("567", deals=2, turn_timer="off"), opponents=["random"],
+    session = Session.new(preset="567", options={"deals": 2, "turn_timer": "off"}, opponents=["random"],
                           seed=16, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -548,13 +554,13 @@ def test_bot_moves_are_paced_and_a_finished_trick_stays_in_sight_longer() -> Non
     import time
 
     delay = 0.25
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=18, save=False)
+    session = Session.new(opponents=["random"], seed=18, save=False)
     moves: list[tuple[float, bool, bool]] = []  # (when applied, by a bot, led a trick after the 1st)
     apply = session.apply
 
     def timed_apply(action: Any) -> None:
         apply(action)
-        m = session.match
+        m = session.game
         if action.kind in ("call", "play"):
             lead = action.kind == "play" and len(m.trick) == 1 and bool(m.tricks)
             moves.append((time.monotonic(), action.seat != 0, lead))
@@ -564,7 +570,7 @@ def test_bot_moves_are_paced_and_a_finished_trick_stays_in_sight_longer() -> Non
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
-            while len(session.match.tricks) < 4:
+            while len(session.game.tricks) < 4:
                 if app.mode == "act":
                     await pilot.press("enter")
                 await pilot.pause(0.01)
@@ -578,7 +584,7 @@ def test_bot_moves_are_paced_and_a_finished_trick_stays_in_sight_longer() -> Non
 
 
 def test_the_status_lines_are_refitted_when_the_terminal_is_resized() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    session = Session.new(opponents=["random"], seed=3, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -622,7 +628,7 @@ def test_the_side_panel_fits_its_25_columns_under_every_preset() -> None:
 
 
 def test_the_same_answer_to_repeated_keys_is_shown_once() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    session = Session.new(opponents=["random"], seed=3, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -637,7 +643,7 @@ def test_the_same_answer_to_repeated_keys_is_shown_once() -> None:
 
 
 def test_a_terminal_smaller_than_80x24_still_shows_the_hand_and_prompt() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    session = Session.new(opponents=["random"], seed=3, save=False)
     app = PlayApp(session, delay=0.0, think=0.02)
 
     async def main() -> None:
@@ -658,7 +664,7 @@ def test_a_terminal_smaller_than_80x24_still_shows_the_hand_and_prompt() -> None
 
 
 def test_the_title_names_the_save_file_at_80_columns_whatever_the_seed() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=2**31 - 1)
+    session = Session.new(opponents=["random"], seed=2**31 - 1)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
@@ -673,7 +679,7 @@ def test_the_title_names_the_save_file_at_80_columns_whatever_the_seed() -> None
 def test_the_table_shows_the_trick_who_led_who_is_winning_and_whose_turn_it_is() -> None:
     from callbreak.core.tricks import trick_winner
 
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seed=3, save=False)
+    session = Session.new(opponents=["random"], seed=3, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         for _ in range(60):  # a turn of ours with two or more cards on the table
@@ -715,7 +721,7 @@ def test_the_table_shows_the_trick_who_led_who_is_winning_and_whose_turn_it_is()
 
 
 def test_the_side_panel_lists_you_first_then_the_seats_in_play_order() -> None:
-    session = Session.new(make_rules("callbreak"), opponents=["random"], seat=2, seed=20, save=False)
+    session = Session.new(opponents=["random"], seat=2, seed=20, save=False)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)

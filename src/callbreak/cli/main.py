@@ -48,11 +48,11 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
         for p in PRESETS.values():
             table.add_row(p.name, p.description)
         console.print(table)
-        from callbreak.games import GAMES
+        from callbreak.games import games
 
-        others = ", ".join(name for name, info in GAMES.items() if info.cls is not None)
-        console.print(f"\nRelated games of seed 000 (games of their own, not presets): {others}; "
-                      "see `callbreak related-games` and `callbreak play --game NAME`.")
+        others = ", ".join(info.name for info in games() if info.name != "callbreak")
+        console.print(f"\nRelated games (games of their own, not presets): {others}; see "
+                      "`callbreak related-games` and `callbreak play --game NAME`.")
         return
     try:
         p = preset(name)
@@ -70,68 +70,29 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
 def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
            step: Annotated[bool, typer.Option("--step", help="Step through it in the terminal interface.")] = False,
            seat: Annotated[int, typer.Option("--seat", help="With --step: the seat to watch from.")] = 0) -> None:
-    """Print a readable deal-by-deal account of a game record (or step through it with --step).
-
-    Reads Call Break records and the related games' records (by their "game" field)."""
-    from callbreak.cli.tui.saves import resolve_record_path
+    """Print a readable deal-by-deal account of any game's record (or step through it with --step)."""
+    from callbreak.cli.tui.saves import resolve_record_path, unfinished_play_seat
 
     path = resolve_record_path(path)  # a saved terminal game may be named by its file name
-    try:
-        text = path.read_bytes()
-    except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}")
-        return
-    game = _record_game(text)
-    if game is not None:
-        # A related game's record: read and narrated by callbreak.games.record.
-        from callbreak.games.record import loads_game, narrate_game
-
-        if step:
-            fail(f"{path}: --step reads Call Break records only; this is a {game} record")
-        try:
-            game_record = loads_game(text)
-        except CallbreakError as e:
-            fail(f"{path}: {e}")
-            return
-        for line in narrate_game(game_record):
-            console.print(line, highlight=False)
-        return
     if step:
         from callbreak.cli.play import replay_step
         return replay_step(path, seat)
     try:
-        record = loads(text)
+        record = loads(path.read_bytes())
         final = replay_record(record)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+        return
     except CallbreakError as e:
         fail(f"{path}: {e}")
         return
-    from callbreak.cli.tui.saves import unfinished_play_seat
-
     if unfinished_play_seat(record, final) is not None:
-        # The account shows every hand; while the match can still be resumed that would show
+        # The account shows every hand; while the game can still be resumed that would show
         # the person the bots' cards.
         fail(f"{path.name} is a match you have not finished: `callbreak play --resume` continues "
              f"it, and `callbreak replay {path.name} --step` steps through it from your seat")
     for line in narrate(record):
         console.print(line, highlight=False)
-
-
-def _record_game(text: bytes) -> str | None:
-    """The related game a record names in its ``"game"`` field, or None for Call Break (and for
-    text that is not a JSON object: the Call Break reader then explains what is wrong)."""
-    import json
-
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    game = data.get("game") if isinstance(data, dict) else None
-    if not isinstance(game, str) or game == "callbreak":
-        return None
-    from callbreak.games import GAMES
-
-    info = GAMES.get(game)
-    return game if info is not None and info.cls is not None else None
 
 
 # Subcommands that live in their own modules register here, one line each.

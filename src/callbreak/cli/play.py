@@ -1,7 +1,5 @@
-"""``callbreak play`` (a match against bots in the terminal) and ``callbreak replay FILE --step``.
-
-``--game NAME`` plays one of the related games of seed 000 instead, through
-:class:`~callbreak.cli.tui.game_session.GameSession` and its own generic screen.
+"""``callbreak play`` (any registered game against bots in the terminal), ``callbreak games`` (the
+saved ones) and ``callbreak replay FILE --step``.
 
 The Textual interface lives in :mod:`callbreak.cli.tui`; this module turns command-line options
 into a :class:`~callbreak.cli.tui.session.Session` and reports bad options before any screen opens.
@@ -17,8 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from callbreak.cli.main import app, fail
-from callbreak.core import CallbreakError, make_rules
-from callbreak.record import loads
+from callbreak.core import CallbreakError
 
 console = Console()
 
@@ -36,42 +33,39 @@ def parse_overrides(options: list[str]) -> dict[str, str]:
 
 @app.command()
 def play(
-    preset: Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `callbreak presets`).")] = "callbreak",
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Override a rule: key=value (repeatable).")] = None,
+    game: Annotated[str, typer.Option(
+        "--game", "-g", help="The game to play (see `callbreak related-games`).")] = "callbreak",
+    players: Annotated[int | None, typer.Option(
+        "--players", help="Players at the table (default: the game's usual number).")] = None,
+    preset: Annotated[str | None, typer.Option(
+        "--preset", "-p", help="The game's rule preset (default: its first; see `callbreak "
+                               "presets` and `callbreak related-games NAME`).")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Override a rule or game option: key=value (repeatable).")] = None,
     opponents: Annotated[str | None, typer.Option(
-        "--opponents", help="Three bots (or one for all), comma-separated, in play order from your "
-                            "right: names like expert, heuristic, beginner, random, or tournament-bot "
-                            "URLs. Default: the strongest bot. With --game: one game bot per other "
-                            "seat (or one for all): search, heuristic, random; default search.")] = None,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0-3 (with --game: 0 to players-1).")] = 0,
+        "--opponents", help="One bot for every other seat, or one per seat in play order from "
+                            "your right, comma-separated: bots that play the game (`callbreak "
+                            "related-games NAME` lists them), or for Call Break tournament-bot "
+                            "URLs. Default: the strongest bot for the game.")] = None,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 to players-1.")] = 0,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Bots move instantly.")] = False,
     delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.", min=0, max=10)] = 0.8,
     think: Annotated[float | None, typer.Option(
         "--think", help="Seconds a bot may think per move (and for a hint). Default: 1, or 0.1 with --fast.",
         min=0.01, max=30)] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
-    game: Annotated[str, typer.Option(
-        "--game", "-g", help="callbreak, or a related game of seed 000: batak-ihaleli, "
-                             "batak-koz-maca, snarples, donut, horsethief (see `callbreak "
-                             "related-games`); --option then sets the game's options and "
-                             "--opponents names game bots (search, heuristic, random).")] = "callbreak",
-    players: Annotated[int | None, typer.Option(
-        "--players", help="Players at a related game's table (default: the game's smallest).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished game.")] = False,
 ) -> None:
-    """Play a full match of Call Break (or a related game) against bots in the terminal."""
+    """Play a whole game of Call Break (or any registered game) against bots in the terminal."""
     from callbreak.cli.tui.app import PlayApp
-    from callbreak.cli.tui.game_app import GamePlayApp
-    from callbreak.cli.tui.game_session import GameSession
-    from callbreak.cli.tui.saves import latest_unfinished, saved_game_name
+    from callbreak.cli.tui.saves import latest_unfinished
     from callbreak.cli.tui.session import Session
 
     console.print("Setting up the table…", highlight=False)  # bots may take a moment to load
-    session: Session | GameSession
     try:
         if resume:
             given = [flag for flag, used in (
-                ("--preset", preset != "callbreak"), ("--option", bool(option)),
+                ("--preset", preset is not None), ("--option", bool(option)),
                 ("--opponents", opponents is not None), ("--seat", seat != 0),
                 ("--seed", seed is not None), ("--game", game != "callbreak"),
                 ("--players", players is not None)) if used]
@@ -82,21 +76,13 @@ def play(
             if path is None:
                 fail("there is no unfinished match to resume; start one with `callbreak play`")
                 return
-            if saved_game_name(path) == "callbreak":
-                session = Session.resume(path)
-            else:
-                session = GameSession.resume(path)
+            session = Session.resume(path)
             console.print(f"Resuming {path.name}", highlight=False)
-        elif game != "callbreak":
-            specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
-            session = GameSession.new(game, players=players, options=parse_overrides(option or []),
-                                      opponents=specs, seat=seat, seed=seed)
         else:
-            if players not in (None, 4):
-                fail(f"Call Break is for 4 players, not {players}")
-            rules = make_rules(preset, **parse_overrides(option or []))
             specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
-            session = Session.new(rules, opponents=specs, seat=seat, seed=seed)
+            session = Session.new(game, players=players, preset=preset,
+                                  options=parse_overrides(option or []), opponents=specs,
+                                  seat=seat, seed=seed)
     except CallbreakError as e:
         fail(str(e))
         return
@@ -105,10 +91,7 @@ def play(
         return
     if think is None:
         think = 0.1 if fast else 1.0
-    if isinstance(session, GameSession):
-        GamePlayApp(session, delay=0.0 if fast else delay, think=think).run()
-    else:
-        PlayApp(session, delay=0.0 if fast else delay, think=think).run()
+    PlayApp(session, delay=0.0 if fast else delay, think=think).run()
     if session.save_path is not None:
         if session.is_over:
             console.print(f"Match saved to {session.save_path}", highlight=False)
@@ -137,12 +120,11 @@ def games() -> None:
 
 
 def replay_step(path: Path, seat: int = 0) -> None:
-    """Step through a record in the terminal interface (``callbreak replay FILE --step``).
-
-    ``path`` may also name a file in the saved-games folder.
-    """
+    """Step through any game's record in the terminal interface (``callbreak replay FILE
+    --step``). ``path`` may also name a file in the saved-games folder."""
     from callbreak.cli.tui.replay_app import ReplayApp
     from callbreak.cli.tui.saves import resolve_record_path
+    from callbreak.record import loads
 
     real = resolve_record_path(path)
     try:
@@ -155,8 +137,8 @@ def replay_step(path: Path, seat: int = 0) -> None:
     except CallbreakError as e:
         fail(f"{real}: {e}")
         return
-    if isinstance(seat, bool) or not 0 <= seat <= 3:
-        fail(f"--seat must be 0-3, got {seat}")
+    if isinstance(seat, bool) or not 0 <= seat < record.players:
+        fail(f"--seat must be 0-{record.players - 1}, got {seat}")
     ReplayApp(record, seat=seat).run()
 
 

@@ -1,9 +1,12 @@
-"""The Textual app for ``callbreak play``: one person against three bots.
+"""The Textual app for ``callbreak play``: one person against bots at any registered game.
 
-The app draws only the person's :class:`~callbreak.core.SeatView` (from :class:`Session`) and
-turns key presses and clicks into actions. Everything the person types is checked by the core
-(``apply`` verifies first and a refused action changes nothing), and refusals are shown as a
-message naming what is allowed, so no input can crash the game or lose the match.
+The app draws only the person's view (from :class:`Session`, through :mod:`render`) and turns
+key presses and clicks into actions, whatever the game: ←/→ and Enter choose a card or a choice
+on screen, cards and numbers may be typed, and each choice the view offers has a direct key shown
+on the bottom line (p pass, s/h/d/c trump, y/n play or sit out or claim a redeal, m/o settle, l
+look, b call blind, Space or 1-9 to mark discards). Everything the person does is checked by the
+game (``apply`` verifies first and a refused action changes nothing), and refusals are shown as a
+message naming what is allowed, so no input can crash the game or lose it.
 """
 
 from __future__ import annotations
@@ -22,20 +25,25 @@ from textual.widgets import Static
 from callbreak.cli.tui import render
 from callbreak.cli.tui.session import Session, Turn
 from callbreak.cli.tui.widgets import Clickable, Fitted, newest_lines
-from callbreak.core import Call, CallbreakError, Card, Draw, Look, Phase, Play, Redeal, SeatView
+from callbreak.core import CHANCE, CallbreakError, Card
+from callbreak.core.actions import Bid, Call, Exchange, Play
 
-KEYS_HELP = "←→ choose  Enter ok  type QH or 3  h hint  ? help  Esc clear  ctrl+q save+quit"
-HELP = ("Play: ←/→ pick a legal card and Enter, click a card, or type it (QH, 10S, ts) or its number "
-        "and Enter. Call: ←/→ and Enter, or type the number. h asks the strongest bot for a hint. "
-        "The game is saved after every move; `callbreak play --resume` continues it.")
+HELP = ("Cards: ←/→ and Enter, click, or type one (QH, 10S) or its number. Other choices: ←/→ "
+        "and Enter, click, a number (3b: blind) or the keys on the bottom line; Space or numbers "
+        "mark discards. h: a hint from the strongest bot. Saved after every move: `callbreak "
+        "play --resume`.")
 
 THINKING = "Thinking about a hint…"
 
+# The first prompt line for a menu, by the kind of its choices.
+ASKS = {"bid": "Your bid", "pass": "Your bid", "trump": "Name trump", "join": "This deal: play or sit out?",
+        "settle": "Everyone else sat out: settle", "redeal": "Weak hand: y claims a redeal (your hand "
+        "is shown), n or Enter keeps it"}
+
 
 class PlayApp(App[None]):
-    """A full match in the terminal. ``delay`` paces bot moves (0 = instant)."""
+    """A whole game in the terminal. ``delay`` paces bot moves (0 = instant)."""
 
-    TITLE = "Call Break"
     CSS = """
     Screen { layout: vertical; }
     #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
@@ -47,7 +55,7 @@ class PlayApp(App[None]):
     /* The hand and the prompt stay on screen even in a terminal smaller than 80x24. */
     #controls { dock: bottom; height: 6; }
     #hand { height: 2; padding: 0 1; }
-    /* Cards and calls are clickable; keep their own look (legal cards are the underlined ones). */
+    /* Cards and choices are clickable; keep their own look (legal cards are underlined). */
     #hand, #prompt { link-style: none; link-color: initial; link-background: initial;
                      link-style-hover: bold reverse; }
     #prompt { height: 3; padding: 0 1; }
@@ -62,14 +70,15 @@ class PlayApp(App[None]):
         self.names = session.names()
         self.mode = "busy"  # act | continue | stop | over | busy | broken
         self.selected_card: int | None = None
-        self.selected_call = session.rules.min_call
+        self.selected_choice = 0
+        self.marked: set[Card] = set()
         self.buffer = ""
         self.messages: deque[Text] = deque(maxlen=12)  # the newest ones fill the status lines
         self.log_lines: list[str] = []  # every message of the session, oldest first
         self.show_board = False
         self._waiting: asyncio.Future[str] | None = None
         self._deadline: float | None = None
-        self._hint_for: tuple[int, ...] | None = None
+        self._hint_for: int | None = None
         self._hint_busy = False
         self._shown_save_error: str | None = None
 
@@ -84,19 +93,20 @@ class PlayApp(App[None]):
         with Vertical(id="controls"):
             yield Clickable(id="hand")
             yield Clickable(id="prompt")
-            yield Static(KEYS_HELP, id="keys")
+            yield Static(id="keys")
 
     def on_mount(self) -> None:
-        rules = self.session.rules
-        where = self.session.save_path.name if self.session.save_path else "not saved"
-        seat = self.session.human
+        s = self.session
+        self.title = s.title
+        view = s.view()
+        span = getattr(view, "call_range", None)
+        table = f"calls {span[0]}-{span[1]}" if span else f"{s.players} players"
+        where = s.save_path.name if s.save_path else "not saved"
         self.query_one("#title", Static).update(
-            f"Call Break · calls {rules.min_call}-{rules.max_call} · seat {seat} · "
-            f"seed {self.session.seed} · {where}")
+            f"{s.title} · {table} · seat {s.human} · seed {s.seed} · {where}")
         self.set_interval(0.5, self._tick)
-        if self.session.resumed:
-            view = self.session.view()
-            self.say(f"Resumed the saved match at deal {view.deal_number}, "
+        if s.resumed:
+            self.say(f"Resumed the saved match at deal {len(view.results) + 1}, "
                      f"{len(view.tricks)} tricks played.", "bold green")
         self.redraw()
         self.run_worker(self._drive(), exclusive=True, group="drive", exit_on_error=False)
@@ -109,25 +119,29 @@ class PlayApp(App[None]):
         self._shown_save_error = self.session.save_error
         view = self.session.view()
         me = self.session.human
+        table = self.query_one("#table", Static)
         if self.show_board:
-            table = self.query_one("#table", Static)
             # Title, header, rule, total, winners, standings and chips take 7 lines.
             rows = (table.content_size.height or 13) - 7
-            table.update(render.scoreboard(view, self.names, final=view.phase is Phase.OVER,
-                                           rows=rows, me=me))
+            table.update(render.scoreboard(view, self.names, final=view.is_over, rows=rows, me=me,
+                                           low_wins=self.session.info.low_wins))
         else:
-            self.query_one("#table", Static).update(render.table_view(view, self.names, me))
+            table.update(render.table_view(view, self.names, me))
         scores = self.query_one("#scores", Static)
         scores.display = not self.show_board  # the scoreboard needs the whole width at 80 columns
         scores.update(render.scores_view(view, self.names, me))
         status = self.query_one("#status", Static)
         status.update(newest_lines(self.messages, status, self.console))
-        my_play = self.mode == "act" and view.phase is Phase.PLAY
-        self.query_one("#hand", Static).update(
-            render.hand_text(view, selected=self.selected_card if my_play else None, my_turn=my_play))
+        acting = self.mode == "act"
+        kinds = {a.kind for a in view.legal} if acting else set()
+        self.query_one("#hand", Static).update(render.hand_text(
+            view, selected=self.selected_card if kinds & {"play", "exchange"} else None,
+            my_turn="play" in kinds, marked=frozenset(self.marked) if "exchange" in kinds else frozenset()))
         self.query_one("#prompt", Static).update(self._prompt(view))
+        self.query_one("#keys", Static).update(render.keys_help(view) if acting
+                                               else "? help  ctrl+q save+quit")
 
-    def _prompt(self, view: SeatView) -> Text | Group:
+    def _prompt(self, view: Any) -> Text | Group:
         typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")
         timer = Text("")
         if self._deadline is not None:
@@ -136,7 +150,7 @@ class PlayApp(App[None]):
         if self.mode == "over":
             return Text("The match is over. Enter or q quits.", style="bold green")
         if self.mode == "broken":
-            return Text("The game stopped on an internal error (the match is saved): ctrl+q quits, "
+            return Text("The game stopped on an internal error (the game is saved): ctrl+q quits, "
                         "then `callbreak play --resume`.", style="bold red")
         if self.mode == "continue":
             return Text("Deal over. Enter: next deal.", style="bold")
@@ -145,26 +159,27 @@ class PlayApp(App[None]):
         if self.mode != "act":
             who = self.names[view.to_act] if view.to_act is not None and view.to_act >= 0 else "the dealer"
             return Text(f"{who} to act…", style="dim")
-        # The first line stays within 78 columns so the second (the call picker) never moves.
-        if view.phase is Phase.PLAY:
-            line = Text("Your turn: ←/→ and Enter, click a card, or type a card (QH) or its number.",
-                        style="bold")
-            return Group(line, timer + typed)
-        if view.phase is Phase.REDEAL_CLAIM:
-            line = Text("Weak hand (no spades, or no A K Q J): y claims a redeal, n or Enter keeps it.",
-                        style="bold")
-            return Group(line, timer + typed)
-        if view.phase is Phase.CALL:
-            rules = view.rules
-            span = f"{rules.min_call}-{rules.max_call}"
-            if view.hand is None:
-                line = Text(f"Blind call x2: pick {span} and press b, or type 5b · l or Enter: look at "
-                            "cards", style="bold")
-            else:
-                line = Text(f"Your call ({span}): ←/→ and Enter, click, or type the number.", style="bold")
-            picker = render.calls_text(view, selected=self.selected_call)
-            return Group(line, picker + timer + typed)
-        return Text("")
+        kinds = {a.kind for a in view.legal}
+        # The first line stays within 78 columns so the second (the choices) never moves.
+        if "play" in kinds:
+            return Group(Text("Your turn: ←/→ and Enter, click a card, or type a card (QH) or its "
+                              "number.", style="bold"), timer + typed)
+        if "exchange" in kinds:
+            return Group(Text(f"Exchange: mark the cards to discard ({len(self.marked)} marked), "
+                              "Enter draws as many from the stock.", style="bold"), timer + typed)
+        menu = render.menu_actions(view)
+        if not menu:
+            return Text("")
+        if menu[0].kind == "call":
+            numbers = [a.tricks for a in menu]
+            span = f"{min(numbers)}-{max(numbers)}"
+            line = (f"Blind call x2: pick {span} and press b, or type 5b · l or Enter: look at cards"
+                    if view.hand is None else
+                    f"Your call ({span}): ←/→ and Enter, click, or type the number.")
+        else:
+            line = ASKS.get(menu[0].kind, "Your choice") + ":"
+        picker = render.choices_text(view, selected=self.selected_choice)
+        return Group(Text(line, style="bold"), picker + timer + typed)
 
     def say(self, text: str, style: str = "") -> None:
         self.log_lines.append(text)
@@ -176,31 +191,35 @@ class PlayApp(App[None]):
 
     async def _drive(self) -> None:
         try:
-            await self._play_match()
+            await self._play_game()
         except Exception as e:  # noqa: BLE001 - keep the screen (and the save) on any bug
             self.mode = "broken"
             self.say(f"internal error: {type(e).__name__}: {e}", "bold red")
             self.redraw()
 
-    async def _play_match(self) -> None:
+    async def _play_game(self) -> None:
         s = self.session
         deals_seen = len(s.view().results)
-        last_redeal = s.view().redeal
+        notice = s.view().notice
         while True:
             view = s.view()
-            if view.redeal is not None and view.redeal != last_redeal:
-                shown = " ".join(c.pretty for c in view.redeal.shown)
-                self.say(f"Thrown in: {view.redeal.reason}{': ' + shown if shown else ''}; "
-                         "the same dealer deals again.", "bold magenta")
-            last_redeal = view.redeal
+            if view.notice and view.notice != notice and len(view.results) == deals_seen:
+                if s.game.to_act == CHANCE:  # the deal is not played: the same dealer deals again
+                    shown = " ".join(c.pretty for c in view.face_up)
+                    self.say(f"Thrown in: {view.notice}{': ' + shown if shown else ''}; "
+                             "the same dealer deals again.", "bold magenta")
+                else:
+                    self.say(view.notice, "magenta")
+            notice = view.notice
             turn = s.turn
             if len(view.results) > deals_seen or turn is Turn.STOP_CHOICE:
                 deals_seen = len(view.results)
-                if turn not in (Turn.OVER,):
-                    r = view.results[-1]
-                    self.say(f"Deal {r.number} over: " + ", ".join(
-                        f"{render.short_names(self.names)[x]} {r.won[x]}/{r.calls[x]}"
-                        for x in range(4)), "bold")
+                r = view.results[-1]
+                short = render.short_names(self.names)
+                cells = render.deal_cells(r, range(view.players))
+                self.say(f"Deal {r.number} over: " + ", ".join(
+                    f"{short[x]} {cells[x]}" for x in range(view.players)), "bold")
+                if turn is not Turn.OVER:
                     self.show_board = True
                     choice = await self._ask("stop" if turn is Turn.STOP_CHOICE else "continue")
                     self.show_board = False
@@ -209,32 +228,20 @@ class PlayApp(App[None]):
                     continue
             if turn is Turn.OVER:
                 self.show_board = True
-                winners = ", ".join(self.names[w] for w in view.winners)
-                self.say(f"Match over. Winner: {winners}.", "bold green")
+                self.say(f"Match over. Winner: {', '.join(self.names[w] for w in view.winners)}.",
+                         "bold green")
                 await self._ask("over")
                 self.exit()
                 return
             if turn is Turn.CHANCE:
-                action = s.chance_action()
-                s.apply(action)
-                after = s.view()
-                if isinstance(action, Draw):  # drawn face up, so everyone sees them
-                    short = render.short_names(self.names)
-                    self.say("Draw for dealer: " + ", ".join(
-                        f"{short[seat]} {card.pretty}" for seat, card in enumerate(action.cards)))
-                if action.kind in ("draw", "choose_dealer") and after.dealer is not None:
-                    self.say(f"{self.names[after.dealer]} deals first.", "bold")
-                elif action.kind == "draw":
-                    self.say("A tie: everyone draws again.", "dim")
-                if action.kind == "deal" and after.redeal is None:
-                    self.say(f"Deal {after.deal_number}: the cards are dealt.", "dim")
+                self._tell_chance(s.chance_action())
                 continue
             if turn is Turn.BOT:
                 self.mode = "busy"
                 self.redraw()
                 # The bot thinks during the pause, so a move takes max(delay, thinking), not both.
                 pause = self.delay
-                if not view.trick and view.tricks and view.phase is Phase.PLAY:
+                if not view.trick and view.tricks and view.phase.value == "play":
                     pause += self.delay  # let the finished trick be seen before a new lead
                 loop = asyncio.get_running_loop()
                 started = loop.time()
@@ -243,22 +250,39 @@ class PlayApp(App[None]):
                 await asyncio.sleep(max(0.0, pause - (loop.time() - started)))
                 if move.fallback:
                     self.say(f"{self.names[seat]} {move.fallback}; playing the default.", "red")
-                trick_done = move.action.kind == "play" and len(bot_view.trick) == 3
-                s.apply(move.action)
-                self.say(render.describe(move.action, self.names))
-                if trick_done:
-                    self._say_trick()
+                self._apply_and_tell(move.action, human=False)
                 continue
-            if view.phase is Phase.REDEAL_CLAIM and view.legal == (Redeal(s.human, False),):
-                s.apply_human(Redeal(s.human, False))  # nothing to decide: the hand cannot claim
+            if len(view.legal) == 1 and view.legal[0].kind != "play":
+                self._apply_and_tell(view.legal[0], human=True)  # nothing to decide
                 continue
             await self._ask("act")
 
-    def _say_trick(self) -> None:
+    def _tell_chance(self, action: Any) -> None:
+        """Apply a chance step and say what it did."""
+        self.session.apply(action)
+        after = self.session.view()
+        if action.kind == "draw":  # drawn face up, so everyone sees them
+            short = render.short_names(self.names)
+            self.say("Draw for dealer: " + ", ".join(
+                f"{short[seat]} {card.pretty}" for seat, card in enumerate(action.cards)))
+        if action.kind in ("draw", "choose_dealer") and after.dealer is not None:
+            self.say(f"{self.names[after.dealer]} deals first.", "bold")
+        elif action.kind == "draw":
+            self.say("A tie: everyone draws again.", "dim")
+        if action.kind == "deal" and not after.notice:
+            self.say(f"Deal {len(after.results) + 1}: the cards are dealt.", "dim")
+
+    def _apply_and_tell(self, action: Any, *, human: bool) -> None:
+        """Apply (the person's actions through :meth:`Session.apply_human`) and say what happened."""
+        tricks = len(self.session.view().tricks)
+        if human:
+            self.session.apply_human(action)
+        else:
+            self.session.apply(action)
+        self.say(render.describe(action, self.names))
         view = self.session.view()
-        if view.tricks:
-            t = view.tricks[-1]
-            self.say(f"{self.names[t.winner]} took trick {len(view.tricks)}.", "yellow")
+        if len(view.tricks) > tricks:
+            self.say(f"{self.names[view.tricks[-1].winner]} took trick {len(view.tricks)}.", "yellow")
 
     async def _ask(self, mode: str) -> str:
         """Wait for the person: to act, to continue after a deal, or to quit at the end."""
@@ -268,7 +292,7 @@ class PlayApp(App[None]):
         self.buffer = ""
         if mode == "act":
             self._prepare_selection()
-            timer = self.session.rules.turn_timer
+            timer = getattr(self.session.game.options, "turn_timer", None)
             self._deadline = loop.time() + timer if timer else None
         self.redraw()
         try:
@@ -284,120 +308,148 @@ class PlayApp(App[None]):
 
     def _prepare_selection(self) -> None:
         view = self.session.view()
-        if view.phase is Phase.PLAY:
-            order = render.hand_order(view)
-            legal = set(view.legal_cards)
+        order = render.hand_order(view)
+        legal = set(view.legal_cards)
+        self.marked = set()
+        if legal:
             if self.selected_card is None or self.selected_card >= len(order) or \
                     order[self.selected_card] not in legal:
                 self.selected_card = next((i for i, c in enumerate(order) if c in legal), None)
-        elif view.phase is Phase.CALL:
-            self.selected_call = _suggest_call(view)
+        elif any(a.kind == "exchange" for a in view.legal):
+            self.selected_card = 0 if order else None
+        menu = render.menu_actions(view)
+        if menu and menu[0].kind == "call":
+            n = _suggest_call(view, [a.tricks for a in menu])
+            self.selected_choice = next((i for i, a in enumerate(menu) if a.tricks == n), 0)
+        elif menu and view.to_act == self.session.human:
+            default = self.session.default_action()
+            self.selected_choice = menu.index(default) if default in menu else 0
 
     def _tick(self) -> None:
         if self._deadline is None or self.mode != "act":
             return
         if asyncio.get_running_loop().time() >= self._deadline:
             self._deadline = None
-            view = self.session.view()
             self.say("Time is up: the table plays the default for you.", "bold red")
-            self._submit(self.session.default_action(), view)
+            self._submit(self.session.default_action())
         else:
             self.redraw()
 
     # --- acting for the person ---------------------------------------------------------
 
-    def _submit(self, action: Any, view: SeatView) -> bool:
+    def _submit(self, action: Any) -> bool:
         """Apply the person's action; a refusal is shown and changes nothing."""
-        trick_done = action.kind == "play" and len(view.trick) == 3
         try:
-            self.session.apply_human(action)
+            self._apply_and_tell(action, human=True)
         except CallbreakError as e:
-            self.buffer = ""
-            self.say(f"Not allowed: {e}", "bold red")
-            self.redraw()
+            self._refuse(str(e))
             return False
-        self.say(render.describe(action, self.names))
-        if trick_done:
-            self._say_trick()
         self.buffer = ""
         self._resolve("done")
         self.redraw()
         return True
 
-    def _act_on_selection(self, view: SeatView) -> None:
-        me = self.session.human
-        if view.phase is Phase.PLAY:
-            order = render.hand_order(view)
-            if self.selected_card is not None and self.selected_card < len(order):
-                self._submit(Play(me, order[self.selected_card]), view)
-        elif view.phase is Phase.CALL:
-            if view.hand is None:
-                self._submit(Look(me), view)
+    def _submit_quiet(self, action: Any) -> None:
+        """An action that does not end the person's turn (looking at the cards)."""
+        try:
+            self.session.apply_human(action)
+        except CallbreakError as e:
+            self.say(f"Not allowed: {e}", "bold red")
+        else:
+            self.say("You look at your cards.")
+            if self.mode == "act":
                 self._prepare_selection()
-                self.redraw()
-            else:
-                self._submit(Call(me, self.selected_call), view)
-        elif view.phase is Phase.REDEAL_CLAIM:
-            self._submit(Redeal(me, False), view)
-
-    def _act_on_text(self, view: SeatView, text: str) -> None:
-        """Parse what was typed: a card (QH, 10s) or its number when playing, a call when calling."""
-        me = self.session.human
-        text = text.strip()
-        if view.phase is Phase.PLAY:
-            order = render.hand_order(view)
-            if text.isascii() and text.isdigit():
-                n = int(text)
-                if not 1 <= n <= len(order):
-                    self._refuse(f"no card number {n}: your cards are numbered 1-{len(order)}")
-                    return
-                card = order[n - 1]
-            else:
-                try:
-                    card = Card.parse(text)
-                except CallbreakError:
-                    self._refuse(f"{text!r} is not a card: type a rank and a suit like QH, 10S or "
-                                 f"TS, or a card number 1-{len(order)}")
-                    return
-            if card not in order:
-                legal = " ".join(c.pretty for c in order if c in set(view.legal_cards))
-                self._refuse(f"you do not hold {card.pretty}; you may play {legal}")
-                return
-            self._submit(Play(me, card), view)
-        elif view.phase is Phase.CALL:
-            blind = text.lower().endswith("b")
-            digits = text[:-1] if blind else text
-            rules = view.rules
-            if not (digits.isascii() and digits.isdigit()):
-                self._refuse(f"{text!r} is not a call: type a whole number "
-                             f"{rules.min_call}-{rules.max_call}"
-                             + (" (add b to call blind)" if rules.blind_call else ""))
-                return
-            self._submit(Call(me, int(digits), blind=blind), view)
-        elif view.phase is Phase.REDEAL_CLAIM:
-            answer = text.lower()
-            if answer not in ("y", "n", "yes", "no"):
-                self._refuse("answer y (claim a redeal) or n (keep the hand)")
-                return
-            self._submit(Redeal(me, answer.startswith("y")), view)
+        self.redraw()
 
     def _refuse(self, why: str) -> None:
         self.buffer = ""
         self.say(f"Not allowed: {why}", "bold red")
         self.redraw()
 
-    def _move(self, view: SeatView, step: int) -> None:
-        if view.phase is Phase.PLAY:
-            order = render.hand_order(view)
-            legal = [i for i, c in enumerate(order) if c in set(view.legal_cards)]
-            if not legal:
+    def _act_on_selection(self, view: Any) -> None:
+        """Enter with nothing typed: the selected card or choice, or the marked discards."""
+        me = self.session.human
+        kinds = {a.kind for a in view.legal}
+        order = render.hand_order(view)
+        menu = render.menu_actions(view)
+        if "play" in kinds:
+            if self.selected_card is not None and self.selected_card < len(order):
+                self._submit(Play(me, order[self.selected_card]))
+        elif "exchange" in kinds:
+            self._submit(Exchange(me, tuple(sorted(self.marked))))
+        elif "look" in kinds and view.hand is None:
+            self._submit_quiet(render.key_actions(view)["l"])
+        elif menu:
+            self._submit(menu[self.selected_choice % len(menu)])
+
+    def _act_on_text(self, view: Any, text: str) -> None:
+        """What was typed and confirmed with Enter: a card or its number, or a call or bid."""
+        me = self.session.human
+        text = text.strip()
+        kinds = {a.kind for a in view.legal}
+        if "play" in kinds:
+            card = self._card_from_text(view, text)
+            if card is not None:
+                self._submit(Play(me, card))
+        elif kinds & {"call", "bid"}:
+            word = "call" if "call" in kinds else "bid"
+            blind = word == "call" and text.lower().endswith("b")
+            digits = text[:-1] if blind else text
+            if not (digits.isascii() and digits.isdigit()):
+                numbers = [a.tricks for a in view.legal if a.kind == word]
+                hint = (" (add b to call blind)" if any(getattr(a, "blind", False) for a in view.legal)
+                        else " or p to pass" if "pass" in kinds else "")
+                self._refuse(f"{text!r} is not a {word}: type a whole number "
+                             f"{min(numbers)}-{max(numbers)}{hint}")
                 return
+            self._submit(Call(me, int(digits), blind=blind) if word == "call" else Bid(me, int(digits)))
+        else:
+            self._refuse(f"nothing to type here; {render.keys_help(view)}")
+
+    def _card_from_text(self, view: Any, text: str) -> Card | None:
+        order = render.hand_order(view)
+        if text.isascii() and text.isdigit():
+            n = int(text)
+            if not 1 <= n <= len(order):
+                self._refuse(f"no card number {n}: your cards are numbered 1-{len(order)}")
+                return None
+            return order[n - 1]
+        try:
+            card = Card.parse(text)
+        except CallbreakError:
+            self._refuse(f"{text!r} is not a card: type a rank and a suit like QH, 10S or TS, or a "
+                         f"card number 1-{len(order)}")
+            return None
+        if card not in order:
+            legal = " ".join(c.pretty for c in order if c in set(view.legal_cards))
+            self._refuse(f"you do not hold {card.pretty}; you may play {legal}")
+            return None
+        return card
+
+    def _toggle_mark(self, view: Any, index: int) -> None:
+        order = render.hand_order(view)
+        if not 0 <= index < len(order):
+            self._refuse(f"no card number {index + 1}: your cards are numbered 1-{len(order)}")
+            return
+        self.selected_card = index
+        self.marked ^= {order[index]}
+        self.redraw()
+
+    def _move(self, view: Any, step: int) -> None:
+        order = render.hand_order(view)
+        kinds = {a.kind for a in view.legal}
+        if "play" in kinds:
+            legal = [i for i, c in enumerate(order) if c in set(view.legal_cards)]
+        elif "exchange" in kinds:
+            legal = list(range(len(order)))
+        else:
+            menu = render.menu_actions(view)
+            if menu:
+                self.selected_choice = (self.selected_choice + step) % len(menu)
+            return
+        if legal:
             pos = legal.index(self.selected_card) if self.selected_card in legal else -step
             self.selected_card = legal[(pos + step) % len(legal)]
-        elif view.phase is Phase.CALL:
-            rng = view.rules.call_range
-            self.selected_call = rng[(rng.index(self.selected_call) + step) % len(rng)] \
-                if self.selected_call in rng else rng[0]
 
     # --- input -------------------------------------------------------------------------
 
@@ -434,9 +486,9 @@ class PlayApp(App[None]):
                 self.redraw()
             return
         view = self.session.view()
-        me = self.session.human
-        if char in ("l", "L") and not self.buffer and Look(me) in view.legal:
-            self._submit_quiet(Look(me))
+        look = render.key_actions(view).get("l")
+        if char in ("l", "L") and not self.buffer and look is not None:
+            self._submit_quiet(look)  # the cards may be looked at before it is one's turn
             return
         if self.mode != "act":
             if char == "?":
@@ -459,8 +511,8 @@ class PlayApp(App[None]):
             self.buffer = self.buffer[:-1]
         elif key == "escape":
             self.buffer = ""
-        elif char and char.isprintable() and not self.buffer and char in "hH?yYnNbB":
-            self._single_key(view, char.lower())
+            self.marked = set()
+        elif char and char.isprintable() and not self.buffer and self._single_key(view, char.lower()):
             return
         elif char and char.isprintable() and char != " ":
             if len(self.buffer) >= 6:
@@ -469,46 +521,44 @@ class PlayApp(App[None]):
                 self.buffer += char
         self.redraw()
 
-    def _single_key(self, view: SeatView, char: str) -> None:
-        me = self.session.human
-        if char == "h":
+    def _single_key(self, view: Any, char: str) -> bool:
+        """A key that acts by itself (a choice's key, marking a discard, b, a hint, help); True
+        when it was one."""
+        action = render.key_actions(view).get(char)
+        selected = render.menu_actions(view)[self.selected_choice:self.selected_choice + 1]
+        if action is not None:
+            self._submit(action)
+        elif any(a.kind == "exchange" for a in view.legal) and (char == " " or char.isdigit()):
+            if char != " ":
+                self._toggle_mark(view, int(char) - 1)
+            elif self.selected_card is not None:
+                self._toggle_mark(view, self.selected_card)
+        elif char == "b" and selected and selected[0].kind == "call" and \
+                any(getattr(a, "blind", False) for a in view.legal):
+            self._submit(Call(self.session.human, selected[0].tricks, blind=True))
+        elif char in "hi":
             self._ask_hint(view)
         elif char == "?":
             self.say(HELP)
-        elif char in "yn" and view.phase is Phase.REDEAL_CLAIM:
-            self._submit(Redeal(me, char == "y"), view)
-            return
-        elif char == "b" and view.phase is Phase.CALL and view.rules.blind_call:
-            self._submit(Call(me, self.selected_call, blind=True), view)
-            return
+            self.redraw()
         else:
-            self.buffer += char  # e.g. the start of something the parser will explain
-        self.redraw()
+            return False
+        return True
 
-    def _submit_quiet(self, action: Any) -> None:
-        """An action that does not end the person's turn (looking at the cards)."""
-        try:
-            self.session.apply_human(action)
-        except CallbreakError as e:
-            self.say(f"Not allowed: {e}", "bold red")
-        else:
-            self.say("You look at your cards.")
-            self._prepare_selection()
-        self.redraw()
-
-    def _ask_hint(self, view: SeatView) -> None:
+    def _ask_hint(self, view: Any) -> None:
         if self._hint_busy:  # one hint bot, one question at a time (bots need not be thread-safe)
             self.say("Still thinking about the hint…", "dim")
+            self.redraw()
             return
         # Identifies the decision point, so a hint that arrives late is not shown for the next one.
-        stamp = (view.deal_number, len(view.played), sum(c is not None for c in view.calls),
-                 int(view.looked))
+        stamp = len(self.session.game.history)
         self._hint_for = stamp
         self._hint_busy = True
         self.say(THINKING, "dim")
+        self.redraw()
         self.run_worker(self._hint(view, stamp), group="hint", exit_on_error=False)
 
-    async def _hint(self, view: SeatView, stamp: tuple[int, ...]) -> None:
+    async def _hint(self, view: Any, stamp: int) -> None:
         try:
             name, decision = await asyncio.to_thread(self.session.hint, view, self.think)
         except Exception as e:  # noqa: BLE001 - a hint must never end the game
@@ -522,43 +572,45 @@ class PlayApp(App[None]):
         if self.messages and self.messages[-1].plain == THINKING:
             self.messages.pop()  # the hint takes the place of "thinking" on the status lines
         action = decision.action
+        what = render.describe(action, ["you"] * view.players).removeprefix("you ")
         why = f" ({decision.reason})" if decision.reason else ""
-        self.say(f"Hint from {name}: {render.describe(action, ['you'] * 4).removeprefix('you ')}{why}",
-                 "bold cyan")
-        if action.kind == "play":
-            order = render.hand_order(view)
-            if action.card in order:  # type: ignore[union-attr]
-                self.selected_card = order.index(action.card)  # type: ignore[union-attr]
-        elif action.kind == "call" and not action.blind:  # type: ignore[union-attr]
-            self.selected_call = action.tricks  # type: ignore[union-attr]
+        self.say(f"Hint from {name}: {what}{why}", "bold cyan")
+        order = render.hand_order(view)
+        menu = render.menu_actions(view)
+        if isinstance(action, Play) and action.card in order:
+            self.selected_card = order.index(action.card)
+        elif isinstance(action, Exchange):
+            self.marked = set(action.cards)
+        elif action in menu:
+            self.selected_choice = menu.index(action)
         self.redraw()
 
     # --- mouse -------------------------------------------------------------------------
 
     def action_pick_card(self, index: int) -> None:
-        """A click on a card in the hand: play it (if it is the person's turn)."""
+        """A click on a card in the hand: play it, or mark it for an exchange."""
         view = self.session.view()
-        if self.mode != "act" or view.phase is not Phase.PLAY:
+        kinds = {a.kind for a in view.legal}
+        if self.mode != "act":
             return
-        order = render.hand_order(view)
-        if 0 <= index < len(order):
+        if "exchange" in kinds:
+            self._toggle_mark(view, index)
+        elif "play" in kinds and 0 <= index < len(render.hand_order(view)):
             self.selected_card = index
-            self._submit(Play(self.session.human, order[index]), view)
+            self._submit(Play(self.session.human, render.hand_order(view)[index]))
 
-    def action_pick_call(self, tricks: int) -> None:
-        """A click on a call number."""
-        view = self.session.view()
-        if self.mode == "act" and view.phase is Phase.CALL:
-            self.selected_call = tricks
-            blind = view.hand is None
-            self._submit(Call(self.session.human, tricks, blind=blind), view)
+    def action_pick_choice(self, index: int) -> None:
+        """A click on a choice (a call, a bid, a suit, play or not)."""
+        menu = render.menu_actions(self.session.view())
+        if self.mode == "act" and 0 <= index < len(menu):
+            self.selected_choice = index
+            self._submit(menu[index])
 
 
-def _suggest_call(view: SeatView) -> int:
+def _suggest_call(view: Any, numbers: list[int]) -> int:
     """A starting point for the call picker: a rough count of sure tricks, within range."""
-    rules = view.rules
     hand = view.hand or ()
-    spades = [c for c in hand if c.suit == 0]
-    sure = sum(1 for c in hand if c.rank == 14) + sum(1 for c in hand if c.rank == 13 and c.suit != 0)
-    sure += max(0, len(spades) - 3)
-    return max(rules.min_call, min(rules.max_call, sure))
+    trumps = [c for c in hand if c.suit == view.trump]
+    sure = sum(1 for c in hand if c.rank == 14) + sum(1 for c in hand if c.rank == 13 and c.suit != view.trump)
+    sure += max(0, len(trumps) - 3)
+    return max(min(numbers), min(max(numbers), sure))

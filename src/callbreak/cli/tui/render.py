@@ -1,13 +1,18 @@
-"""Drawing a seat view as Rich renderables: the hand, the table, the scores.
+"""Drawing any game's seat view as Rich renderables: the hand, the table, the scores, the choices.
 
-Everything here takes a :class:`~callbreak.core.SeatView` (never a match), so the pictures can
-only ever show what that seat may know. ``me`` is the seat drawn at the bottom of the table;
-play goes to the right, so the next seat is drawn on the right, then the top, then the left.
+Everything here takes a view (:class:`~callbreak.core.game.GameView`: Call Break's
+:class:`~callbreak.core.SeatView` or a related game's), never a game, so the pictures can only
+ever show what that seat may know. What differs between games is read from the view's legal
+actions (a menu of calls, bids, passes, trump suits, play-or-sit-out, redeal claims) and from the
+fields a view has (calls or bids, an upcard, a stock), not from the game's name. ``me`` is the
+seat drawn at the bottom of the table; play goes to the right, so the next seat is drawn on the
+right, the last one on the left and the others along the top.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -15,13 +20,17 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from callbreak.core import Action, Card, Phase, SeatView, Suit, format_points
+from callbreak.core import Action, Card, DealResult, Suit, format_points
 from callbreak.core.cards import sort_for_display
-from callbreak.core.tricks import trick_winner
-from callbreak.games import GameView
+from callbreak.core.tricks import NO_TRUMP, trick_winner
 
 RED = "bold red"
 BLACK = "bold"
+WIDTH = 78  # what the bottom lines must fit in an 80-column terminal
+
+_PHASE_NOTES = {"call": "calling", "auction": "bidding", "redeal_claim": "redeal claims",
+                "trump": "naming trump", "join": "in or out", "exchange": "exchanging",
+                "settle": "settling", "over": "match over"}
 
 
 def suit_style(suit: Suit) -> str:
@@ -34,18 +43,18 @@ def card_text(card: Card, *, extra: str = "", width: int = 0) -> Text:
     return Text(label, style=f"{suit_style(card.suit)} {extra}".strip())
 
 
-def hand_order(view: SeatView | GameView) -> list[Card]:
+def hand_order(view: Any) -> list[Card]:
     """The hand as drawn: grouped by suit (colours alternating), high to low."""
     return sort_for_display(view.hand or ())
 
 
-def hand_text(view: SeatView | GameView, *, selected: int | None, my_turn: bool,
+def hand_text(view: Any, *, selected: int | None, my_turn: bool,
               click_action: str = "app.pick_card", marked: frozenset[Card] = frozenset()) -> Text:
     """Two lines: card numbers over the cards, grouped by suit.
 
     On the seat's turn to play, legal cards are bright and underlined and the others dimmed.
-    Each card is clickable (``click_action(index)``). ``marked`` cards (chosen for a Horsethief
-    exchange) are struck through.
+    Each card is clickable (``click_action(index)``). ``marked`` cards (chosen for an exchange)
+    are struck through.
     """
     cards = hand_order(view)
     if view.hand is None:
@@ -78,29 +87,129 @@ def hand_text(view: SeatView | GameView, *, selected: int | None, my_turn: bool,
     return Text("\n").join([numbers, faces])
 
 
-def calls_text(view: SeatView, *, selected: int, click_action: str = "app.pick_call") -> Text:
-    """The call range as clickable numbers, the selected one highlighted."""
+# --- the choices of a turn that is not a card ---------------------------------------------------
+
+def menu_actions(view: Any) -> list[Any]:
+    """The legal actions offered as a menu: everything but card plays, exchanges and looking;
+    calls blind while the cards are face down, open once they are seen."""
+    face_down = view.hand is None
+    return [a for a in view.legal if a.kind not in ("play", "exchange", "look")
+            and (a.kind != "call" or a.blind == face_down)]
+
+
+def choice_label(action: Any) -> str:
+    """A short menu label for a choice."""
+    kind = action.kind
+    if kind in ("call", "bid"):
+        return str(action.tricks)
+    if kind == "trump":
+        return f"{action.suit.symbol} {action.suit.name.lower()}"
+    if kind == "join":
+        return "play" if action.playing else "sit out"
+    if kind == "redeal":
+        return "claim a redeal" if action.claim else "keep"
+    if kind == "settle":
+        return "others +5 each" if action.penalize_others else "me -5"
+    return str(kind)
+
+
+def choices_text(view: Any, *, selected: int, click_action: str = "app.pick_choice") -> Text:
+    """The menu of legal choices, the selected one highlighted, each clickable."""
     out = Text()
-    for n in view.rules.call_range:
-        style = Style.parse("bold reverse" if n == selected else "bold")
-        out.append(f"{n:>2}", style=style + Style.from_meta({"@click": f"{click_action}({n})"}))
-        out.append(" ")
+    for i, action in enumerate(menu_actions(view)):
+        style = Style.parse("bold reverse" if i == selected else "bold")
+        out.append(f"{choice_label(action):>2}", style=style + Style.from_meta({"@click": f"{click_action}({i})"}))
+        out.append("  ")
     return out
 
 
-def _seat_info(view: SeatView, seat: int, names: Sequence[str], *, last_winner: int | None,
+def key_of(action: Any) -> str | None:
+    """The single key that takes ``action`` directly, if it has one."""
+    kind = action.kind
+    if kind == "trump":
+        return str(action.suit.letter.lower())
+    yes = {"join": "playing", "redeal": "claim"}.get(kind)
+    if yes is not None:
+        return "y" if getattr(action, yes) else "n"
+    if kind == "settle":
+        return "o" if action.penalize_others else "m"
+    return {"pass": "p", "look": "l"}.get(kind)
+
+
+def key_actions(view: Any) -> dict[str, Action]:
+    """The legal actions that a single key takes, by key."""
+    keys = {key_of(a): a for a in view.legal}
+    return {k: a for k, a in keys.items() if k is not None}
+
+
+def hint_key(view: Any) -> str:
+    """h asks for a hint, or i where h names hearts trump."""
+    return "i" if "h" in key_actions(view) else "h"
+
+
+def keys_help(view: Any) -> str:
+    """The keys for the turn the person is asked to take (the bottom line of the screen)."""
+    kinds = {a.kind for a in view.legal}
+    keys = key_actions(view)
+    if "play" in kinds:
+        parts = ["←→ choose", "Enter play", "type QH or 3"]
+    elif "exchange" in kinds:
+        parts = [f"←→ Space or 1-{len(view.hand or ())} mark discards", "Enter exchange"]
+    else:
+        parts = ["←→ Enter choose"] if menu_actions(view) else []
+    if kinds & {"call", "bid"}:
+        blind = any(a.kind == "call" and a.blind for a in view.legal)
+        parts.append("type 3 or 3b (blind)" if blind else "type a number")
+    suits = sorted((k for k, a in keys.items() if a.kind == "trump"), key="shdc".index)
+    if suits:
+        parts.append(f"{' '.join(suits)} name trump")
+    parts += [f"{k} {choice_label(a) if a.kind != 'look' else 'look'}" for k, a in keys.items()
+              if a.kind != "trump"]
+    parts += [f"{hint_key(view)} hint", "? help", "ctrl+q save+quit"]
+    text = "  ".join(parts)
+    return text if len(text) <= WIDTH else text.replace("  ? help", "")
+
+
+# --- the table ------------------------------------------------------------------------------------
+
+def contract_head(view: Any) -> str:
+    """The heading of the seats' contract column: "call", "bid", or "" (none to show)."""
+    if getattr(view, "calls", None) is not None:
+        return "call"
+    if view.phase.value == "auction" or any(b is not None for b in view.bids) or any(view.passed):
+        return "bid"
+    return ""
+
+
+def contract(view: Any, seat: int) -> str:
+    """A seat's part in the deal's contract: its call or bid, a pass, sitting out, or "-"."""
+    calls = getattr(view, "calls", None)
+    if calls is not None:
+        return "-" if calls[seat] is None else f"{calls[seat]}{'b' if view.blind[seat] else ''}"
+    if not view.in_game[seat]:
+        return "gone"
+    if view.bids[seat] is not None:
+        return f"{view.bids[seat]}{'*' if view.declarer == seat else ''}"
+    if view.passed[seat]:
+        return "pass"
+    if view.joined[seat] is False or (view.phase.value == "play" and not view.active[seat]):
+        return "out"
+    return "in" if view.joined[seat] else "-"
+
+
+def _seat_info(view: Any, seat: int, names: Sequence[str], *, last_winner: int | None,
                justify: str) -> Text:
-    """Name (and bot), call and tricks won, and whether the seat deals or is to act."""
+    """Name (and bot), contract and tricks won, and whether the seat deals or is to act."""
     name, _, bot = names[seat].partition(" (")
     text = Text(justify=justify)  # type: ignore[arg-type]
     text.append(name, style="bold yellow" if view.to_act == seat else "bold")
     if bot:
         text.append(f" {bot.rstrip(')')}", style="dim")
-    call = view.calls[seat]
-    detail = "call -" if call is None else f"call {call}{' blind' if view.blind[seat] else ''}"
-    text.append(f"\n{detail} · won {view.won[seat]}")
+    head, part = contract_head(view), contract(view, seat)
+    detail = f"{head} {part}" if head else ("" if part == "-" else part)
+    text.append(f"\n{detail + ' · ' if detail else ''}won {view.won[seat]}")
     marks = []
-    if view.dealer == seat and view.phase is not Phase.OVER:
+    if view.dealer == seat and not view.is_over:
         marks.append("dealer")
     if view.to_act == seat:
         marks.append("▶ to act")
@@ -110,61 +219,64 @@ def _seat_info(view: SeatView, seat: int, names: Sequence[str], *, last_winner: 
     return text
 
 
-def table_view(view: SeatView, names: Sequence[str], me: int) -> RenderableType:
-    """The table: four seats around the current trick (or the last trick, dimmed)."""
+def winning_index(view: Any) -> int:
+    """Which card of the current trick is winning it."""
+    trump = NO_TRUMP if view.trump is None else int(view.trump)
+    return trick_winner([int(c) for c in view.trick], trump, bool(getattr(view, "low_high", False)))
+
+
+def table_view(view: Any, names: Sequence[str], me: int) -> RenderableType:
+    """The table: the seats around the current trick (or the last trick, dimmed)."""
+    short = short_names(names)
     cards: dict[int, Text] = {}
     note = Text(justify="center")
     last_winner: int | None = None
     if view.trick:
         seats = view.trick_seats
-        trump = view.trump
-        win_index = trick_winner([int(c) for c in view.trick], int(trump) if trump is not None else -1)
+        win = winning_index(view)
         for i, (seat, card) in enumerate(zip(seats, view.trick, strict=True)):
-            cards[seat] = card_text(card, extra="reverse" if i == win_index else "")
+            cards[seat] = card_text(card, extra="reverse" if i == win else "")
         led = view.trick[0].suit
-        note.append(f"{_who(names, seats[0], me)} led ")
+        note.append(f"{short[seats[0]]} led ")
         note.append(led.symbol, style=suit_style(led))
-        note.append("\n")
-        note.append(f"{_who(names, seats[win_index], me)} winning", style="yellow")
-    elif view.tricks and view.phase is Phase.PLAY:
+        note.append(f"\n{short[seats[win]]} winning", style="yellow")
+    elif view.tricks and view.phase.value == "play":
         last = view.tricks[-1]
         last_winner = last.winner
-        for i, card in enumerate(last.cards):
-            cards[last.seat_of(i)] = card_text(card, extra="dim")
-        note.append(f"trick {len(view.tricks)}\n{_who(names, last.winner, me)} won", style="dim")
-    elif view.phase is Phase.CALL:
-        note.append("calling", style="bold")
-    elif view.phase is Phase.REDEAL_CLAIM:
-        note.append("redeal claims", style="bold")
-    elif view.phase is Phase.OVER:
-        note.append("match over", style="bold")
-    if view.phase is Phase.PLAY and not view.trick and not view.tricks and view.to_act is not None:
-        note.append(f"{_who(names, view.to_act, me)} leads", style="bold")
+        for seat, card in zip(last.seats, last.cards, strict=True):
+            cards[seat] = card_text(card, extra="dim")
+        note.append(f"trick {len(view.tricks)}\n{short[last.winner]} won", style="dim")
+    elif view.phase.value in _PHASE_NOTES:
+        note.append(_PHASE_NOTES[view.phase.value], style="bold")
+    if view.phase.value == "play" and not view.trick and not view.tricks and view.to_act is not None:
+        note.append(f"{short[view.to_act]} leads", style="bold")
 
-    def at(offset: int) -> int:
-        return (me + offset) % view.players
+    def info(seat: int | None, justify: str) -> Text:
+        if seat is None:
+            return Text("")
+        return _seat_info(view, seat, names, last_winner=last_winner, justify=justify)
 
-    def info(offset: int, justify: str) -> Text:
-        return _seat_info(view, at(offset), names, last_winner=last_winner, justify=justify)
-
-    def played(offset: int, justify: str = "center") -> Text:
-        text = cards.get(at(offset), Text("·", style="dim")).copy()
+    def played(seat: int | None, justify: str = "center") -> Text:
+        text = cards.get(seat, Text("·", style="dim")).copy() if seat is not None else Text("")
         text.justify = justify  # type: ignore[assignment]
         return text
 
+    others = [(me + i) % view.players for i in range(1, view.players)]
+    right, top, left = ((others[0], others[1:-1], others[-1]) if len(others) >= 2
+                        else (None, others, None))
+    across = Table.grid(expand=True)
+    for _ in top or [None]:
+        across.add_column(ratio=1, justify="center")
+    across.add_row(*(info(s, "center") for s in top or [None]))
+    across.add_row(*(played(s) for s in top or [None]))
     middle = Table.grid(padding=(0, 0), expand=True)
     middle.add_column(ratio=3, justify="left", no_wrap=True)
     middle.add_column(width=5, justify="center", no_wrap=True)
     middle.add_column(ratio=2, justify="center")
     middle.add_column(width=5, justify="center", no_wrap=True)
     middle.add_column(ratio=3, justify="right", no_wrap=True)
-    middle.add_row(info(3, "left"), played(3), note, played(1), info(1, "right"))
-    return Group(info(2, "center"), played(2), Text(""), middle, Text(""), played(0), info(0, "center"))
-
-
-def _who(names: Sequence[str], seat: int, me: int) -> str:
-    """A seat's short name ("You", "East"); ``me`` is drawn at the bottom of the table."""
-    return names[seat].split(" (")[0]
+    middle.add_row(info(left, "left"), played(left), note, played(right), info(right, "right"))
+    return Group(across, Text(""), middle, Text(""), played(me), info(me, "center"))
 
 
 def short_names(names: Sequence[str]) -> list[str]:
@@ -172,48 +284,80 @@ def short_names(names: Sequence[str]) -> list[str]:
     return [n.split(" (")[0] for n in names]
 
 
-def scores_view(view: SeatView, names: Sequence[str], me: int = 0) -> RenderableType:
-    """Calls, tricks won and match totals for every seat, from ``me`` on in play order."""
-    rules = view.rules
-    deals = "unlimited" if rules.deals is None else str(rules.deals)
-    number = min(view.deal_number, rules.deals or view.deal_number) if view.phase is not Phase.OVER \
-        else len(view.results)
-    head = Text(f"Deal {number} of {deals}", style="bold")
-    if view.tiebreak_seats and view.phase is not Phase.OVER:
+def points(value: float) -> str:
+    """A score as shown: whole points, or tenths where there are any (Call Break's)."""
+    return format_points(round(value * 10)) if isinstance(value, float) else str(value)
+
+
+def deal_points(result: Any) -> list[str]:
+    """One deal's points per seat (Call Break's results are kept in tenths)."""
+    if isinstance(result, DealResult):
+        return [format_points(p) for p in result.points]
+    return [f"{p:+d}" for p in result.points]
+
+
+def deal_cells(result: Any, seats: Iterable[int]) -> list[str]:
+    """One deal's outcome for each of ``seats``: won/call and points (Call Break), or points and
+    tricks won ("-" for a seat that sat the deal out)."""
+    shown = deal_points(result)
+    if isinstance(result, DealResult):
+        return [f"{result.won[s]}/{result.calls[s]}{'b' if result.blind[s] else ''} {shown[s]}"
+                for s in seats]
+    return [f"{shown[s]} ({result.won[s]})" if result.active[s] else f"{shown[s]} -" for s in seats]
+
+
+def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
+    """The side panel: the deal, trump and the deal's facts, then contracts, tricks won and
+    totals for every seat from ``me`` on in play order, the last trick and the last deal."""
+    limit = getattr(view, "deals", None) or getattr(getattr(view, "options", None), "max_hands", None)
+    number = len(view.results) + (0 if view.is_over else 1)
+    head = Text(f"Deal {min(number, limit or number)}" + (f" of {limit}" if limit else ""), style="bold")
+    if getattr(view, "tiebreak_seats", ()) and not view.is_over:
         head = Text("Tie-break deal", style="bold")
-    trump = view.trump.symbol if view.trump is not None else "none yet"
+    if view.trump is not None:
+        trump = view.trump.symbol
+    elif getattr(view, "low_high", False):
+        trump = "none, 2 high"
+    else:
+        trump = "none" if view.phase.value in ("play", "over") else "none yet"
     # The side panel is 25 columns wide: a long head puts the trump on its own line.
     head.append("\n" if len(head.plain) + len(trump) > 17 else " · ")
     head.append(f"trump {trump}")
-    table = Table("", "call", "won", "score", box=None, padding=(0, 1), show_edge=False)
     short = short_names(names)
+    facts = []
+    if getattr(view, "upcard", None) is not None:
+        facts.append(f"upcard {view.upcard.pretty}")
+    if getattr(view, "contract", None) is not None and view.declarer is not None:
+        facts.append(f"{short[view.declarer]} bid {view.contract}")
+    if getattr(view, "stock_size", 0):
+        facts.append(f"stock {view.stock_size}")
+    parts: list[RenderableType] = [head, *([Text(" · ".join(facts), style="dim")] if facts else [])]
+    title = contract_head(view)
+    table = Table("", *([title] if title else []), "won", "score", box=None, padding=(0, 1),
+                  show_edge=False)
     for seat in ((me + i) % view.players for i in range(view.players)):
-        name = short[seat]
-        call = view.calls[seat]
-        shown = "-" if call is None else f"{call}{'b' if view.blind[seat] else ''}"
-        style = "yellow" if view.to_act == seat else ""
-        table.add_row(name, shown, str(view.won[seat]), format_points(view.totals[seat]), style=style)
-    parts: list[RenderableType] = [head, table]
+        table.add_row(short[seat], *([contract(view, seat)] if title else []), str(view.won[seat]),
+                      points(view.scores[seat]), style="yellow" if view.to_act == seat else "")
+    parts.append(table)
     if view.tricks:
         trick = view.tricks[-1]
         line = Text("last ", style="dim")
         for card in trick.cards:
             line.append_text(card_text(card))
             line.append(" ")
-        line.append(f"→ {short_names(names)[trick.winner]}", style="dim")
+        line.append(f"→ {short[trick.winner]}", style="dim")
         parts.append(line)
     if view.results:
         last = view.results[-1]
-        parts.append(Text(f"deal {last.number}: " + " ".join(format_points(p) for p in last.points),
-                          style="dim"))
+        parts.append(Text(f"deal {last.number}: " + " ".join(deal_points(last)), style="dim"))
     return Group(*parts)
 
 
-def scoreboard(view: SeatView, names: Sequence[str], *, final: bool, rows: int = 12,
-               me: int = 0) -> RenderableType:
-    """The deal-by-deal scores (won/call and points), totals, and the winners and standings when
-    over, a column per seat from ``me`` on in play order. Only the last ``rows`` deals are
-    listed (the totals count them all), so the board fits the screen it is drawn on."""
+def scoreboard(view: Any, names: Sequence[str], *, final: bool, rows: int = 12, me: int = 0,
+               low_wins: bool = False) -> RenderableType:
+    """The deal-by-deal scores (won/call or tricks, and points), totals, and the winners and
+    standings when over, a column per seat from ``me`` on in play order. Only the last ``rows``
+    deals are listed (the totals count them all), so the board fits the screen it is drawn on."""
     short = short_names(names)
     order = [(me + i) % view.players for i in range(view.players)]
     rows = max(1, rows)
@@ -222,61 +366,67 @@ def scoreboard(view: SeatView, names: Sequence[str], *, final: bool, rows: int =
         title += f" (last {rows} of {len(view.results)} deals)"
     table = Table("deal", *(short[s] for s in order), title=title,
                   title_style="bold", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
-    results = view.results[-rows:]
-    for r in results:
-        cells = [f"{r.won[s]}/{r.calls[s]}{'b' if r.blind[s] else ''}  {format_points(r.points[s])}"
-                 for s in order]
-        table.add_row(f"{r.number}{'*' if r.tiebreak else ''}", *cells)
-    table.add_row("total", *(Text(format_points(view.totals[s]), style="bold") for s in order),
+    for r in view.results[-rows:]:
+        table.add_row(f"{r.number}{'*' if getattr(r, 'tiebreak', False) else ''}",
+                      *deal_cells(r, order))
+    table.add_row("total", *(Text(points(view.scores[s]), style="bold") for s in order),
                   end_section=True)
     parts: list[RenderableType] = [table]
+    if view.results and getattr(view.results[-1], "note", ""):
+        parts.append(Text(view.results[-1].note, style="dim"))
     if final and view.winners:
-        winners = ", ".join(short[s] for s in view.winners)
         verb = "wins" if len(view.winners) == 1 else "share the win"
-        parts.append(Text(f"{winners} {verb}!", style="bold green"))
-        parts.append(standings(view, short))
-        if view.chips is not None:
-            parts.append(Text("chips: " + ", ".join(f"{short[s]} {view.chips[s]:+g}"
+        parts.append(Text(f"{', '.join(short[s] for s in view.winners)} {verb}!", style="bold green"))
+        parts.append(standings(view, short, low_wins=low_wins))
+        chips = getattr(view, "chips", None)
+        if chips is not None:
+            parts.append(Text("chips: " + ", ".join(f"{short[s]} {chips[s]:+g}"
                                                     for s in range(view.players))))
     return Group(*parts)
 
 
-def standings(view: SeatView, short: Sequence[str]) -> Text:
-    """Places by match total, best first; equal totals share a place ("1. East 12.9  2. You 8")."""
-    order = sorted(range(view.players), key=lambda s: -view.totals[s])
+def standings(view: Any, short: Sequence[str], *, low_wins: bool = False) -> Text:
+    """Places by total, best first (lowest first in a race-down game); equal totals share a
+    place ("1. East 12.9  2. You 8")."""
+    sign = 1 if low_wins else -1
+    order = sorted(range(view.players), key=lambda s: sign * view.scores[s])
     text = Text("Standings: ", style="bold")
     for i, seat in enumerate(order):
-        place = 1 + sum(1 for other in order if view.totals[other] > view.totals[seat])
+        place = 1 + sum(1 for other in order if sign * view.scores[other] < sign * view.scores[seat])
         if i:
             text.append("  ")
-        text.append(f"{place}. {short[seat]} {format_points(view.totals[seat])}",
+        text.append(f"{place}. {short[seat]} {points(view.scores[seat])}",
                     style="bold green" if seat in view.winners else "")
     return text
 
 
-def describe(action: Action, names: Sequence[str]) -> str:
+def describe(action: Any, names: Sequence[str]) -> str:
     """A short sentence for an action, for the message line and replays."""
     kind = action.kind
     seat = getattr(action, "seat", None)
-    who = names[seat] if seat is not None and kind != "choose_dealer" else ""
+    who = names[seat] if isinstance(seat, int) and kind != "choose_dealer" else ""
     s = "" if who in ("You", "you") else "s"  # "You play", "East plays"
     if kind == "play":
-        return f"{who} play{s} {action.card.pretty}"  # type: ignore[union-attr]
+        return f"{who} play{s} {action.card.pretty}"
     if kind == "call":
-        blind = " blind (x2)" if action.blind else ""  # type: ignore[union-attr]
-        return f"{who} call{s} {action.tricks}{blind}"  # type: ignore[union-attr]
+        return f"{who} call{s} {action.tricks}{' blind (x2)' if action.blind else ''}"
+    if kind == "bid":
+        return f"{who} bid{s} {action.tricks}"
+    if kind == "pass":
+        return f"{who} pass{'es' if s else ''}"
+    if kind == "trump":
+        return f"{who} name{s} {action.suit.name.lower()} trump"
+    if kind == "join":
+        return f"{who} play{s} this deal" if action.playing else f"{who} sit{s} out"
+    if kind == "exchange":
+        n = len(action.cards)
+        return f"{who} exchange{s} {n} card{'' if n == 1 else 's'}" if n else f"{who} keep{s} the hand"
+    if kind == "settle":
+        return f"{who} give{s} everyone else +5" if action.penalize_others else f"{who} take{s} -5"
     if kind == "look":
         return f"{who} look{s} at the cards"
     if kind == "redeal":
-        if action.claim:  # type: ignore[union-attr]
-            return f"{who} claim{s} a redeal"
-        return f"{who} keep{s} the hand"
-    if kind == "deal":
-        return "the cards are dealt"
-    if kind == "choose_dealer":
-        return f"{names[action.seat]} deals first"  # type: ignore[union-attr]
-    if kind == "draw":
-        return "everyone draws a card for the first deal"
-    if kind == "stop":
-        return "the table stops"
-    return kind
+        return f"{who} claim{s} a redeal" if action.claim else f"{who} keep{s} the hand"
+    return {"deal": "the cards are dealt", "draw": "everyone draws a card for the first deal",
+            "stop": "the table stops"}.get(kind) or (
+        f"{names[action.seat]} deals first" if kind == "choose_dealer" else str(kind))

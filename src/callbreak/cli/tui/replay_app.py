@@ -1,8 +1,8 @@
-"""Stepping through a game record in the terminal (``callbreak replay FILE --step``).
+"""Stepping through any game's record in the terminal (``callbreak replay FILE --step``).
 
-The record is replayed through the engine once; each step shows one seat's
-:class:`~callbreak.core.SeatView` of the state after an action, so even a replay draws only what
-that seat could see. Tab changes whose seat the table is seen from.
+The record is replayed through the game once; each step shows one seat's view of the state after
+an action, so even a replay draws only what that seat could see. Tab changes whose seat the table
+is seen from.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from textual.widgets import Static
 
 from callbreak.cli.tui import render
 from callbreak.cli.tui.saves import unfinished_play_seat
-from callbreak.cli.tui.session import POSITIONS
+from callbreak.cli.tui.session import seat_names
 from callbreak.cli.tui.widgets import Clickable
-from callbreak.core import Match, Phase
+from callbreak.core.game import Game
+from callbreak.games import game_info
 from callbreak.record import Record, replay_states
 
 REPLAY_KEYS = "→ next  ← back  t/T trick  d/D deal  Home/End  Tab seat  s scores  q quit"
@@ -26,7 +27,6 @@ REPLAY_KEYS = "→ next  ← back  t/T trick  d/D deal  Home/End  Tab seat  s sc
 class ReplayApp(App[None]):
     """A record, action by action, trick by trick, deal by deal."""
 
-    TITLE = "Call Break replay"
     CSS = """
     Screen { layout: vertical; }
     #title { height: 1; background: $primary-darken-2; padding: 0 1; }
@@ -41,7 +41,9 @@ class ReplayApp(App[None]):
     def __init__(self, record: Record, *, seat: int = 0) -> None:
         super().__init__()
         self.record = record
-        self.states: list[Match] = list(replay_states(record))
+        self.title = f"{record.title} replay"
+        self.states: list[Game] = list(replay_states(record))
+        self.tricks = [len(s.view(None).tricks) for s in self.states]
         self.index = 0
         self.seat = seat
         self.show_board = False
@@ -55,8 +57,7 @@ class ReplayApp(App[None]):
     @property
     def names(self) -> tuple[str, ...]:
         """Seats named by where they sit as seen from the watched seat, with their record name."""
-        return tuple(f"{POSITIONS[(s - self.seat) % 4]} ({name})"
-                     for s, name in enumerate(self.record.seats))
+        return seat_names(self.record.players, self.seat, self.record.seats)
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -79,7 +80,7 @@ class ReplayApp(App[None]):
     def _trick_ends(self) -> list[int]:
         """State indexes right after a trick was completed (or a deal scored)."""
         return [i for i in range(1, len(self.states))
-                if len(self.states[i].tricks) > len(self.states[i - 1].tricks)
+                if self.tricks[i] > self.tricks[i - 1]
                 or len(self.states[i].results) > len(self.states[i - 1].results)]
 
     def _deal_starts(self) -> list[int]:
@@ -101,17 +102,16 @@ class ReplayApp(App[None]):
     # --- drawing -----------------------------------------------------------------------
 
     def redraw(self) -> None:
-        match = self.states[self.index]
-        view = match.view(self.seat)
+        view = self.states[self.index].view(self.seat)
         self.query_one("#title", Static).update(
             f"Replay · seen from seat {self.seat} ({self.record.seats[self.seat]}) · "
-            f"step {self.index}/{self.last}" + (" · match not over" if self.locked is not None else ""))
-        between = view.phase in (Phase.DEAL, Phase.OVER) and bool(view.results)
+            f"step {self.index}/{self.last}" + (" · not over" if self.locked is not None else ""))
+        between = view.phase.value in ("deal", "over") and bool(view.results)
         if self.show_board or between:
             table = self.query_one("#table", Static)
             rows = (table.content_size.height or 18) - 7  # the lines around the deals' rows
-            table.update(render.scoreboard(view, self.names, final=view.phase is Phase.OVER,
-                                           rows=rows, me=self.seat))
+            table.update(render.scoreboard(view, self.names, final=view.is_over, rows=rows,
+                                           me=self.seat, low_wins=game_info(self.record.game).low_wins))
         else:
             self.query_one("#table", Static).update(render.table_view(view, self.names, self.seat))
         scores = self.query_one("#scores", Static)
@@ -122,14 +122,14 @@ class ReplayApp(App[None]):
         else:
             action = self.record.actions[self.index - 1]
             status = Text(render.describe(action, render.short_names(self.names)), style="bold")
-            if view.redeal is not None and view.phase is Phase.DEAL:
-                status.append(f"\nThrown in: {view.redeal.reason}", style="magenta")
+            if view.notice:
+                status.append(f"\n{view.notice}", style="magenta")
         if self.note:
             status = Text(self.note, style="bold red")
             self.note = ""
         self.query_one("#status", Static).update(status)
-        my_play = view.phase is Phase.PLAY and view.to_act == self.seat
-        if view.hand is None and view.phase is Phase.CALL:
+        my_play = view.phase.value == "play" and view.to_act == self.seat
+        if view.hand is None and view.phase.value == "call":
             hand = Text("(cards face down: this seat has not looked yet)", style="italic")
         else:
             hand = render.hand_text(view, selected=None, my_turn=my_play)
@@ -160,14 +160,14 @@ class ReplayApp(App[None]):
         elif key == "end" or char == "G":
             self.go(self.last)
         elif key in ("tab", "shift+tab") and self.locked is not None:
-            self.note = ("The match is not over, so only your seat can be watched; "
+            self.note = ("The game is not over, so only your seat can be watched; "
                          "`callbreak play --resume` continues it.")
             self.redraw()
         elif key == "tab":
-            self.seat = (self.seat + 1) % 4
+            self.seat = (self.seat + 1) % self.record.players
             self.redraw()
         elif key == "shift+tab":
-            self.seat = (self.seat - 1) % 4
+            self.seat = (self.seat - 1) % self.record.players
             self.redraw()
         elif char == "s":
             self.show_board = not self.show_board

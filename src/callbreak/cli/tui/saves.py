@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from callbreak.core import Match
+from callbreak.core.game import Game
 from callbreak.record import Record
 
 APP_TAG = "callbreak play"
@@ -79,7 +79,7 @@ class SavedGame:
     seats: tuple[str, ...]
     deals_played: int
     readable: bool = True
-    game: str = "callbreak"  # or a related game's name (the record's "game" field)
+    game: str = "callbreak"  # the registry name of the game (the record's "game" field)
 
 
 def list_saved(folder: Path | None = None) -> list[SavedGame]:
@@ -93,7 +93,7 @@ def list_saved(folder: Path | None = None) -> list[SavedGame]:
             modified = path.stat().st_mtime
             data = json.loads(path.read_text(encoding="utf-8"))
             result = data.get("result") or {}
-            # Call Break records count deals, the related games' records hands.
+            # Call Break's results list "deals", the other games' "hands".
             out.append(SavedGame(path, modified, bool(result.get("finished")),
                                  tuple(str(s) for s in data.get("seats") or ()),
                                  len(result.get("deals") or result.get("hands") or ()),
@@ -112,17 +112,6 @@ def latest_unfinished(folder: Path | None = None) -> Path | None:
     return None
 
 
-def saved_game_name(path: Path) -> str:
-    """The game a saved record is of: ``"callbreak"``, or a related game's name (from its
-    ``"game"`` field). Unreadable files count as Call Break, whose reader explains the problem."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return "callbreak"
-    game = data.get("game") if isinstance(data, dict) else None
-    return game if isinstance(game, str) and game else "callbreak"
-
-
 def resolve_record_path(name: str | Path) -> Path:
     """A record path as typed, or failing that a file of that name in the saved-games folder."""
     path = Path(name)
@@ -134,12 +123,12 @@ def resolve_record_path(name: str | Path) -> Path:
     return path
 
 
-def unfinished_play_seat(record: Record, final: Match) -> int | None:
-    """The person's seat if ``record`` is a `callbreak play` save whose match is not over."""
+def unfinished_play_seat(record: Record, final: Game) -> int | None:
+    """The person's seat if ``record`` is a `callbreak play` save whose game is not over."""
     if record.meta.get("app") != APP_TAG or final.is_over:
         return None
     try:
         seat = int(record.meta.get("human_seat", 0))
     except (TypeError, ValueError):
         return 0
-    return seat if 0 <= seat <= 3 else 0
+    return seat if 0 <= seat < record.players else 0

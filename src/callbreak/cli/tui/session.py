@@ -1,46 +1,45 @@
-"""One person against three bots: the game logic of terminal play, without any drawing.
+"""One person against bots at any registered game: the game logic of terminal play, no drawing.
 
-A :class:`Session` owns the :class:`~callbreak.core.Match` the way a server owns a table. The
-interface asks it for the person's :class:`~callbreak.core.SeatView` and hands it actions; it
-never gives the interface another seat's cards. Every applied action is saved at once as a game
-record, so ``callbreak play --resume`` can rebuild the match by replaying it.
+A :class:`Session` owns a game from the registry (:func:`callbreak.games.game_info`) the way a
+server owns a table and drives it only through the game protocol
+(:class:`callbreak.core.game.Game`): chance comes from the game's own seeded dealer, the other
+seats from bots that play the game (:func:`callbreak.bots.make_bot`). The interface asks it for
+the person's view and hands it actions; it never gives the interface another seat's cards. Every
+applied action is saved at once as a game record, so ``callbreak play --resume`` rebuilds the
+game by replaying it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from callbreak.bots import Bot, BotError, Decision, available, make_bot
-from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported: game_session, tests
+from callbreak.bots import Bot, BotError, Decision, bots_for, make_bot
+from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported for the tests
 from callbreak.cli.tui.saves import new_save_path, write_atomically
-from callbreak.core import (
-    CHANCE,
-    Action,
-    CallbreakError,
-    Dealer,
-    Match,
-    RecordError,
-    Rules,
-    SeatView,
-)
+from callbreak.core import CHANCE, Action, CallbreakError, RecordError, Rules
 from callbreak.core.actions import action_seat
+from callbreak.core.game import Game
+from callbreak.games import GameInfo, game_info
 from callbreak.record import dumps, loads, record_of, replay
 
-STRENGTH_ORDER = ("expert", "heuristic", "beginner", "random")
-"""Bot names from strongest to weakest; the first registered one is the default and the hint."""
+STRENGTH_ORDER = ("expert", "search", "heuristic", "beginner", "random")
+"""Bot names from strongest to weakest; the first that plays the game is the default and the hint."""
 
 POSITIONS = ("South", "East", "North", "West")
-"""Where each seat sits as the person sees the table: themself at the bottom, play going right."""
+"""Where each seat of a four-seat table sits as the person sees it: themself at the bottom, play
+going right. Other table sizes name seats by number."""
+
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 class Turn(str, Enum):
-    """Who the match is waiting for."""
+    """Who the game is waiting for."""
 
     HUMAN = "human"
     BOT = "bot"
@@ -49,59 +48,59 @@ class Turn(str, Enum):
     OVER = "over"
 
 
-def best_bot_name(names: Sequence[str] | None = None) -> str:
-    """The strongest registered bot (the default opponent and the hint giver)."""
-    registered = set(available() if names is None else names)
-    for name in STRENGTH_ORDER:
-        if name in registered:
-            return name
-    return "random"
+def best_bot_name(names: Sequence[str] | None = None, game: str = "callbreak") -> str:
+    """The strongest bot among ``names`` (default: those that play ``game``)."""
+    registered = set(bots_for(game) if names is None else names)
+    return next((name for name in STRENGTH_ORDER if name in registered), "random")
 
 
-def default_opponents() -> tuple[str, str, str]:
-    """Three of the strongest bot available."""
-    best = best_bot_name()
-    return (best, best, best)
+def seat_names(players: int, me: int, labels: Sequence[str], you: str | None = None) -> tuple[str, ...]:
+    """Display names by seat: ``you`` (if given) for ``me``, the others by position and label,
+    e.g. "East (expert)" at a four-seat table, "Seat 2 (search)" at another."""
+    def where(s: int) -> str:
+        return POSITIONS[(s - me) % 4] if players == 4 else f"Seat {s}"
 
-
-def make_opponent(spec: str, seed: int | None) -> Bot:
-    """A bot by name (``"heuristic"``), with options, or a tournament-protocol bot by URL.
-
-    The protocol layer's ``make_player`` understands both names and URLs; until it exists only
-    local bots can be named.
-    """
-    try:
-        from callbreak.protocol.players import make_player
-    except ImportError:
-        if _is_url(spec):
-            raise BotError(f"cannot play against {spec!r}: remote bots need the tournament "
-                           "protocol client, which is not installed") from None
-        return make_bot(spec, seed=seed)
-    player: Bot = make_player(spec, seed)
-    return player
+    return tuple(you if you is not None and s == me else f"{where(s)} ({_short(labels[s])})"
+                 for s in range(players))
 
 
 def _is_url(spec: str) -> bool:
     return spec.strip().lower().startswith(("http://", "https://"))
 
 
-def _check_remote(specs: Sequence[str], rules: Rules) -> None:
-    """Refuse, before the match starts, rules that tournament-protocol bots cannot play."""
+def make_opponent(spec: str, seed: int | None, game: str = "callbreak") -> Bot:
+    """A bot that plays ``game`` by name (``"heuristic"``, with options), or for Call Break a
+    tournament-protocol bot by URL."""
+    if not _is_url(spec):
+        return make_bot(spec, seed=seed, game=game)
+    try:
+        from callbreak.protocol.players import make_player
+    except ImportError:
+        raise BotError(f"cannot play against {spec!r}: remote bots need the tournament "
+                       "protocol client, which is not installed") from None
+    player: Bot = make_player(spec, seed)
+    return player
+
+
+def _check_remote(specs: Sequence[str], options: Any, title: str) -> None:
+    """Refuse, before the game starts, rules that tournament-protocol bots cannot play."""
     if not any(_is_url(s) for s in specs):
         return
+    if not isinstance(options, Rules):
+        raise BotError(f"remote bots play the Call Break tournament protocol, not {title}")
     try:
         from callbreak.protocol.wire import check_rules
     except ImportError:
         return  # make_opponent explains that remote bots are unavailable
     try:
-        check_rules(rules)
+        check_rules(options)
     except CallbreakError as e:
         raise BotError(f"remote bots cannot play these rules ({e}); try --preset "
                        "bhoos-tournament") from None
 
 
 def _check_answering(specs: Sequence[str], timeout: float) -> None:
-    """Refuse, before the match starts, tournament-bot URLs where no bot answers ``GET /hi``:
+    """Refuse, before the game starts, tournament-bot URLs where no bot answers ``GET /hi``:
     otherwise every move of that seat would silently be the timer's default."""
     urls = [s.strip() for s in specs if _is_url(s)]
     if not urls:
@@ -126,54 +125,62 @@ class BotMove:
 
 
 class Session:
-    """A match between the person at ``human`` and bots at the other seats, saved as it goes."""
+    """A game between the person at ``human`` and bots at the other seats, saved as it goes."""
 
-    def __init__(self, match: Match, *, human: int, opponents: dict[int, str], seed: int,
+    def __init__(self, name: str, game: Game, *, human: int, opponents: dict[int, str], seed: int,
                  save_path: Path | None, started: str | None = None) -> None:
-        self.match = match
+        self.name = name
+        self.info: GameInfo = game_info(name)
+        self.game = game
         self.human = human
         self.opponents = dict(opponents)
         self.seed = seed
         self.save_path = save_path
         self.started = started or datetime.now(UTC).isoformat(timespec="seconds")
-        self.bots: dict[int, Bot] = {
-            seat: make_opponent(spec, seed=seed * 10 + seat) for seat, spec in self.opponents.items()}
+        self.bots: dict[int, Bot] = {seat: make_opponent(spec, seed * 10 + seat, name)
+                                     for seat, spec in self.opponents.items()}
         self._hint_bot: Bot | None = None
-        self._resumed = bool(match.history)
+        self._resumed = bool(game.history)
         self.save_error: str | None = None
 
     # --- building ----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules, *, opponents: Sequence[str] | None = None, seat: int = 0,
-            seed: int | None = None, save_path: Path | None = None, save: bool = True,
-            reach_timeout: float | None = 3.0) -> Session:
-        """A fresh match. Raises :class:`CallbreakError` for a bad seat or an unknown bot, or
-        (unless ``reach_timeout`` is None) a bot URL where nothing answers within that many
-        seconds; nothing is saved then."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise CallbreakError(f"--seat must be 0, 1, 2 or 3, got {seat!r}")
-        specs = tuple(opponents) if opponents is not None else default_opponents()
+    def new(cls, name: str = "callbreak", *, players: int | None = None, preset: str | None = None,
+            options: Mapping[str, Any] | None = None, opponents: Sequence[str] | None = None,
+            seat: int = 0, seed: int | None = None, save_path: Path | None = None,
+            save: bool = True, reach_timeout: float | None = 3.0) -> Session:
+        """A fresh game of the registered game ``name``. Raises :class:`CallbreakError` naming a
+        bad game, player count, preset, option, seat or bot, or (unless ``reach_timeout`` is None)
+        a bot URL where nothing answers within that many seconds; nothing is saved then."""
+        info = game_info(name)
+        game = info.new(players, preset, **dict(options or {}))
+        n = game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            seats = ", ".join(str(s) for s in range(n - 1))
+            raise CallbreakError(f"--seat must be {seats} or {n - 1}, got {seat!r}")
+        specs = tuple(s.strip() for s in opponents) if opponents is not None else (best_bot_name(game=name),)
         if len(specs) == 1:
-            specs = specs * 3
-        if len(specs) != 3 or not all(s.strip() for s in specs):
-            raise BotError(f"--opponents needs one or three bot names separated by commas, got "
-                           f"{','.join(specs)!r}; bots are: {', '.join(available())}")
-        _check_remote(specs, rules)
+            specs = specs * (n - 1)
+        if len(specs) != n - 1 or not all(specs):
+            need = "one" if n == 2 else f"one or {_COUNTS[n - 1] if n <= 10 else n - 1}"
+            raise BotError(f"--opponents needs {need} bot names separated by commas, got "
+                           f"{','.join(specs)!r}; bots for {info.title} are: {', '.join(bots_for(name))}")
+        _check_remote(specs, game.options, info.title)
         if reach_timeout is not None:
             _check_answering(specs, reach_timeout)
-        others = [(seat + i) % 4 for i in (1, 2, 3)]  # in play order: East, North, West
-        table = {s: spec.strip() for s, spec in zip(others, specs, strict=True)}
+        others = [(seat + i) % n for i in range(1, n)]  # in play order after the person
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         path = (save_path or new_save_path()) if save else None
-        session = cls(Match(rules), human=seat, opponents=table, seed=seed, save_path=path)
+        session = cls(name, game, human=seat, opponents=dict(zip(others, specs, strict=True)),
+                      seed=seed, save_path=path)
         session.save()
         return session
 
     @classmethod
     def resume(cls, path: Path, *, reach_timeout: float | None = 3.0) -> Session:
-        """Rebuild a saved match by replaying its record; bots are re-created from its meta.
+        """Rebuild a saved game by replaying its record; bots are re-created from its meta.
 
         Bot URLs where nothing answers are refused as in :meth:`new` (the save is untouched)."""
         try:
@@ -191,52 +198,54 @@ class Session:
             seed = int(meta["seed"])
         except (KeyError, TypeError, ValueError) as e:
             raise RecordError(f"{path}: the saved game's meta is incomplete ({e})") from None
-        if not 0 <= human <= 3 or sorted(opponents) != [s for s in range(4) if s != human]:
+        n = record.players
+        if not 0 <= human < n or sorted(opponents) != [s for s in range(n) if s != human]:
             raise RecordError(f"{path}: the saved seats do not make a table")
-        match = replay(record)
+        game = replay(record)
         if reach_timeout is not None:
             _check_answering(list(opponents.values()), reach_timeout)
-        return cls(match, human=human, opponents=opponents, seed=seed, save_path=path,
+        return cls(record.game, game, human=human, opponents=opponents, seed=seed, save_path=path,
                    started=str(meta.get("started") or ""))
 
     # --- what the interface may read ---------------------------------------------------
 
     @property
     def is_over(self) -> bool:
-        return self.match.is_over
+        return self.game.is_over
 
     @property
     def resumed(self) -> bool:
-        """Whether the match already had actions when this session took it over."""
+        """Whether the game already had actions when this session took it over."""
         return self._resumed
 
     @property
-    def rules(self) -> Rules:
-        return self.match.rules
+    def players(self) -> int:
+        return self.game.players
 
-    def view(self) -> SeatView:
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    def view(self) -> Any:
         """Everything the person may see, and nothing more."""
-        return self.match.view(self.human)
+        return self.game.view(self.human)
 
     def names(self) -> tuple[str, ...]:
         """Display names by seat: "You" and e.g. "East (expert)"."""
-        return tuple(
-            "You" if s == self.human
-            else f"{POSITIONS[(s - self.human) % 4]} ({_short(self.opponents[s])})"
-            for s in range(4))
+        return seat_names(self.players, self.human, self.seat_labels(), you="You")
 
     def position(self, seat: int) -> str:
-        """South/East/North/West as the person sees it."""
-        return POSITIONS[(seat - self.human) % 4]
+        """South/East/North/West (or "Seat N") as the person sees it."""
+        return seat_names(self.players, self.human, self.seat_labels())[seat].split(" (")[0]
 
     @property
     def turn(self) -> Turn:
-        m = self.match
-        if m.is_over:
+        g = self.game
+        if g.is_over:
             return Turn.OVER
-        if m.to_act == CHANCE:
-            return Turn.STOP_CHOICE if m.can_stop else Turn.CHANCE
-        return Turn.HUMAN if m.to_act == self.human else Turn.BOT
+        if g.to_act == CHANCE:  # the table may stop instead of dealing (Call Break, no deal limit)
+            return Turn.STOP_CHOICE if g.legal_actions(CHANCE) else Turn.CHANCE
+        return Turn.HUMAN if g.to_act == self.human else Turn.BOT
 
     # --- acting ------------------------------------------------------------------------
 
@@ -246,7 +255,7 @@ class Session:
         A save that fails (disk full, folder removed) does not stop the game: the error is kept
         in :attr:`save_error` for the interface to show, and the next action tries again.
         """
-        self.match.apply(action)
+        self.game.apply(action)
         try:
             self.save()
         except OSError as e:
@@ -261,47 +270,50 @@ class Session:
         self.apply(action)
 
     def default_action(self) -> Action:
-        """What the turn timer plays for the person (004): biggest card, lowest call, keep."""
-        if self.match.to_act != self.human:
+        """What a turn timer plays for the person (Call Break: biggest card, lowest call, keep)."""
+        if self.game.to_act != self.human:
             raise CallbreakError("it is not your turn")
-        return self.match.default_action()
+        action: Action = self.game.default_action()
+        return action
 
     def chance_action(self, *, stop: bool = False) -> Action:
-        """The next chance step. Seeded by the game's seed and the step's position, so a resumed
-        match deals exactly the cards the uninterrupted one would have."""
-        dealer = Dealer(seed=_mix(self.seed, len(self.match.history)))
-        return dealer.chance(self.match, stop=stop)
+        """The next chance step (or, with ``stop``, stopping the table), from the game's dealer
+        seeded by the seed and the step's position, so a resumed game deals exactly the cards the
+        uninterrupted one would have."""
+        action: Action
+        if stop:
+            action = next(a for a in self.game.legal_actions(CHANCE) if a.kind == "stop")
+            return action
+        action = self.info.dealer(self.seed * 1_000_003 + len(self.game.history)).chance(self.game)
+        return action
 
-    def bot_view(self) -> tuple[int, SeatView]:
+    def bot_view(self) -> tuple[int, Any]:
         """The seat to act and its view, to be handed to that seat's bot (maybe in a thread)."""
-        seat = self.match.to_act
+        seat = self.game.to_act
         if seat is None or seat == CHANCE or seat == self.human:
             raise CallbreakError("no bot is to act")
-        return seat, self.match.view(seat)
+        return seat, self.game.view(seat)
 
-    def decide(self, seat: int, view: SeatView, budget: float) -> BotMove:
-        """Ask ``seat``'s bot; a failing or illegal answer is replaced by the timer's default.
+    def decide(self, seat: int, view: Any, budget: float) -> BotMove:
+        """Ask ``seat``'s bot; a failing or illegal answer is replaced by the game's default.
 
-        Safe to run in a worker thread: it reads only the frozen ``view``.
+        Safe to run in a worker thread: the bot reads only the frozen ``view``.
         """
         try:
             decision = self.bots[seat].decide(view, budget)
-            action = decision.action
-            if action in view.legal:
-                return BotMove(action, decision.reason)
-            problem = f"chose an illegal action ({action!r})"
+            if decision.action in view.legal:
+                return BotMove(decision.action, decision.reason)
+            problem = f"chose an illegal action ({decision.action!r})"
         except Exception as e:  # noqa: BLE001 - a bot's bug must never end the person's game
             problem = f"failed ({type(e).__name__}: {e})"
-        return BotMove(_default_from_view(view), "default action", problem)
+        return BotMove(self.game.default_action(), "default action", problem)
 
-    def hint(self, view: SeatView, budget: float) -> tuple[str, Decision]:
-        """What the strongest local bot would do from the person's view: (bot name, decision).
-
-        Safe to run in a worker thread.
-        """
-        name = best_bot_name()
+    def hint(self, view: Any, budget: float) -> tuple[str, Decision]:
+        """What the strongest bot for the game would do from the person's view: (bot name,
+        decision). Safe to run in a worker thread."""
+        name = best_bot_name(game=self.name)
         if self._hint_bot is None:
-            self._hint_bot = make_bot(name, seed=self.seed)
+            self._hint_bot = make_bot(name, seed=self.seed, game=self.name)
         return name, self._hint_bot.decide(view, budget)
 
     # --- saving ------------------------------------------------------------------------
@@ -312,45 +324,22 @@ class Session:
                 "seed": self.seed, "started": self.started}
 
     def seat_labels(self) -> tuple[str, ...]:
-        return tuple("you" if s == self.human else self.opponents[s] for s in range(4))
+        return tuple("you" if s == self.human else self.opponents[s] for s in range(self.players))
 
     def save(self) -> None:
         """Write the whole record atomically (a no-op for unsaved sessions)."""
         if self.save_path is None:
             return
-        record = record_of(self.match, seats=self.seat_labels(), meta=self.meta())
+        record = record_of(self.game, seats=self.seat_labels(), meta=self.meta(), name=self.name)
         write_atomically(self.save_path, dumps(record))
 
 
 def _short(spec: str) -> str:
     """A bot spec short enough for a seat label (URLs lose their scheme and path)."""
     if "://" in spec:
-        host = spec.split("://", 1)[1].split("/", 1)[0]
-        return host[:18]
+        return spec.split("://", 1)[1].split("/", 1)[0][:18]
     return spec.split(":", 1)[0][:18]
 
 
-def _mix(seed: int, step: int) -> int:
-    # Distinct, well-spread seeds per step; random.Random takes any int.
-    return seed * 1_000_003 + step
-
-
-def _default_from_view(view: SeatView) -> Action:
-    """The turn timer's default worked out from a view: biggest legal card, lowest call, keep."""
-    legal = view.legal
-    plays = [a for a in legal if a.kind == "play"]
-    if plays:
-        trump = view.trump
-
-        def strength(a: Action) -> tuple[int, int]:
-            card = a.card  # type: ignore[union-attr]
-            return (1 if trump is not None and card.suit == trump else 0, int(card.rank))
-
-        return max(plays, key=strength)
-    calls = [a for a in legal if a.kind == "call" and not a.blind]  # type: ignore[union-attr]
-    if calls:
-        return min(calls, key=lambda a: a.tricks)  # type: ignore[union-attr]
-    keeps = [a for a in legal if a.kind == "redeal" and not a.claim]  # type: ignore[union-attr]
-    if keeps:
-        return keeps[0]
-    return legal[0]
+__all__ = ["APP_TAG", "POSITIONS", "BotMove", "Session", "Turn", "best_bot_name", "make_opponent",
+           "seat_names"]
