@@ -5,8 +5,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from callbreak.core.actions import Action, Deal
 from callbreak.core.cards import DECK, Card, parse_cards
-from callbreak.games import CHANCE, Action, Deal, GameDealer, TrickGame
+from callbreak.games import CHANCE, GameDealer, TrickGame, new_game
+
+# The related games of seed 000: the registered games built on games.base (Call Break and Call
+# Bridge are the core's Match).
+RELATED = ("batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
+
+
+def trick_game(name: str, players: int | None = None, **options: object) -> TrickGame:
+    """A new related game by registry name (``new_game``, typed as the trick game it is)."""
+    game = new_game(name, players, **options)
+    assert isinstance(game, TrickGame), f"{name} is not a trick game"
+    return game
 
 
 def fill_deal(game: TrickGame, hands: dict[int, str], upcard: str | None = None,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from games_helpers import fill_deal, play_seq, random_playout
 
-from callbreak.core.actions import Play
+from callbreak.core.actions import Bid, NameTrump, Pass, Play
 from callbreak.core.cards import Card, Suit, parse_cards
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, IllegalPlayError, RulesError
-from callbreak.games import BatakIhaleli, BatakKozMaca, Bid, GamePhase, NameTrump, Pass
+from callbreak.games import BatakIhaleli, BatakKozMaca, GamePhase
 
 HEARTS12 = "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H"
 CLUBS = [c.text for c in parse_cards("AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C")]

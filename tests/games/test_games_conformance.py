@@ -12,34 +12,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from games_helpers import random_playout
+from games_helpers import RELATED, random_playout, trick_game
 
-from callbreak.core.actions import Play
+from callbreak.core.actions import Bid, Deal, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import FULL_DECK, Card, Suit
 from callbreak.core.errors import IllegalActionError
-from callbreak.games import (
-    CHANCE,
-    GAMES,
-    Bid,
-    Deal,
-    Exchange,
-    GameDealer,
-    GamePhase,
-    Join,
-    NameTrump,
-    Pass,
-    Settle,
-    TrickGame,
-    make_trick_game,
-)
-from callbreak.games.record import (
-    dumps_game,
-    game_record_of,
-    loads_game,
-    replay_game_states,
-)
+from callbreak.games import CHANCE, GameDealer, GamePhase, TrickGame, game_info
+from callbreak.record import dumps, loads, record_of, replay_states
 
-CONFIGS = [(name, n) for name, info in GAMES.items() if info.cls is not None for n in info.player_counts]
+CONFIGS = [(name, n) for name in RELATED for n in game_info(name).seats]
 
 
 def mask(cards: object) -> int:
@@ -228,7 +209,7 @@ def check_from_view(g: TrickGame) -> None:
 def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -> None:
     games = 2 if players <= 5 else 1
     for seed in range(games):
-        g = make_trick_game(name, players, max_hands=12)
+        g = trick_game(name, players, max_hands=12)
         rng = random.Random(seed)
         dealer = GameDealer(seed)
         snaps = [g.snapshot()]
@@ -271,8 +252,8 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
         totals = [scores_before[s] + sum(r.points[s] for r in g.results) for s in range(players)]
         assert totals == g.scores
         assert g.winners and g.phase is GamePhase.OVER and g.to_act is None
-        record = loads_game(dumps_game(game_record_of(g)))
-        replayed = [s.snapshot() for s in replay_game_states(record)]
+        record = loads(dumps(record_of(g)))
+        replayed = [s.snapshot() for s in replay_states(record)]
         assert [_no_history(s) for s in replayed] == [_no_history(s) for s in snaps]
 
 
@@ -282,6 +263,6 @@ def _no_history(snap: tuple[object, ...]) -> tuple[object, ...]:
 
 def test_seed000_every_game_finishes_without_a_hand_limit() -> None:
     for name, players in CONFIGS:
-        g = make_trick_game(name, players)
+        g = trick_game(name, players)
         random_playout(g, seed=11)
         assert g.is_over and g.winners

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from games_helpers import fill_deal, play_seq
 
-from callbreak.core.actions import Play
+from callbreak.core.actions import Exchange, Join, NameTrump, Play
 from callbreak.core.cards import Card, Suit, parse_cards
 from callbreak.core.errors import IllegalActionError, IllegalPlayError, RulesError
-from callbreak.games import Donut, Exchange, GameDealer, GamePhase, Horsethief, Join, NameTrump
+from callbreak.games import Donut, GameDealer, GamePhase, Horsethief
 from callbreak.games.base import TrickGame
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from games_helpers import fill_deal, play_seq, random_playout
 
-from callbreak.core.actions import Play
+from callbreak.core.actions import Bid, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import Card, Suit
 from callbreak.core.errors import CallOutOfRangeError, RulesError, WrongPhaseError
-from callbreak.games import Bid, GameDealer, GamePhase, Join, NameTrump, Pass, Settle, Snarples
+from callbreak.games import GameDealer, GamePhase, Snarples
 
 
 def play_out_hand(g: Snarples) -> None:
