@@ -47,7 +47,9 @@ def test_record_header_and_round_trip() -> None:
     m = _finished()
     data = _json(m)
     assert (data["format"], data["version"], data["seats"]) == (FORMAT, VERSION, ["ana", "bo", "cy", "di"])
-    assert data["rules"] == m.rules.to_dict()  # every option spelled out
+    assert VERSION == 2 and (data["game"], data["players"]) == ("callbreak", 4)
+    assert data["options"] == m.rules.to_dict()  # every option spelled out
+    assert "rules" not in data  # version 2 names them options, as every game does
     assert sum(1 for a in data["actions"] if a["type"] == "deal") >= 5
     assert data["result"]["totals"] == [t / 10 for t in m.totals]
     rec = loads(json.dumps(data))
@@ -105,11 +107,19 @@ def test_broken_json_refused() -> None:
 def test_unknown_version_and_format_refused() -> None:
     data = _json(_finished())
     _refused(data | {"version": 99}, "unsupported record version 99")
-    _refused(data | {"format": "pgn"}, "not a Call Break record")
-    _refused(data | {"game": "batak"}, "not Call Break")
-    _refused(data | {"rules": {"max_call": 99}}, "bad rules in record: max_call")
-    _refused(data | {"seats": ["a", "b"]}, "four names")
+    _refused(data | {"format": "pgn"}, "not a game record .*'pgn'")
+    # One reader for every game: the game is looked up in the registry, and a Call Break record
+    # relabelled as another game is refused by that game's own options check.
+    _refused(data | {"game": "batak"}, "unknown game 'batak'; games are: callbreak")
+    _refused(data | {"game": "batak-ihaleli"}, "bad options in record: unknown option")
+    _refused(data | {"options": {"max_call": 99}}, "bad options in record: max_call")
+    _refused(data | {"seats": ["a", "b"]}, "seats must be a list of 4 names")
+    _refused(data | {"players": 5}, r"players must be one of \[4\] for Call Break, got 5")
     _refused(data | {"actions": "none"}, "actions must be a list")
+    # Version 1 (Call Break's first format) keeps its "rules": without them it is refused.
+    old = {k: v for k, v in data.items() if k not in ("options", "players")} | {"version": 1}
+    _refused(old, "bad options in record")
+    assert loads(json.dumps(old | {"rules": data["options"]})).actions
 
 
 def test_illegal_action_refused_naming_it() -> None:
