@@ -1,5 +1,5 @@
-"""`callbreak play --game NAME`: the related games in the terminal, driven by keys through
-Textual's test pilot, saved after every move and resumed."""
+"""`callbreak play --game NAME`: the related games in the same terminal app as Call Break, driven
+by keys through Textual's test pilot, saved after every move and resumed."""
 
 from __future__ import annotations
 
@@ -15,14 +15,13 @@ from textual.widgets import Static
 from typer.testing import CliRunner
 
 from callbreak.cli.main import app as cli
-from callbreak.cli.tui.game_app import GamePlayApp
-from callbreak.cli.tui.game_session import GameSession
-from callbreak.cli.tui.saves import latest_unfinished, saved_game_name
-from callbreak.cli.tui.session import APP_TAG
-from callbreak.core.actions import Play
+from callbreak.cli.tui.app import PlayApp
+from callbreak.cli.tui.saves import latest_unfinished
+from callbreak.cli.tui.session import APP_TAG, Session
+from callbreak.core.actions import Bid, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import cards_of, sort_for_display
-from callbreak.games import CHANCE, Bid, Exchange, GamePhase, Join, NameTrump, Pass, Settle
-from callbreak.games.record import GameRecord, loads_game, replay_game
+from callbreak.games import CHANCE, GamePhase
+from callbreak.record import Record, loads, replay
 
 SIZE = (80, 24)
 
@@ -43,7 +42,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _screen_text(app: GamePlayApp) -> str:
+def _screen_text(app: PlayApp) -> str:
     console = Console(width=SIZE[0], record=True, file=open("/dev/null", "w"))  # noqa: SIM115
     for widget_id in ("#table", "#hand", "#status", "#prompt", "#keys"):
         console.print(app.query_one(widget_id, Static).content)
@@ -60,8 +59,8 @@ async def _until(pilot: Pilot[None], ready: Callable[[], bool], limit: float = 2
     raise AssertionError("the app did not get there in time")
 
 
-def _run(session: GameSession, body: Callable[[GamePlayApp, Pilot[None]], Awaitable[None]]) -> GamePlayApp:
-    app = GamePlayApp(session, delay=0.0, think=0.02)
+def _run(session: Session, body: Callable[[PlayApp, Pilot[None]], Awaitable[None]]) -> PlayApp:
+    app = PlayApp(session, delay=0.0, think=0.02)
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -71,7 +70,7 @@ def _run(session: GameSession, body: Callable[[GamePlayApp, Pilot[None]], Awaita
     return app
 
 
-def _waiting(app: GamePlayApp) -> bool:
+def _waiting(app: PlayApp) -> bool:
     return not app.is_running or app.mode in ("act", "continue", "over", "broken")
 
 
@@ -80,11 +79,11 @@ def _waiting(app: GamePlayApp) -> bool:
     ("horsethief", 3), ("horsethief", 5),
 ])
 def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int) -> None:
-    session = GameSession.new(game, players=players, options={"max_hands": "2"},
+    session = Session.new(game, players=players, options={"max_hands": "2"},
                               opponents=["random"], seed=11)
     phases_seen: set[GamePhase] = set()
 
-    async def body(app: GamePlayApp, pilot: Pilot[None]) -> None:
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         while app.is_running:
             await _until(pilot, lambda: _waiting(app))
             if not app.is_running:
@@ -117,7 +116,7 @@ def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int
     assert GamePhase.PLAY in phases_seen or any(not r.active[session.human] for r in session.game.results)
     record = _saved(session)
     assert record.game == game and record.meta["app"] == APP_TAG
-    assert replay_game(record).scores == session.game.scores  # the save is the whole game
+    assert replay(record).scores == session.game.scores  # the save is the whole game
     mine = [a for a in record.actions if getattr(a, "seat", None) == session.human]
     assert mine, "the person made moves"
     for a in mine:  # each of them came from the phase's keys
@@ -126,17 +125,17 @@ def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int
         assert isinstance(a, (Play, Pass, Bid, NameTrump, Join, Settle, Exchange))
 
 
-def _moved(app: GamePlayApp, before: int) -> Callable[[], bool]:
+def _moved(app: PlayApp, before: int) -> Callable[[], bool]:
     """Whether the game got past ``before`` actions (or the app ended)."""
     return lambda: len(app.session.game.history) > before or not app.is_running
 
 
-def _saved(session: GameSession) -> GameRecord:
+def _saved(session: Session) -> Record:
     assert session.save_path is not None
-    return loads_game(session.save_path.read_text(encoding="utf-8"))
+    return loads(session.save_path.read_text(encoding="utf-8"))
 
 
-def _advance_to(session: GameSession, phase: GamePhase) -> None:
+def _advance_to(session: Session, phase: GamePhase) -> None:
     """Let random choices (the person's too) play until the person must act in ``phase``."""
     import random
 
@@ -161,9 +160,9 @@ def _advance_to(session: GameSession, phase: GamePhase) -> None:
 
 
 def test_bad_keys_are_refused_with_a_message_and_change_nothing() -> None:
-    session = GameSession.new("batak-ihaleli", opponents=["random"], seed=4)
+    session = Session.new("batak-ihaleli", opponents=["random"], seed=4)
 
-    async def body(app: GamePlayApp, pilot: Pilot[None]) -> None:
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _until(pilot, lambda: app.mode == "act")
         view = app.session.view()
         assert view.phase is GamePhase.AUCTION
@@ -182,11 +181,11 @@ def test_bad_keys_are_refused_with_a_message_and_change_nothing() -> None:
 
 
 def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
-    session = GameSession.new("horsethief", players=3, opponents=["heuristic"], seed=8)
+    session = Session.new("horsethief", players=3, opponents=["heuristic"], seed=8)
     _advance_to(session, GamePhase.EXCHANGE)
     hand = sorted(session.view().hand or ())
 
-    async def body(app: GamePlayApp, pilot: Pilot[None]) -> None:
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _until(pilot, lambda: app.mode == "act")
         assert "Space or 1-5" in _screen_text(app)
         await pilot.press("3", "1", "right", "space", "space", "escape", "2", "4", "enter")
@@ -198,10 +197,10 @@ def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
     shown = sort_for_display(hand)  # the order the hand is drawn and numbered in
     assert set(mine[0].cards) == {shown[1], shown[3]}  # Esc cleared the first marks
 
-    session = GameSession.new("snarples", players=4, opponents=["random"], seed=3)
+    session = Session.new("snarples", players=4, opponents=["random"], seed=3)
     _advance_to(session, GamePhase.TRUMP)
 
-    async def name_trump(app: GamePlayApp, pilot: Pilot[None]) -> None:
+    async def name_trump(app: PlayApp, pilot: Pilot[None]) -> None:
         await _until(pilot, lambda: app.mode == "act")
         assert "s h d c" in _screen_text(app)
         await pilot.press("d")
@@ -215,12 +214,12 @@ def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
 
 
 def test_resume_rebuilds_the_saved_game_and_continues_it() -> None:
-    session = GameSession.new("donut", players=4, opponents=["heuristic", "random", "search"], seed=6)
+    session = Session.new("donut", players=4, opponents=["heuristic", "random", "search"], seed=6)
     _advance_to(session, GamePhase.PLAY)
     assert session.save_path is not None
     assert latest_unfinished() == session.save_path
-    assert saved_game_name(session.save_path) == "donut"
-    again = GameSession.resume(session.save_path)
+    assert loads(session.save_path.read_text()).game == "donut"
+    again = Session.resume(session.save_path)
     assert again.game.snapshot() == session.game.snapshot()
     assert again.opponents == session.opponents and again.human == session.human
     # Both go on the same way to the next deal, and deal the same cards there.
@@ -231,24 +230,25 @@ def test_resume_rebuilds_the_saved_game_and_continues_it() -> None:
 
 
 def test_resume_refuses_a_record_not_saved_by_play(tmp_path: Path) -> None:
-    session = GameSession.new("horsethief", players=3, opponents=["random"], seed=2)
+    session = Session.new("horsethief", players=3, opponents=["random"], seed=2)
     assert session.save_path is not None
     data = json.loads(session.save_path.read_text())
     data["meta"] = {}
     other = tmp_path / "other.json"
     other.write_text(json.dumps(data))
     with pytest.raises(Exception, match="not saved by `callbreak play`"):
-        GameSession.resume(other)
+        Session.resume(other)
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--game", "snarples", "--players", "9"], "3-8 players"),
-    (["--game", "horsethief", "--players", "3", "--seat", "3"], "--seat must be 0-2"),
-    (["--game", "donut", "--opponents", "random,random"], "one or 3 game bot names"),
-    (["--game", "donut", "--opponents", "expert"], "unknown game bot"),
+    (["--game", "snarples", "--players", "9"], "Snarples is for 3 to 8 players"),
+    (["--game", "horsethief", "--players", "3", "--seat", "3"], "--seat must be 0, 1 or 2"),
+    (["--game", "donut", "--opponents", "random,random"], "one or three bot names"),
+    (["--game", "donut", "--opponents", "expert"], "'expert' does not play donut; bots for donut are"),
+    (["--game", "donut", "--opponents", "http://127.0.0.1:9"], "remote bots play the Call Break"),
     (["--game", "batak-ihaleli", "--option", "min_bid=99"], "min_bid"),
     (["--game", "nope"], "unknown game"),
-    (["--game", "call-bridge"], "--preset call-bridge"),
+    (["--game", "call-bridge", "--preset", "567"], "Call Bridge has no preset '567'"),
     (["--players", "3"], "Call Break is for 4 players"),
 ])
 def test_play_refuses_bad_settings_before_any_screen(args: list[str], message: str) -> None:
@@ -258,10 +258,10 @@ def test_play_refuses_bad_settings_before_any_screen(args: list[str], message: s
 
 
 def test_i_asks_the_search_bot_for_a_hint_and_selects_it() -> None:
-    session = GameSession.new("donut", players=4, opponents=["random"], seed=9)
+    session = Session.new("donut", players=4, opponents=["random"], seed=9)
     _advance_to(session, GamePhase.PLAY)
 
-    async def body(app: GamePlayApp, pilot: Pilot[None]) -> None:
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _until(pilot, lambda: app.mode == "act")
         before = app.session.game.snapshot()
         await pilot.press("i")

@@ -21,6 +21,18 @@ def test_every_preset_has_a_title_and_a_description_in_words() -> None:
     assert "pagat.com" in PRESETS["call-bridge"].description
 
 
+def test_titles_are_words_a_player_knows_and_tell_presets_apart() -> None:
+    titles = [p.title for p in PRESETS.values()]
+    assert len(set(titles)) == len(titles)
+    for p in PRESETS.values():
+        assert p.title == p.title.strip() and re.search(r"[A-Za-z]", p.title), p.name
+        assert not re.search(r"\b00[0-4]\b", p.title + p.description), p.name
+    assert PRESETS["callbreak"].title == "Call Break"
+    assert PRESETS["567"].title == "567 platform"
+    assert PRESETS["bhoos-tournament"].title == "Public bot tournament"
+    assert PRESETS["call-bridge"].title == "Call Bridge (pagat.com)"
+
+
 def test_every_game_and_its_presets_are_described_in_words() -> None:
     for info in games():
         assert info.description and not SOURCE_NUMBER.search(info.description), info.name

@@ -63,9 +63,9 @@ def related_games(
     if not seats:
         console.print(f"[bold]{info.title}[/bold] ({_seats(info)} players): {info.description}")
         console.print(f"Bots that play it: {', '.join(bots_for(name))}")
-        table = Table("preset", "description", box=None)
+        table = Table("preset", "title", "description", box=None)
         for p in info.presets:
-            table.add_row(p.name, p.description)
+            table.add_row(p.name, p.title, p.description)
         console.print(table)
         table = Table("option", "value", box=None)
         for k, v in game.options.to_dict().items():

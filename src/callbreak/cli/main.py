@@ -44,9 +44,9 @@ def fail(message: str) -> None:
 def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in full.")] = None) -> None:
     """List the rule presets, or print one preset's options."""
     if name is None:
-        table = Table("preset", "description", box=None)
+        table = Table("preset", "title", "description", box=None)
         for p in PRESETS.values():
-            table.add_row(p.name, p.description)
+            table.add_row(p.name, p.title, p.description)
         console.print(table)
         from callbreak.games import games
 
@@ -59,7 +59,7 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
     except CallbreakError as e:
         fail(str(e))
         return
-    console.print(f"[bold]{p.name}[/bold]: {p.description}")
+    console.print(f"[bold]{p.title}[/bold] ({p.name}): {p.description}")
     table = Table("option", "value", box=None)
     for k, v in p.rules.describe():
         table.add_row(k, v)

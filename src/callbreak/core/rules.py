@@ -39,7 +39,8 @@ class SpadeLead(str, Enum):
 
 
 class Scoring(str, Enum):
-    TENTHS = "tenths"  # call + 0.1 per overtrick, else -call (catsatcards, Nepali house rules, the 567 platform)
+    # call + 0.1 per overtrick, else -call (catsatcards, Nepali house rules, the 567 platform)
+    TENTHS = "tenths"
     EXACT_OR_ONE_OVER = "exact_or_one_over"  # call or call+1 scores call (pagat.com)
     AT_LEAST = "at_least"  # won >= call scores call (the Call Break app rules)
 
@@ -59,7 +60,7 @@ class FirstDealer(str, Enum):
     RANDOM = "random"  # the 567 platform
     DRAW_LOWEST = "draw_lowest"  # catsatcards
     DRAW_HIGHEST = "draw_highest"  # Nepali house rules
-    SEAT_0 = "seat_0"  # the bot tournament: dealer of deal r is seat (r-1) mod 4
+    SEAT_0 = "seat_0"  # the public bot tournament: dealer of deal r is seat (r-1) mod 4
 
 
 class Rotation(str, Enum):
@@ -69,7 +70,8 @@ class Rotation(str, Enum):
 
 class Trump(str, Enum):
     SPADES = "spades"
-    FIRST_LED = "first_led"  # the Nepali house rules' "No-trump Call Break": first card led in the deal sets trump
+    # The Nepali house rules' "No-trump Call Break": the first card led in the deal sets trump.
+    FIRST_LED = "first_led"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -332,43 +334,53 @@ _CB = Rules()
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
-        Preset("callbreak", "Call Break", "Modern Nepali Call Break (catsatcards, Nepali house rules, the 567 platform): calls 1-13, must beat, "
-               "tenths, 5 deals", _CB),
-        Preset("nepal-traditional", "Nepali house rules", "The Nepali house rules as written: calls 2-13, must trump when void, no "
-               "spade lead to trick 1, ties broken by an extra deal",
-               dataclasses.replace(_CB, min_call=2, void_rule=VoidRule.MUST_TRUMP,
-                                   spade_lead_first_trick=SpadeLead.FORBIDDEN,
-                                   tie_break=TieBreak.EXTRA_DEAL,
-                                   first_dealer=FirstDealer.DRAW_HIGHEST)),
-        Preset("catsatcards", "Catsatcards Call Break", "The catsatcards rules as written: weak-hand redeal claims, calls "
-               "totalling under 8 redealt, lowest draw deals",
-               dataclasses.replace(_CB, redeal_weak_hand=WeakHand.NO_SPADE_OR_NO_FACE,
-                                   min_call_total=8, first_dealer=FirstDealer.DRAW_LOWEST,
-                                   dealer_rotation=Rotation.LEFT)),
-        Preset("call-bridge", "Call Bridge (pagat.com)", "The pagat.com rules (Bangladesh): calls 2-12, follow freely, call or "
-               "one over scores, 8+ scores 13, no fixed end",
-               dataclasses.replace(_CB, min_call=2, max_call=12, follow_must_beat=False,
-                                   scoring=Scoring.EXACT_OR_ONE_OVER, bonus_call=BonusCall(),
-                                   deals=None)),
-        Preset("call-bridge-simple", "Call Bridge, simple (pagat.com)", "The pagat.com rules' common variant: calls 2-8, at least the call "
-               "scores, 8 scores 13, calls under 10 redealt, no spade lead to trick 1",
-               dataclasses.replace(_CB, min_call=2, max_call=8, follow_must_beat=False,
-                                   scoring=Scoring.AT_LEAST, bonus_call=BonusCall(),
-                                   min_call_total=10, spade_lead_first_trick=SpadeLead.FORBIDDEN,
-                                   deals=None)),
-        Preset("567", "567 platform", "The 567 platform's rules: calls 1-8, blind calls doubled, turn timer "
-               "plays the biggest card, chip stakes with 5% commission",
-               dataclasses.replace(_CB, max_call=8, blind_call=True, turn_timer=15.0,
-                                   stakes=Stakes())),
-        Preset("bhoos-tournament", "Public bot tournament", "The public bot-tournament protocol's rules: calls 1-8, "
-               "tenths, 5 deals, dealer of deal r is seat (r-1) mod 4",
-               dataclasses.replace(_CB, max_call=8, first_dealer=FirstDealer.SEAT_0)),
-        Preset("partnership", "Partnership", "A Nepali house rules variation: partners sit opposite and score their "
-               "summed calls against their summed tricks",
-               dataclasses.replace(_CB, partnership=True)),
-        Preset("no-trump", "No-trump", "A Nepali house rules variation: no permanent trump; the first card led in a "
-               "deal sets trump for that deal",
-               dataclasses.replace(_CB, trump=Trump.FIRST_LED)),
+        Preset("callbreak", title="Call Break",
+               description="Modern Nepali Call Break (catsatcards, Nepali house rules, the 567 "
+                           "platform): calls 1-13, must beat, tenths, 5 deals",
+               rules=_CB),
+        Preset("nepal-traditional", title="Nepali house rules",
+               description="The Nepali house rules as written: calls 2-13, must trump when void, no "
+                           "spade lead to trick 1, ties broken by an extra deal",
+               rules=dataclasses.replace(_CB, min_call=2, void_rule=VoidRule.MUST_TRUMP,
+                                         spade_lead_first_trick=SpadeLead.FORBIDDEN,
+                                         tie_break=TieBreak.EXTRA_DEAL,
+                                         first_dealer=FirstDealer.DRAW_HIGHEST)),
+        Preset("catsatcards", title="Catsatcards Call Break",
+               description="The catsatcards rules as written: weak-hand redeal claims, calls "
+                           "totalling under 8 redealt, lowest draw deals",
+               rules=dataclasses.replace(_CB, redeal_weak_hand=WeakHand.NO_SPADE_OR_NO_FACE,
+                                         min_call_total=8, first_dealer=FirstDealer.DRAW_LOWEST,
+                                         dealer_rotation=Rotation.LEFT)),
+        Preset("call-bridge", title="Call Bridge (pagat.com)",
+               description="The pagat.com rules (Bangladesh): calls 2-12, follow freely, call or "
+                           "one over scores, 8+ scores 13, no fixed end",
+               rules=dataclasses.replace(_CB, min_call=2, max_call=12, follow_must_beat=False,
+                                         scoring=Scoring.EXACT_OR_ONE_OVER, bonus_call=BonusCall(),
+                                         deals=None)),
+        Preset("call-bridge-simple", title="Call Bridge, simple (pagat.com)",
+               description="The pagat.com rules' common variant: calls 2-8, at least the call "
+                           "scores, 8 scores 13, calls under 10 redealt, no spade lead to trick 1",
+               rules=dataclasses.replace(_CB, min_call=2, max_call=8, follow_must_beat=False,
+                                         scoring=Scoring.AT_LEAST, bonus_call=BonusCall(),
+                                         min_call_total=10, spade_lead_first_trick=SpadeLead.FORBIDDEN,
+                                         deals=None)),
+        Preset("567", title="567 platform",
+               description="The 567 platform's rules: calls 1-8, blind calls doubled, turn timer "
+                           "plays the biggest card, chip stakes with 5% commission",
+               rules=dataclasses.replace(_CB, max_call=8, blind_call=True, turn_timer=15.0,
+                                         stakes=Stakes())),
+        Preset("bhoos-tournament", title="Public bot tournament",
+               description="The public bot tournament's rules: calls 1-8, tenths, 5 deals, "
+                           "dealer of deal r is seat (r-1) mod 4",
+               rules=dataclasses.replace(_CB, max_call=8, first_dealer=FirstDealer.SEAT_0)),
+        Preset("partnership", title="Partnership",
+               description="A Nepali house rules variation: partners sit opposite and score their "
+                           "summed calls against their summed tricks",
+               rules=dataclasses.replace(_CB, partnership=True)),
+        Preset("no-trump", title="No-trump",
+               description="A Nepali house rules variation: no permanent trump; the first card led "
+                           "in a deal sets trump for that deal",
+               rules=dataclasses.replace(_CB, trump=Trump.FIRST_LED)),
     )
 }
 

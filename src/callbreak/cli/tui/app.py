@@ -36,9 +36,9 @@ HELP = ("Cards: ←/→ and Enter, click, or type one (QH, 10S) or its number. O
 THINKING = "Thinking about a hint…"
 
 # The first prompt line for a menu, by the kind of its choices.
-ASKS = {"bid": "Your bid", "pass": "Your bid", "trump": "Name trump", "join": "This deal: play or sit out?",
-        "settle": "Everyone else sat out: settle", "redeal": "Weak hand: y claims a redeal (your hand "
-        "is shown), n or Enter keeps it"}
+ASKS = {"bid": "Your bid:", "pass": "Your bid:", "trump": "Name trump:",
+        "join": "This deal: play or sit out?", "settle": "Everyone else sat out: settle:",
+        "redeal": "Weak hand: y claims a redeal (your hand is shown), n or Enter keeps it."}
 
 
 class PlayApp(App[None]):
@@ -165,8 +165,8 @@ class PlayApp(App[None]):
             return Group(Text("Your turn: ←/→ and Enter, click a card, or type a card (QH) or its "
                               "number.", style="bold"), timer + typed)
         if "exchange" in kinds:
-            return Group(Text(f"Exchange: mark the cards to discard ({len(self.marked)} marked), "
-                              "Enter draws as many from the stock.", style="bold"), timer + typed)
+            return Group(Text(f"Exchange: mark discards ({len(self.marked)} marked); Enter draws as "
+                              "many from the stock.", style="bold"), timer + typed)
         menu = render.menu_actions(view)
         if not menu:
             return Text("")
@@ -177,7 +177,7 @@ class PlayApp(App[None]):
                     if view.hand is None else
                     f"Your call ({span}): ←/→ and Enter, click, or type the number.")
         else:
-            line = ASKS.get(menu[0].kind, "Your choice") + ":"
+            line = ASKS.get(menu[0].kind, "Your choice:")
         picker = render.choices_text(view, selected=self.selected_choice)
         return Group(Text(line, style="bold"), picker + timer + typed)
 

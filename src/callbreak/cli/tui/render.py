@@ -198,16 +198,19 @@ def contract(view: Any, seat: int) -> str:
 
 
 def _seat_info(view: Any, seat: int, names: Sequence[str], *, last_winner: int | None,
-               justify: str) -> Text:
-    """Name (and bot), contract and tricks won, and whether the seat deals or is to act."""
+               justify: str, compact: bool = False) -> Text:
+    """Name (and bot), contract and tricks won, and whether the seat deals or is to act;
+    ``compact`` (a crowded row) leaves out the bot and the words."""
     name, _, bot = names[seat].partition(" (")
     text = Text(justify=justify)  # type: ignore[arg-type]
     text.append(name, style="bold yellow" if view.to_act == seat else "bold")
-    if bot:
+    if bot and not compact:
         text.append(f" {bot.rstrip(')')}", style="dim")
     head, part = contract_head(view), contract(view, seat)
-    detail = f"{head} {part}" if head else ("" if part == "-" else part)
-    text.append(f"\n{detail + ' · ' if detail else ''}won {view.won[seat]}")
+    if head and not compact and (part[:1].isdigit() or part == "-"):
+        part = f"{head} {part}"  # "call 3", "bid 5*"; but "pass", "out"
+    won = f"{view.won[seat]}" if compact else f"won {view.won[seat]}"
+    text.append(f"\n{part} · {won}" if head or part != "-" else f"\n{won}")
     marks = []
     if view.dealer == seat and not view.is_over:
         marks.append("dealer")
@@ -251,10 +254,11 @@ def table_view(view: Any, names: Sequence[str], me: int) -> RenderableType:
     if view.phase.value == "play" and not view.trick and not view.tricks and view.to_act is not None:
         note.append(f"{short[view.to_act]} leads", style="bold")
 
-    def info(seat: int | None, justify: str) -> Text:
+    def info(seat: int | None, justify: str, compact: bool = False) -> Text:
         if seat is None:
             return Text("")
-        return _seat_info(view, seat, names, last_winner=last_winner, justify=justify)
+        return _seat_info(view, seat, names, last_winner=last_winner, justify=justify,
+                          compact=compact)
 
     def played(seat: int | None, justify: str = "center") -> Text:
         text = cards.get(seat, Text("·", style="dim")).copy() if seat is not None else Text("")
@@ -267,7 +271,7 @@ def table_view(view: Any, names: Sequence[str], me: int) -> RenderableType:
     across = Table.grid(expand=True)
     for _ in top or [None]:
         across.add_column(ratio=1, justify="center")
-    across.add_row(*(info(s, "center") for s in top or [None]))
+    across.add_row(*(info(s, "center", compact=len(top) > 2) for s in top or [None]))
     across.add_row(*(played(s) for s in top or [None]))
     middle = Table.grid(padding=(0, 0), expand=True)
     middle.add_column(ratio=3, justify="left", no_wrap=True)
@@ -276,7 +280,8 @@ def table_view(view: Any, names: Sequence[str], me: int) -> RenderableType:
     middle.add_column(width=5, justify="center", no_wrap=True)
     middle.add_column(ratio=3, justify="right", no_wrap=True)
     middle.add_row(info(left, "left"), played(left), note, played(right), info(right, "right"))
-    return Group(across, Text(""), middle, Text(""), played(me), info(me, "center"))
+    gap = [Text("")] if view.players <= 4 else []  # a crowded table needs the lines
+    return Group(across, *gap, middle, *gap, played(me), info(me, "center"))
 
 
 def short_names(names: Sequence[str]) -> list[str]:
@@ -334,7 +339,8 @@ def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
     parts: list[RenderableType] = [head, *([Text(" · ".join(facts), style="dim")] if facts else [])]
     title = contract_head(view)
     table = Table("", *([title] if title else []), "won", "score", box=None, padding=(0, 1),
-                  show_edge=False)
+                  pad_edge=False, show_edge=False)
+    table.columns[0].no_wrap = True
     for seat in ((me + i) % view.players for i in range(view.players)):
         table.add_row(short[seat], *([contract(view, seat)] if title else []), str(view.won[seat]),
                       points(view.scores[seat]), style="yellow" if view.to_act == seat else "")

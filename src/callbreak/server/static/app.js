@@ -665,7 +665,7 @@ async function statsPage() {
 
 async function newSheetPage() {
   const m = await getMeta();
-  const presetSel = h("select", { id: "sheet-preset" }, m.presets.map((p) => h("option", { value: p.name }, p.name)));
+  const presetSel = h("select", { id: "sheet-preset" }, m.presets.map((p) => h("option", { value: p.name }, p.title)));
   const names = [0, 1, 2, 3].map((i) => h("input", { id: `sheet-name-${i}`, maxlength: 24, value: ["North", "East", "South", "West"][i] }));
   const err = h("p", { class: "error" });
   app.append(h("form", { class: "panel", onsubmit: async (e) => {
