@@ -619,19 +619,25 @@ async function replayPage(code) {
   const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: 0, "aria-label": "Move" });
   slider.addEventListener("input", () => { i = Number(slider.value); show(); });
   const step = (d) => { i = Math.max(0, Math.min(data.frames.length - 1, i + d)); slider.value = i; show(); };
+  // Every seat's hand as far as it was seen, with the seat's line (contract, tricks, total).
+  const hands = (f, line) => h("div", { class: "replay-hands" }, data.seats.map((n, s) => h("div", { class: "panel" },
+    h("div", {}, h("strong", {}, n), line(s)),
+    h("div", { class: "hand" }, sortHand(f.hands[s].filter((c) => c !== "??")).map((c) => h("span", { class: "card" }, cardSvg(c))),
+      f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` +${f.hands[s].filter((c) => c === "??").length} unseen`) : null))));
   function show() {
     const f = data.frames[i];
-    if (data.game) { view.replaceChildren(...relatedReplay(h, data, f)); return; }
+    if (!("calls" in f.view)) {  // a game without Call Break's calls: its own lines and table
+      const [head, ...rest] = relatedReplay(h, data, f);
+      view.replaceChildren(head, hands(f, (s) => ` — won ${f.view.won[s]}, score ${f.view.scores[s]}`), ...rest);
+      return;
+    }
     const v = f.view;
     const a = f.action;
     const who = data.seats[a.seat];
     const what = a.type === "play" ? `${who} plays ${cardLabel(a.card)}` : a.type === "call" ? `${who} calls ${a.tricks}${a.blind ? " blind" : ""}` : `${who}: ${a.claim ? "claims a redeal" : "keeps the hand"}`;
     view.replaceChildren(
       h("p", {}, h("strong", {}, `Deal ${Math.min(v.deal_number, v.deals || v.deal_number)} · move ${i + 1}/${data.frames.length}: `), what),
-      h("div", { class: "replay-hands" }, data.seats.map((n, s) => h("div", { class: "panel" },
-        h("div", {}, h("strong", {}, n), ` — called ${v.calls[s] ?? "–"}, won ${v.won[s]}, total ${points(v.totals[s])}`),
-        h("div", { class: "hand" }, sortHand(f.hands[s].filter((c) => c !== "??")).map((c) => h("span", { class: "card" }, cardSvg(c))),
-          f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` +${f.hands[s].filter((c) => c === "??").length} unseen`) : null)))),
+      hands(f, (s) => ` — called ${v.calls[s] ?? "–"}, won ${v.won[s]}, total ${points(v.totals[s])}`),
       h("div", { class: "felt" }, h("div", { class: "row" }, "Trick: ",
         (v.trick.length ? v.trick : (v.tricks.length && a.type === "play" ? v.tricks[v.tricks.length - 1].cards : []))
           .map((c) => h("span", { class: "card", style: "margin-left:4px" }, cardSvg(c))))),
