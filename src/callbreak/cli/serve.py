@@ -9,6 +9,11 @@ import typer
 
 from callbreak.cli.main import app
 
+# The largest websocket frame uvicorn reads. The app's own limit on a message is far smaller
+# (server/wire.py's MAX_MESSAGE_BYTES) and answers with a ``too_large`` error that keeps the
+# socket open; frames above this close it (1009) before the app can see them.
+WS_MAX_FRAME = 1024 * 1024
+
 
 @app.command()
 def serve(
@@ -21,6 +26,11 @@ def serve(
         "--no-url-bots", envvar="CALLBREAK_NO_URL_BOTS",
         help="Refuse tables that seat a bot by URL (the server would send HTTP requests wherever "
              "a table's creator points it): use this on a public server.")] = False,
+    practice: Annotated[bool, typer.Option(
+        "--practice", envvar="CALLBREAK_PRACTICE",
+        help="Let a table's creator choose its seed (for practice and tests): such tables are "
+             "labelled 'practice (seeded)' and kept out of the leaderboard and statistics. "
+             "Without it every deal comes from the server's own randomness.")] = False,
 ) -> None:
     """Start the web app and print its URL."""
     import uvicorn
@@ -43,9 +53,11 @@ def serve(
     typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")
     if no_url_bots:
         typer.echo("(bots by URL are turned off)")
+    if practice:
+        typer.echo("(practice: clients may seed the deals; such tables are labelled and not counted)")
     # No per-message compression: state messages are small and deflate costs more CPU than it saves.
-    uvicorn.run(create_app(store, url_bots=not no_url_bots), host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
-                ws_per_message_deflate=False,
+    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice), host=host, port=port,
+                log_level="warning", ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False,
                 ws_ping_interval=20, ws_ping_timeout=20)
 
 
