@@ -29,7 +29,15 @@ from callbreak.games import games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
 from callbreak.server.tables import Connection, TableService, hint_decision, new_code, token_hash
-from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError, dumps, error_json, parse_message, view_json
+from callbreak.server.wire import (
+    MAX_MESSAGE_BYTES,
+    MessageError,
+    dumps,
+    error_json,
+    parse_message,
+    public_action_json,
+    view_json,
+)
 from callbreak.store import Store
 
 log = logging.getLogger("callbreak.server")
@@ -398,7 +406,7 @@ def replay_json(stored: Any) -> dict[str, Any]:
             if shown["card"] in hand:
                 hand.remove(shown["card"])
         if shown["type"] == "exchange":  # which cards went back to the stock stays private
-            shown = {"type": "exchange", "seat": shown["seat"], "count": len(shown["cards"])}
+            shown = public_action_json(action)
         frames.append({"action": shown, "hands": [list(h) for h in hands],
                        "view": view_json(game.view(None))})
     return {"code": stored.code, "seats": [s["name"] for s in stored.seats], "game": record.game,

@@ -31,6 +31,7 @@ from callbreak.server.wire import (
     dumps,
     parse_action,
     personal_json,
+    public_action_json,
     public_json,
     state_text,
     view_json,
@@ -41,6 +42,7 @@ log = logging.getLogger("callbreak.server")
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read aloud
 CODE_LENGTH = 12  # 31**12 ~ 7.9e17 codes: guessing a live one is hopeless
+NOTICES_KEPT = 20  # the latest clock notices a table keeps (a returning player sees theirs)
 ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn timer) before a bot plays
 BOT_BUDGET = 1.0
 FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
@@ -203,6 +205,8 @@ class Table:
     rematch_tokens: dict[int, str] = field(default_factory=dict)  # for players who come back later
     stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
     paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
+    # What the clock did for people (newest last): shown to the table and to whoever comes back.
+    notices: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -568,7 +572,7 @@ class TableService:
         seat = match.to_act
         assert seat is not None and seat >= 0
         if table.deadline_kind == "timer" and table.connected(seat):
-            self._play_for(table, match.default_action(), "the turn timer ran out")
+            self._play_for(table, match.default_action(), "timer")
             return
         spec = table.seats[seat].bot or engines.strongest_bot(table.config)
         view = match.view(seat)
@@ -590,7 +594,9 @@ class TableService:
             log.warning("table %s: bot failed (%s); playing the default action", table.code, e)
             action = match.default_action()
             self._record_fault(table, match.to_act, e)
-        self._play_for(table, action, "bot")
+        seat = match.to_act
+        stand_in = seat is not None and seat >= 0 and table.seats[seat].kind != "bot"
+        self._play_for(table, action, "away" if stand_in else "bot")
 
     def _record_fault(self, table: Table, seat: int | None, error: Exception) -> None:
         """Count a failed bot decision against its seat (stored with the seats, shown to all)."""
@@ -605,6 +611,9 @@ class TableService:
             log.error("table %s: could not store a bot fault: %s", table.code, e)
 
     def _play_for(self, table: Table, action: Any, why: str) -> None:
+        """Play ``action`` for the seat to act: its seated ``bot``, or for a person, because the
+        turn ``timer`` ran out or they were ``away`` (a bot stood in): those two are told."""
+        seat = table.match.to_act if table.match is not None else None
         try:
             self._apply(table, action)
         except Exception as e:  # e.g. the store is down: try again shortly rather than stall
@@ -612,6 +621,9 @@ class TableService:
             loop = self.loop or asyncio.get_running_loop()
             loop.call_later(1.0, self._arm, table)
             return
+        if why != "bot":
+            table.notices = [*table.notices, {"version": table.version, "seat": seat, "why": why,
+                                              "action": public_action_json(action)}][-NOTICES_KEPT:]
         self._advance(table)
 
     # --- connections and broadcasting --------------------------------------------------------
@@ -648,7 +660,8 @@ class TableService:
         if table.deadline is not None:
             left = round(max(0.0, table.deadline - time.monotonic()), 2)
         return {"type": "state", "version": table.version, "table": table.lobby_json(),
-                "clock": {"left": left, "kind": table.deadline_kind or None}}
+                "clock": {"left": left, "kind": table.deadline_kind or None},
+                "notices": table.notices}
 
     def broadcast(self, table: Table) -> None:
         """Each connection gets the view of its own seat (spectators: public information).
