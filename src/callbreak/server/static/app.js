@@ -3,7 +3,7 @@
 // is sent and sends actions with the seat's token and the state version they were made against.
 
 import { cardBack, cardLabel, cardSvg, sortHand, SUITS } from "/static/cards.js";
-import { relatedReplay, relatedScoreboard, renderRelatedGame } from "/static/games.js";
+import { describeGameAction, relatedReplay, relatedScoreboard, renderRelatedGame } from "/static/games.js";
 
 const app = document.getElementById("app");
 const store = window.localStorage;
@@ -195,7 +195,8 @@ async function homePage() {
     h("div", { class: "row" },
       h("div", {}, h("label", { for: "deals" }, "Deals"), deals),
       h("label", { class: "check" }, unlimited, " Unlimited deals (the host stops the table)")),
-    h("label", {}, "Bots for the seats nobody takes"), h("div", { class: "row" }, botSelects),
+    h("fieldset", { class: "bots" }, h("legend", {}, "Bots for the seats nobody takes"),
+      h("div", { class: "row" }, botSelects.map((sel, i) => h("label", { class: "bot-pick" }, `Seat ${i + 2}`, sel)))),
     h("details", {}, h("summary", {}, "More options"),
       h("label", { for: "options" }, "Rule overrides"), options,
       m.url_bots ? [h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl] : []));
@@ -241,41 +242,114 @@ function tablePage(code) {
   let shownResults = null;
   let clockTimer = null;
   let clockEnds = null;
+  let clockTotal = null;  // seconds the running clock started from (the bar's full width)
+  let online = false;  // the socket is open and the server said welcome
+  let pending = null;  // the last action sent: { version } until a state shows what became of it
+  let reconnected = false;  // the next state is the first after a reconnect
+  let lifted = null;  // phone: the card lifted by a first tap, played by a second
+  let meta = null;  // rule sets' display names, for the lobby
+  getMeta().then((m) => { meta = m; render(); });
+  const seenKey = `callbreak:seen:${code}`;  // the newest clock notice this browser has shown
+  let seenNotice = Number(store.getItem(seenKey) || 0);
   const picked = new Set();  // cards chosen for a Horsethief exchange
 
+  const connBar = h("div", { id: "conn", class: "conn", role: "status", hidden: true });
+  const noticeBox = h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite", hidden: true });
   const root = h("div", { id: "table" });
-  app.append(root);
+  app.append(connBar, noticeBox, root);
+
+  function setOnline(up) {
+    online = up;
+    document.body.classList.toggle("offline", !up);
+    connBar.hidden = up;
+    if (!up) connBar.textContent = "Connection lost — reconnecting…";
+  }
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/${code}`);
-    ws.onopen = () => { retry = 0; ws.send(JSON.stringify({ type: "hello", token })); };
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
       if (closed) return;
+      setOnline(false);
+      // Back off (0.5 s, 1 s, 2 s ... up to 8 s, with jitter) so a restarting server is not flooded.
+      const wait = Math.min(8000, 500 * 2 ** retry) * (0.75 + Math.random() / 2);
       retry = Math.min(retry + 1, 5);
-      setTimeout(() => { if (!closed) connect(); }, 400 * retry);
+      connBar.textContent = `Connection lost — reconnecting in ${Math.ceil(wait / 1000)} s…`;
+      setTimeout(() => { if (!closed) connect(); }, wait);
     };
   }
 
   function send(message) {
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ token, ...message }));
+    if (!online || !ws || ws.readyState !== WebSocket.OPEN) {
+      toast("Not sent: the connection is down. It reconnects by itself; try again then.");
+      return false;
+    }
+    ws.send(JSON.stringify({ token, ...message }));
+    return true;
   }
 
   function act(action) {
     if (!state) return;
     hint = null;
-    send({ type: "action", version: state.version, action });
+    lifted = null;
+    markNoticesSeen();
+    // The server applies an action only at the version it was made for, so a resend can never
+    // apply twice; after a drop the first state says whether it was applied.
+    if (send({ type: "action", version: state.version, action })) pending = { version: state.version };
+  }
+
+  function markNoticesSeen() {
+    const newest = Math.max(seenNotice, ...((state && state.notices) || []).map((n) => n.version));
+    if (newest !== seenNotice) { seenNotice = newest; store.setItem(seenKey, String(newest)); }
+    noticeBox.hidden = true;
+  }
+
+  function noticeText(n) {
+    const names = state.table.seats.map((s) => s.name);
+    const mine = n.seat === state.you;
+    const who = mine ? "your" : `${names[n.seat]}'s`;
+    const a = n.action;
+    let what;
+    if (a.type === "call" || a.type === "bid") what = `${who} ${a.type} was set to ${a.tricks}`;
+    else if (a.type === "play") what = `${who} ${cardLabel(a.card)} was played`;
+    else what = `${mine ? "you" : names[n.seat]}: ${describeGameAction(a)}`;
+    return n.why === "timer" ? `Time ran out: ${what}.` : `${mine ? "You were" : `${names[n.seat]} was`} away, so a bot stood in: ${what}.`;
+  }
+
+  function showNotices() {
+    // What the clock did since this browser last looked (a returning player sees their own).
+    const fresh = (state.notices || []).filter((n) => n.version > seenNotice);
+    if (!fresh.length) { noticeBox.hidden = true; return; }
+    noticeBox.replaceChildren(h("ul", {}, fresh.map((n) => h("li", { class: n.seat === state.you ? "mine" : "" }, noticeText(n)))),
+      h("button", { id: "notices-ok", onclick: markNoticesSeen }, "OK"));
+    noticeBox.hidden = false;
   }
 
   function onMessage(m) {
-    if (m.type === "state") {
-      if (state && state.version !== m.version) picked.clear();
+    if (m.type === "welcome") {
+      retry = 0;
+      reconnected = state !== null;
+      setOnline(true);
+    } else if (m.type === "state") {
+      if (!state) {  // a first look: older notices are news only to a player who holds a seat
+        if (m.you === null || !store.getItem(seenKey)) seenNotice = m.you === null ? m.version : 0;
+      }
+      if (state && state.version !== m.version) { picked.clear(); lifted = null; }
+      if (pending && m.version > pending.version) pending = null;  // applied: nothing lost
+      else if (pending && reconnected) {  // back after a drop, and the table never got it
+        toast("Your last move did not reach the table: make it again.", 6000);
+        pending = null;
+      }
+      reconnected = false;
       state = m;
       if (state.view && state.view.legal.length === 0) selected = -1;
       if (hint && hint.version !== state.version) hint = null;
       clockEnds = m.clock && m.clock.left !== null ? performance.now() + m.clock.left * 1000 : null;
+      clockTotal = m.clock && m.clock.left !== null ? (m.clock.kind === "timer" && m.table.timer ? m.table.timer : m.clock.left) : null;
       render();
+      showNotices();
     } else if (m.type === "error") {
       if (m.code === "no_table") { closed = true; renderMissing(); return; }
       if (m.code === "stale") return;  // the newer state is on its way
@@ -311,7 +385,7 @@ function tablePage(code) {
                                    placeholder: "Your name" });
     const seatSlot = (s) => {
       const mine = s.seat === me;
-      const label = s.kind === "open" ? `Open — a ${t.bots[s.seat]} bot plays unless someone sits` : s.name;
+      const label = s.kind === "open" ? `Open — ${article(t.bots[s.seat])} ${t.bots[s.seat]} bot plays unless someone sits` : s.name;
       const takeable = s.kind === "open" && (me === null || me === undefined ? true : true);
       return h("div", { class: `seat-slot ${s.kind !== "open" ? "taken" : ""} ${mine ? "me" : ""}`,
                         "data-seat": s.seat },
@@ -336,7 +410,7 @@ function tablePage(code) {
     root.replaceChildren(h("div", { class: "panel" },
       h("h2", {}, "Table ", h("span", { class: "code", id: "room-code" }, grouped(t.code))),
       h("p", {}, t.game && t.game !== "callbreak" ? `${t.title} · ${t.players} players · `
-        : `${t.preset} · ${t.deals === null ? "unlimited deals" : `${t.deals} deal${t.deals > 1 ? "s" : ""}`} · `,
+        : `${presetTitle(t.preset)} · ${t.deals === null ? "unlimited deals" : `${t.deals} deal${t.deals > 1 ? "s" : ""}`} · `,
         t.timer ? `${t.timer} s turn timer` : "no turn timer"),
       h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
         h("button", { id: "copy-link", onclick: () => copyLink(link) }, "Copy link")),
@@ -384,7 +458,7 @@ function tablePage(code) {
       const s = t.seats[seat];
       const call = v.calls[seat];
       return h("div", { class: `seat seat-${AREAS[rel(seat)]} ${v.to_act === seat ? "turn" : ""}`, "data-seat": seat },
-        h("div", { class: "name", title: s.name }, s.name, seat === mySeat ? " (you)" : "", s.kind === "bot" ? " (bot)" : ""),
+        h("div", { class: "name", title: s.name }, s.name, seat === mySeat ? " (you)" : "", s.kind === "bot" ? botMark() : ""),
         h("div", { class: "tricks-count" },
           call === null ? (v.phase === "call" ? "calling…" : "") : `won ${v.won[seat]} / called ${call}${v.blind[seat] ? " blind" : ""}`),
         h("div", {}, `total ${points(v.totals[seat])}`, v.dealer === seat ? " · dealer" : ""),
@@ -412,11 +486,11 @@ function tablePage(code) {
     const handRow = h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" },
       hand.map((c) => {
         const legal = legalCards.has(c);
-        const isSel = legal && legalList.indexOf(c) === selected;
+        const isSel = legal && (lifted === null ? legalList.indexOf(c) === selected : lifted === c);
         return h("button", { class: `card ${legal ? "legal" : myTurn && v.phase === "play" ? "illegal" : ""} ${isSel ? "selected" : ""} ${hintCard === c ? "hinted" : ""}`,
                              "data-card": c, "aria-label": cardLabel(c) + (legal ? " (playable)" : ""),
                              "aria-disabled": legal ? null : "true", tabindex: legal ? null : "-1",
-                             onclick: () => { if (legal) act({ type: "play", card: c }); } }, cardSvg(c));
+                             onclick: () => tapCard(c, legal) }, cardSvg(c));
       }));
     if (v.hand === null && mySeat !== null && v.hand_sizes[mySeat]) {
       handRow.append(h("p", {}, "Your cards are face down (you may call blind before looking)."));
@@ -436,6 +510,11 @@ function tablePage(code) {
         ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, onclick: () => act(a) }, a.tricks)));
     }
     if (look) controls.append(h("button", { id: "look", onclick: () => act(look) }, "Look at my cards"));
+    if (lifted !== null && legalCards.has(lifted)) {
+      controls.append(h("button", { class: "primary", id: "play-lifted", onclick: () => act({ type: "play", card: lifted }) },
+        `Play ${cardLabel(lifted)}`),
+      h("button", { id: "put-back", onclick: () => { lifted = null; render(); } }, "Put back"));
+    }
     for (const a of v.legal.filter((x) => x.type === "redeal")) {
       controls.append(h("button", { class: "redeal", onclick: () => act(a) },
         a.claim ? "Show my hand and claim a redeal" : "Keep my hand"));
@@ -446,7 +525,9 @@ function tablePage(code) {
     const hintText = h("div", { class: "hint-text", id: "hint-text" },
       hint ? `Hint (${hint.bot}): ${describe(hint.action)} — ${hint.reason}` : "");
 
-    const clock = h("span", { class: "clock", id: "clock" });
+    const clock = h("span", { class: "clock", id: "clock" },
+      h("span", { class: "clock-bar", id: "clock-bar", role: "progressbar", "aria-label": "Time left" }, h("span", {})),
+      h("span", { id: "clock-text" }));
     const turnText = v.phase === "over" ? "Game over"
       : mySeat !== null && v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} to play` : "";
     const status = h("div", { class: "status" },
@@ -471,6 +552,19 @@ function tablePage(code) {
       shownResults = v.phase === "over" ? -1 : v.results.length;
       showScores(v.phase === "over");
     }
+  }
+
+  function tapCard(c, legal) {
+    if (!legal) return;
+    // On a phone a first tap lifts the card and a second plays it, so a mis-tap can be put back.
+    if (!PHONE.matches || lifted === c) { act({ type: "play", card: c }); return; }
+    lifted = c;
+    render();
+  }
+
+  function presetTitle(name) {
+    const p = meta && meta.presets.find((x) => x.name === name);
+    return p ? p.title : name;
   }
 
   function stopButton(t) {
@@ -505,7 +599,10 @@ function tablePage(code) {
     }
     const winners = v.winners.map((s) => names[s]).join(" and ");
     const isHost = state.you !== null && state.you === t.host_seat;
-    const modal = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
+    // While a turn timer runs, the scores sit at the top of the page and leave the hand and the
+    // call buttons in sight: a player is never timed out behind a pop-up.
+    const docked = !final && t.timer !== null && t.timer !== undefined;
+    const modal = h("div", { class: docked ? "modal docked" : "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
       h("div", { class: "panel", role: "dialog", "aria-label": "Scoreboard" },
         h("h2", {}, final ? `Game over — ${winners} win${v.winners.length > 1 ? "" : "s"}!` : "Scoreboard"),
         scoreTable(names, v.results, v.totals),
@@ -516,17 +613,24 @@ function tablePage(code) {
           final && !isHost ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
           final ? h("a", { href: `/history/${t.code}`, "data-link": true, onclick: close }, "Replay this game") : null)));
     document.body.append(modal);
-    modal.querySelector("#close-scores").focus();
+    if (!docked) modal.querySelector("#close-scores").focus();
   }
 
   function tickClock() {
     const el = document.getElementById("clock");
     if (!el) return;
-    if (clockEnds === null) { el.textContent = ""; return; }
-    const left = Math.max(0, (clockEnds - performance.now()) / 1000);
     const kind = state.clock.kind;
-    el.textContent = kind === "bot" ? "" : `${Math.ceil(left)} s left`;
-    el.classList.toggle("low", left < 5);
+    el.hidden = clockEnds === null || kind === "bot";
+    if (el.hidden) return;
+    const left = Math.max(0, (clockEnds - performance.now()) / 1000);
+    const share = clockTotal ? Math.min(1, left / clockTotal) : 0;
+    el.querySelector("#clock-bar > span").style.width = `${Math.round(share * 100)}%`;
+    el.querySelector("#clock-bar").setAttribute("aria-valuenow", String(Math.ceil(left)));
+    const low = left < Math.min(5, (clockTotal || 10) / 3);
+    const who = state.view && state.view.to_act === state.you ? "You have" : "";
+    el.querySelector("#clock-text").textContent = kind === "absent" ? `a bot plays in ${Math.ceil(left)} s`
+      : low && who ? `Hurry: ${Math.ceil(left)} s` : `${Math.ceil(left)} s left`;
+    el.classList.toggle("low", low);
   }
   clockTimer = setInterval(tickClock, 250);
 
@@ -578,6 +682,16 @@ function tablePage(code) {
 }
 
 // A wide table scrolls sideways inside its panel rather than widening the page on a phone.
+const PHONE = window.matchMedia("(max-width: 560px)");
+
+function article(word) {
+  return /^[aeiou]/i.test(word) ? "an" : "a";
+}
+
+function botMark() {
+  return h("span", { class: "bot-mark", title: "a bot", "aria-label": "bot" }, " ⚙");
+}
+
 function scrolling(table) {
   return h("div", { class: "table-wrap" }, table);
 }
