@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -60,6 +61,20 @@ def normalize_code(code: str) -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+GUEST = re.compile(r"[A-Za-z0-9_-]{16,64}")
+HANDOFF_TTL = 600.0  # seconds a "continue on another device" code stays good
+
+
+def player_key(guest: Any) -> str | None:
+    """The leaderboard's key for a browser's guest identity (a random secret the page keeps):
+    only its hash is stored, so the key in the database cannot be used to play as that guest."""
+    if guest is None:
+        return None
+    if not isinstance(guest, str) or not GUEST.fullmatch(guest):
+        raise MessageError("bad_guest", "guest must be 16 to 64 letters, digits, - or _")
+    return token_hash("guest:" + guest)[:32]
 
 
 def clean_name(name: Any) -> str:
@@ -172,15 +187,17 @@ class Seat:
     # the default action: public, so everyone can see a remote bot misbehaving.
     faults: int = 0
     last_fault: str = ""
+    player: str | None = None  # a person's guest identity (its key), for the leaderboard
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.bot, "token_hash": self.token_hash,
-                "faults": self.faults, "last_fault": self.last_fault}
+                "faults": self.faults, "last_fault": self.last_fault, "player": self.player}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
         return cls(kind=d["kind"], name=d["name"], bot=d.get("bot"), token_hash=d.get("token_hash"),
-                   faults=int(d.get("faults", 0)), last_fault=str(d.get("last_fault", "")))
+                   faults=int(d.get("faults", 0)), last_fault=str(d.get("last_fault", "")),
+                   player=d.get("player"))
 
 
 @dataclass
@@ -207,6 +224,8 @@ class Table:
     paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
     # What the clock did for people (newest last): shown to the table and to whoever comes back.
     notices: list[dict[str, Any]] = field(default_factory=list)
+    # Seat -> (hash of a one-time code, expiry): the seat may move to the device that shows it.
+    handoffs: dict[int, tuple[str, float]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -297,9 +316,11 @@ class TableService:
             raise MessageError("no_table", "no open table has that code (finished games are in the history)")
         return table
 
-    def create(self, settings: Any, host_name: Any, seed: Any = None) -> tuple[Table, str, int]:
+    def create(self, settings: Any, host_name: Any, seed: Any = None,
+               guest: Any = None) -> tuple[Table, str, int]:
         config = parse_config(settings, url_bots=self.url_bots)
         name = clean_name(host_name)
+        player = player_key(guest)
         if seed is None:
             # The deals of a table come from this secret alone; it never leaves the server.
             seed = secrets.randbits(64)
@@ -313,7 +334,7 @@ class TableService:
             config = {**config, "practice": True}
         token = secrets.token_urlsafe(24)
         seats = [Seat() for _ in range(engines.seat_count(config))]
-        seats[0] = Seat(kind="human", name=name, token_hash=token_hash(token))
+        seats[0] = Seat(kind="human", name=name, token_hash=token_hash(token), player=player)
         code = new_code()
         while code in self.tables or self.store.load_game(code) is not None:
             code = new_code()
@@ -324,11 +345,13 @@ class TableService:
         self.tables[code] = table
         return table, token, 0
 
-    def join(self, code: str, name: Any, seat: Any = None) -> tuple[Table, str, int]:
+    def join(self, code: str, name: Any, seat: Any = None,
+             guest: Any = None) -> tuple[Table, str, int]:
         table = self.get(code)
         if table.status != "lobby":
             raise MessageError("started", "this table has already started; you can watch it")
         name = clean_name(name)
+        player = player_key(guest)
         free = [i for i, s in enumerate(table.seats) if s.kind == "open"]
         if seat is None:
             if not free:
@@ -338,8 +361,49 @@ class TableService:
         if seat not in free:
             raise MessageError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(24)
-        table.seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token))
+        table.seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token), player=player)
         self._save_seats(table)
+        self.broadcast(table)
+        return table, token, seat
+
+    # --- a seat moves to another device ------------------------------------------------------
+
+    def handoff(self, code: str, token: Any) -> str:
+        """A one-time code that moves the seat of ``token`` to whichever device presents it."""
+        table = self.get(code)
+        seat = self._require_seat(table, token)
+        secret = secrets.token_urlsafe(12)
+        table.handoffs[seat] = (token_hash(secret), time.monotonic() + HANDOFF_TTL)
+        return secret
+
+    def claim(self, code: str, handoff: Any) -> tuple[Table, str, int]:
+        """The new device takes the seat: a fresh token for it; the old token holds nothing now
+        and the old device's sockets are told and become spectators."""
+        table = self.get(code)
+        now = time.monotonic()
+        wanted = token_hash(handoff) if isinstance(handoff, str) and handoff else None
+        seat = next((s for s, (h, until) in table.handoffs.items()
+                     if wanted is not None and until > now and secrets.compare_digest(h, wanted)), None)
+        if seat is None:
+            raise MessageError("bad_handoff", "that link to continue on another device is not good "
+                                              "(used, expired, or for another table): make a new one")
+        token = secrets.token_urlsafe(24)
+        old = table.seats[seat].token_hash
+        new_hash = token_hash(token)
+        host_moves = old == table.host_hash
+        if host_moves:  # stored first: a restart must know the host's new token
+            self.store.update_game(table.id, config={**table.config, "seed": table.seed,
+                                                     "host_hash": new_hash,
+                                                     "stop_requested": table.stop_requested})
+            table.host_hash = new_hash
+        table.seats[seat].token_hash = new_hash
+        del table.handoffs[seat]
+        self._save_seats(table)
+        for c in table.connections:
+            if c.seat == seat:
+                c.send({"type": "moved", "message": "your seat moved to another device; "
+                                                    "this one now watches"})
+                c.seat = None
         self.broadcast(table)
         return table, token, seat
 
@@ -505,7 +569,10 @@ class TableService:
         # Bots are counted by level, whichever seat they sat in.
         names = [(seat.name if seat.kind != "bot" else _bot_name(seat.bot or "", None), seat.kind)
                  for seat in table.seats]
-        self.store.finish_game(table.id, engines.results(match, names, table.config))
+        rows = engines.results(match, names, table.config)
+        for row, seat in zip(rows, table.seats, strict=True):
+            row["player"] = seat.player if seat.kind == "human" else None
+        self.store.finish_game(table.id, rows)
         table.status = "over"
         self._cancel_clock(table)
         # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
