@@ -216,3 +216,28 @@ def test_the_scoreboard_never_covers_a_timed_call(browser: Any, server: ServePro
     page.locator("button.call").first.click()  # the call buttons take the tap
     page.wait_for_function("() => !document.querySelector('button.call')", timeout=10000)
     page.context.close()
+
+
+def test_a_player_continues_on_another_device(browser: Any, server: ServeProcess) -> None:
+    code, token = make_table(server.url)
+    laptop = open_as(browser, server.url, code, token, {"width": 1200, "height": 860})
+    laptop.click("#other-device")
+    link = laptop.locator("#handoff-link").input_value()
+    assert link.startswith(f"{server.url}/t/{code}#handoff=")
+    shot(laptop, "life-handoff-link")
+    laptop.click("#close-handoff")
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(link)
+    phone.wait_for_selector(".seat-slot.me[data-seat='0']", timeout=10000)
+    assert "#handoff" not in phone.url  # the one-time code leaves the address bar
+    assert phone.locator("#start").count() == 1  # the host's seat, with its rights
+    # The laptop is told and only watches now: no start button, no seat of its own.
+    laptop.wait_for_function("() => !document.querySelector('.seat-slot.me')", timeout=10000)
+    assert laptop.locator("#start").count() == 0
+    assert laptop.evaluate(f"() => localStorage.getItem('callbreak:token:{code}')") is None
+    phone.click("#start")
+    phone.wait_for_selector("button.call", timeout=20000)
+    assert phone.locator("#other-device").count() == 1  # and on again, whenever needed
+    shot(phone, "life-handoff-phone-playing")
+    phone.context.close()
+    laptop.context.close()

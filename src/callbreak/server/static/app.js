@@ -54,6 +54,18 @@ async function api(method, path, body) {
 }
 
 const tokenKey = (code) => `callbreak:token:${code}`;
+
+// This browser's guest identity: a random secret kept here, sent when it takes a seat, so the
+// leaderboard counts a person rather than a typed name (the server stores only its hash).
+function guestId() {
+  let id = store.getItem("callbreak:guest");
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    store.setItem("callbreak:guest", id);
+  }
+  return id;
+}
 const sheetKey = (code) => `callbreak:sheet:${code}`;
 
 let meta = null;
@@ -184,7 +196,7 @@ async function homePage() {
     }
     try {
       store.setItem("callbreak:name", name.value);
-      const made = await api("POST", "/api/tables", { name: name.value, settings });
+      const made = await api("POST", "/api/tables", { name: name.value, settings, guest: guestId() });
       store.setItem(tokenKey(made.code), made.token);
       navigate(made.link);
     } catch (x) { err.textContent = x.message; }
@@ -357,6 +369,10 @@ function tablePage(code) {
     } else if (m.type === "hint") {
       hint = m;
       render();
+    } else if (m.type === "moved") {
+      token = null;
+      store.removeItem(tokenKey(code));
+      toast("Your seat moved to another device: this one now watches.", 8000);
     } else if (m.type === "rematch") {
       if (m.token) store.setItem(tokenKey(m.code), m.token);
       toast("Rematch! Moving to the new table…");
@@ -398,7 +414,7 @@ function tablePage(code) {
       try {
         if (me === null) {
           store.setItem("callbreak:name", nameInput.value);
-          const joined = await api("POST", `/api/tables/${code}/join`, { name: nameInput.value, seat });
+          const joined = await api("POST", `/api/tables/${code}/join`, { name: nameInput.value, seat, guest: guestId() });
           token = joined.token;
           store.setItem(tokenKey(code), token);
           ws.close();  // reconnects with the token
@@ -417,15 +433,16 @@ function tablePage(code) {
       h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
       me === null ? h("div", {}, h("label", { for: "join-name" }, "Your name (then pick a seat)"), nameInput) : null,
       h("div", { class: "seat-list" }, t.seats.map(seatSlot)),
+      me !== null ? h("p", {}, deviceButton()) : null,
       h("p", {}, me !== null && me === t.host_seat
         ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
         : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…"))));
   }
 
-  function copyLink(link) {
+  function copyLink(link, field = "share-link") {
     // The clipboard API exists only on https (or localhost): elsewhere, select the link to copy.
     const fallback = () => {
-      const input = document.getElementById("share-link");
+      const input = document.getElementById(field);
       if (input) { input.focus(); input.select(); }
       toast("Select the link and copy it");
     };
@@ -543,7 +560,8 @@ function tablePage(code) {
     root.replaceChildren(h("div", { class: "felt" }, status, board, handRow, controls, hintText,
       mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
         " play, digits + ", h("kbd", {}, "Enter"), " call, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
-      ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []));
+      ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []),
+      ...(v.phase !== "over" ? [h("p", { class: "table-foot" }, deviceButton())] : []));
     tickClock();
 
     // A scoreboard after each deal and at the end.
@@ -565,6 +583,26 @@ function tablePage(code) {
   function presetTitle(name) {
     const p = meta && meta.presets.find((x) => x.name === name);
     return p ? p.title : name;
+  }
+
+  function deviceButton() {
+    if (state.you === null || state.you === undefined || !token) return null;
+    return h("button", { id: "other-device", onclick: showHandoff }, "Continue on another device");
+  }
+
+  async function showHandoff() {
+    let made;
+    try { made = await api("POST", `/api/tables/${code}/handoff`, { token }); } catch (x) { toast(x.message); return; }
+    const link = `${location.origin}${made.link}`;
+    document.querySelectorAll(".modal").forEach((x) => x.remove());
+    const modal = h("div", { class: "modal", id: "handoff", onclick: (e) => { if (e.target === modal) modal.remove(); } },
+      h("div", { class: "panel", role: "dialog", "aria-label": "Continue on another device" },
+        h("h2", {}, "Continue on another device"),
+        h("p", {}, "Open this link on the other device within 10 minutes. Your seat moves there, and this device will only watch. Keep it to yourself: whoever opens it takes your seat."),
+        h("input", { id: "handoff-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
+        h("div", { class: "row" }, h("button", { onclick: () => copyLink(link, "handoff-link") }, "Copy link"),
+          h("button", { id: "close-handoff", onclick: () => modal.remove() }, "Close"))));
+    document.body.append(modal);
   }
 
   function stopButton(t) {
@@ -678,7 +716,17 @@ function tablePage(code) {
     document.removeEventListener("keydown", onKey);
     document.querySelectorAll(".modal").forEach((x) => x.remove());
   };
-  connect();
+  const handoff = new URLSearchParams(location.hash.slice(1)).get("handoff");
+  if (handoff) {
+    history.replaceState(null, "", location.pathname);  // the one-time code leaves the address bar
+    api("POST", `/api/tables/${code}/claim`, { handoff }).then((claimed) => {
+      token = claimed.token;
+      store.setItem(tokenKey(code), token);
+      toast("This device has your seat now.");
+    }, (x) => toast(x.message, 8000)).finally(connect);
+  } else {
+    connect();
+  }
 }
 
 // A wide table scrolls sideways inside its panel rather than widening the page on a phone.
