@@ -186,8 +186,11 @@ def test_the_scoreboard_never_covers_a_timed_call(browser: Any, server: ServePro
     page = open_as(browser, server.url, code, token, viewport)
     page.click("#start")
     deadline = time.monotonic() + 120
+    last_error: Exception | None = None
     while True:  # play deal 1 by taps until the scoreboard comes up with deal 2's call
-        assert time.monotonic() < deadline
+        if time.monotonic() > deadline:
+            shot(page, "life-scoreboard-stuck")
+            raise AssertionError(f"deal 2's call never came: {last_error!r}")
         if page.locator("#scoreboard").count() and page.locator("button.call").count():
             break
         legal = page.locator("#hand .card.legal")
@@ -200,9 +203,12 @@ def test_the_scoreboard_never_covers_a_timed_call(browser: Any, server: ServePro
                     page.click("#play-lifted", timeout=2000)
             else:
                 time.sleep(0.05)
-        except Exception:  # the table re-rendered under the click: look again
+        except Exception as e:  # the table re-rendered under the click: look again
+            last_error = e
             continue
     assert "Scoreboard" in page.locator("#scoreboard").inner_text()
+    names = page.locator(".seat .name").all_inner_texts()
+    assert len(names) == 4 and not [n for n in names if "(bot)" in n], names  # a bot is named once
     board = page.locator("#scoreboard .panel").bounding_box()
     assert board is not None
     for what in ("#hand", "#controls"):
@@ -221,6 +227,10 @@ def test_the_scoreboard_never_covers_a_timed_call(browser: Any, server: ServePro
 def test_a_player_continues_on_another_device(browser: Any, server: ServeProcess) -> None:
     code, token = make_table(server.url)
     laptop = open_as(browser, server.url, code, token, {"width": 1200, "height": 860})
+    # Words a player knows: the rule set's name, "a random bot", labelled bot seats.
+    laptop.wait_for_selector(".seat-list")
+    lobby = laptop.locator("#table").inner_text()
+    assert "Call Break · 1 deal" in lobby and "Open — a random bot plays" in lobby, lobby
     laptop.click("#other-device")
     link = laptop.locator("#handoff-link").input_value()
     assert link.startswith(f"{server.url}/t/{code}#handoff=")

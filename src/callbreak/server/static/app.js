@@ -820,7 +820,7 @@ async function replayPage(code) {
 
 async function statsPage() {
   const data = await api("GET", "/api/stats");
-  const row = (r, rank) => h("tr", {}, h("td", {}, rank + 1), h("td", {}, r.name, r.kind === "bot" ? " (bot)" : ""),
+  const row = (r, rank) => h("tr", {}, h("td", {}, rank + 1), h("td", {}, r.name, r.kind === "bot" ? botMark() : r.player ? h("span", { class: "muted", title: "player id" }, ` #${r.player.slice(0, 4)}`) : ""),
     h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, `${Math.round(r.win_rate * 100)}%`),
     h("td", {}, r.avg_per_deal), h("td", {}, `${Math.round(r.call_accuracy * 100)}%`));
   app.append(h("div", { class: "panel" }, h("h2", {}, "Leaderboard"),
