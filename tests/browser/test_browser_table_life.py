@@ -171,6 +171,7 @@ def test_the_clock_counts_down_acts_and_says_what_it_did(browser: Any, server: S
     page.wait_for_selector("#notices:not([hidden])", timeout=10000)
     text = page.locator("#notices").inner_text()
     assert "You were away, so a bot stood in" in text, text
+    assert page.locator("#notices li").count() <= 3  # the latest two and a count: the hand stays in sight
     assert "Time ran out: your call" not in text  # already seen on this browser
     shot(page, "life-returning-player")
     bob.stop.set()
@@ -205,11 +206,12 @@ def test_the_scoreboard_never_covers_a_timed_call(browser: Any, server: ServePro
         if done == "wait":
             time.sleep(0.03)
     assert "Scoreboard" in page.locator("#scoreboard").inner_text()
+    assert not page.locator("#toast").is_visible(), page.locator("#toast").inner_text()  # no refusals
     names = page.locator(".seat .name").all_inner_texts()
     assert len(names) == 4 and not [n for n in names if "(bot)" in n], names  # a bot is named once
     board = page.locator("#scoreboard .panel").bounding_box()
     assert board is not None
-    for what in ("#hand", "#controls"):
+    for what in ("#hand", "#controls", "#clock", "#turn"):  # the choice and its clock in sight
         box = page.locator(what).bounding_box()
         assert box is not None and box["y"] + box["height"] <= viewport["height"], (what, box)
         assert not boxes_overlap(board, box), (what, board, box)
@@ -217,7 +219,12 @@ def test_the_scoreboard_never_covers_a_timed_call(browser: Any, server: ServePro
         box = page.locator("button.call").nth(i).bounding_box()
         assert box is not None and not boxes_overlap(board, box)
     shot(page, f"life-scoreboard-{'phone' if viewport is PHONE else 'desktop'}")
-    page.locator("button.call").first.click()  # the call buttons take the tap
+    if viewport is PHONE:
+        page.locator("button.call").first.click()  # the call buttons take the tap
+    else:  # and the keys work with the scores up: a call by its digit and Enter
+        low = page.locator("button.call").first.get_attribute("data-call")
+        page.keyboard.press(str(low))
+        page.keyboard.press("Enter")
     page.wait_for_function("() => !document.querySelector('button.call')", timeout=10000)
     page.context.close()
 

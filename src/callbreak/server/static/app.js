@@ -258,6 +258,9 @@ function tablePage(code) {
   let online = false;  // the socket is open and the server said welcome
   let pending = null;  // the last action sent: { version } until a state shows what became of it
   let reconnected = false;  // the next state is the first after a reconnect
+  let reconnectAt = null;  // when the next try starts (the bar counts down to it)
+  let expectClose = false;  // we closed the socket ourselves (to reconnect with a new token)
+  let dockedScores = false;  // the between-deal scores shown over the board, not as a pop-up
   let lifted = null;  // phone: the card lifted by a first tap, played by a second
   let meta = null;  // rule sets' display names, for the lobby
   getMeta().then((m) => { meta = m; render(); });
@@ -284,13 +287,21 @@ function tablePage(code) {
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
       if (closed) return;
+      if (expectClose) { expectClose = false; connect(); return; }  // not a drop: no alarm
       setOnline(false);
       // Back off (0.5 s, 1 s, 2 s ... up to 8 s, with jitter) so a restarting server is not flooded.
       const wait = Math.min(8000, 500 * 2 ** retry) * (0.75 + Math.random() / 2);
       retry = Math.min(retry + 1, 5);
-      connBar.textContent = `Connection lost — reconnecting in ${Math.ceil(wait / 1000)} s…`;
-      setTimeout(() => { if (!closed) connect(); }, wait);
+      reconnectAt = performance.now() + wait;
+      tickConnection();
+      setTimeout(() => { if (!closed) { reconnectAt = null; tickConnection(); connect(); } }, wait);
     };
+  }
+
+  function tickConnection() {
+    if (online) return;
+    const left = reconnectAt === null ? 0 : Math.ceil((reconnectAt - performance.now()) / 1000);
+    connBar.textContent = left > 0 ? `Connection lost — reconnecting in ${left} s…` : "Connection lost — reconnecting…";
   }
 
   function send(message) {
@@ -304,12 +315,15 @@ function tablePage(code) {
 
   function act(action) {
     if (!state) return;
-    hint = null;
-    lifted = null;
-    markNoticesSeen();
     // The server applies an action only at the version it was made for, so a resend can never
     // apply twice; after a drop the first state says whether it was applied.
-    if (send({ type: "action", version: state.version, action })) pending = { version: state.version };
+    if (!send({ type: "action", version: state.version, action })) return;
+    pending = { version: state.version };
+    hint = null;
+    const wasLifted = lifted !== null;
+    lifted = null;
+    markNoticesSeen();
+    if (wasLifted) render();  // the Play button goes at once
   }
 
   function markNoticesSeen() {
@@ -334,7 +348,12 @@ function tablePage(code) {
     // What the clock did since this browser last looked (a returning player sees their own).
     const fresh = (state.notices || []).filter((n) => n.version > seenNotice);
     if (!fresh.length) { noticeBox.hidden = true; return; }
-    noticeBox.replaceChildren(h("ul", {}, fresh.map((n) => h("li", { class: n.seat === state.you ? "mine" : "" }, noticeText(n)))),
+    // The latest two, and how many before them: the hand must stay on a phone's screen.
+    const shown = fresh.slice(-2);
+    const earlier = fresh.length - shown.length;
+    noticeBox.replaceChildren(h("ul", {},
+      earlier ? h("li", { class: "muted" }, `…and ${earlier} earlier move${earlier > 1 ? "s" : ""} played by the clock`) : null,
+      shown.map((n) => h("li", { class: n.seat === state.you ? "mine" : "" }, noticeText(n)))),
       h("button", { id: "notices-ok", onclick: markNoticesSeen }, "OK"));
     noticeBox.hidden = false;
   }
@@ -417,6 +436,7 @@ function tablePage(code) {
           const joined = await api("POST", `/api/tables/${code}/join`, { name: nameInput.value, seat, guest: guestId() });
           token = joined.token;
           store.setItem(tokenKey(code), token);
+          expectClose = true;
           ws.close();  // reconnects with the token
         } else {
           await api("POST", `/api/tables/${code}/seat`, { token, seat });
@@ -484,6 +504,7 @@ function tablePage(code) {
         seat !== mySeat ? h("div", { class: "backs" }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack())) : null);
     };
 
+    let lastWinner = null;
     const trick = h("div", { class: "trick", id: "trick", "aria-label": "Cards on the table" },
       v.trick.map((c, i) => h("div", { class: `played pos-${rel(v.trick_seats[i])}`, "data-card": c }, cardSvg(c))));
     if (!v.trick.length && v.tricks.length && (v.phase === "play" || v.phase === "over")) {
@@ -491,7 +512,7 @@ function tablePage(code) {
       const last = v.tricks[v.tricks.length - 1];
       last.cards.forEach((c, i) => trick.append(
         h("div", { class: `played last pos-${rel((last.leader + i) % 4)}`, "data-last-card": c }, cardSvg(c))));
-      trick.append(h("div", { class: "lead-note" }, `${names[last.winner]} won the last trick`));
+      lastWinner = names[last.winner];
     }
 
     // Your hand: legal cards raised and clickable.
@@ -528,8 +549,9 @@ function tablePage(code) {
     }
     if (look) controls.append(h("button", { id: "look", onclick: () => act(look) }, "Look at my cards"));
     if (lifted !== null && legalCards.has(lifted)) {
-      controls.append(h("button", { class: "primary", id: "play-lifted", onclick: () => act({ type: "play", card: lifted }) },
-        `Play ${cardLabel(lifted)}`),
+      const card = lifted;  // this button plays this card, however often it is tapped
+      controls.append(h("button", { class: "primary", id: "play-lifted", onclick: () => act({ type: "play", card }) },
+        `Play ${cardLabel(card)}`),
       h("button", { id: "put-back", onclick: () => { lifted = null; render(); } }, "Put back"));
     }
     for (const a of v.legal.filter((x) => x.type === "redeal")) {
@@ -540,7 +562,8 @@ function tablePage(code) {
       controls.append(h("button", { id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
     }
     const hintText = h("div", { class: "hint-text", id: "hint-text" },
-      hint ? `Hint (${hint.bot}): ${describe(hint.action)} — ${hint.reason}` : "");
+      hint ? `Hint (${hint.bot}): ${describe(hint.action)} — ${hint.reason}` : "",
+      !hint && lastWinner ? h("span", { id: "last-trick" }, `${lastWinner} won the last trick`) : null);
 
     const clock = h("span", { class: "clock", id: "clock" },
       h("span", { class: "clock-bar", id: "clock-bar", role: "progressbar", "aria-label": "Time left" }, h("span", {})),
@@ -555,8 +578,12 @@ function tablePage(code) {
       stopButton(t),
       h("button", { id: "show-scores", onclick: () => showScores(false) }, "Scores"));
 
+    if (dockedScores && (v.phase === "over" || v.trick.length || v.tricks.length)) dockedScores = false;  // play is on
     const board = h("div", { class: "board" }, [0, 1, 2, 3].filter((s) => s !== mySeat).map(seatBox), trick,
-      mySeat !== null ? seatBox(mySeat) : null);
+      mySeat !== null ? seatBox(mySeat) : null,
+      dockedScores ? h("div", { class: "board-scores", id: "scoreboard", role: "region", "aria-label": "Scoreboard" },
+        h("div", { class: "panel" }, h("h2", {}, "Scoreboard"), scoreTable(names, v.results, v.totals),
+          h("button", { id: "close-scores", onclick: () => { dockedScores = false; render(); } }, "Close"))) : null);
     root.replaceChildren(h("div", { class: "felt" }, status, board, handRow, controls, hintText,
       mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
         " play, digits + ", h("kbd", {}, "Enter"), " call, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
@@ -639,8 +666,14 @@ function tablePage(code) {
     const isHost = state.you !== null && state.you === t.host_seat;
     // While a turn timer runs, the scores sit at the top of the page and leave the hand and the
     // call buttons in sight: a player is never timed out behind a pop-up.
-    const docked = !final && t.timer !== null && t.timer !== undefined;
-    const modal = h("div", { class: docked ? "modal docked" : "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
+    if (!final && t.timer !== null && t.timer !== undefined) {
+      // While a turn timer runs the scores sit over the board: the clock, the hand and the
+      // calls stay in sight and the keys keep working.
+      dockedScores = true;
+      render();
+      return;
+    }
+    const modal = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
       h("div", { class: "panel", role: "dialog", "aria-label": "Scoreboard" },
         h("h2", {}, final ? `Game over — ${winners} win${v.winners.length > 1 ? "" : "s"}!` : "Scoreboard"),
         scoreTable(names, v.results, v.totals),
@@ -651,7 +684,7 @@ function tablePage(code) {
           final && !isHost ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
           final ? h("a", { href: `/history/${t.code}`, "data-link": true, onclick: close }, "Replay this game") : null)));
     document.body.append(modal);
-    if (!docked) modal.querySelector("#close-scores").focus();
+    modal.querySelector("#close-scores").focus();
   }
 
   function tickClock() {
@@ -670,7 +703,7 @@ function tablePage(code) {
       : low && who ? `Hurry: ${Math.ceil(left)} s` : `${Math.ceil(left)} s left`;
     el.classList.toggle("low", low);
   }
-  clockTimer = setInterval(tickClock, 250);
+  clockTimer = setInterval(() => { tickClock(); tickConnection(); }, 250);
 
   function onKey(e) {
     if (!state || !state.view || e.target.tagName === "INPUT" || document.querySelector(".modal") && e.key !== "Escape" && e.key !== "s") {
@@ -701,10 +734,14 @@ function tablePage(code) {
     } else if (e.key === "h" || e.key === "H") {
       send({ type: "hint" });
     } else if (e.key === "s" || e.key === "S") {
-      if (document.querySelector(".modal")) document.querySelectorAll(".modal").forEach((x) => x.remove());
-      else showScores(false);
+      if (document.querySelector(".modal") || dockedScores) {
+        document.querySelectorAll(".modal").forEach((x) => x.remove());
+        dockedScores = false;
+        render();
+      } else showScores(false);
     } else if (e.key === "Escape") {
       document.querySelectorAll(".modal").forEach((x) => x.remove());
+      if (dockedScores) { dockedScores = false; render(); }
     }
   }
   document.addEventListener("keydown", onKey);
