@@ -10,6 +10,7 @@ from callbreak.protocol.server import (
     HTTP_MARGIN,
     MIN_THINK,
     RESERVE,
+    SPARE,
     allotment,
     deadline,
     think_budget,
@@ -21,7 +22,7 @@ from callbreak.protocol.server import (
 def test_a_decision_is_never_planned_more_than_the_deal_has_left(budget_ms: float, left: int,
                                                                   bid: bool, forced: bool) -> None:
     later = left - 1
-    room = budget_ms / 1000 - HTTP_MARGIN - RESERVE * later  # kept: the network, later decisions
+    room = budget_ms / 1000 - HTTP_MARGIN - SPARE - RESERVE * later  # kept: network, stalls, later
     allot = allotment(budget_ms, left, bid=bid, forced=forced)
     think = think_budget(budget_ms, left, bid=bid, forced=forced)
     assert MIN_THINK <= think <= max(MIN_THINK, allot - ANSWER_TIME) + 1e-9
@@ -50,7 +51,7 @@ def _deal(budget_ms: float, used_of_think: list[float]) -> list[float]:
 
 @given(parts=st.lists(st.floats(0, 1), min_size=14, max_size=14))
 def test_a_deal_never_runs_over_whatever_the_bot_does_within_its_time(parts: list[float]) -> None:
-    assert sum(_deal(1500, parts)) <= 1.5 - HTTP_MARGIN + 1e-6
+    assert sum(_deal(1500, parts)) <= 1.5 - HTTP_MARGIN - SPARE + 1e-6
 
 
 def test_a_bot_using_its_time_uses_most_of_the_deal() -> None:
@@ -67,5 +68,5 @@ def test_time_a_clear_choice_leaves_goes_to_the_later_choices() -> None:
 
 
 def test_a_close_choice_may_take_more_than_an_even_share() -> None:
-    even = (1.5 - HTTP_MARGIN - RESERVE * 12) / 12.5  # 13 plays, the last but one weighing half
+    even = (1.5 - HTTP_MARGIN - SPARE - RESERVE * 12) / 12.5  # 13 plays, the last but one weighing half
     assert allotment(1500, 13) > 1.5 * even
