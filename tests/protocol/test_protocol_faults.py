@@ -208,7 +208,7 @@ def test_a_seat_out_of_time_gets_a_token_budget_not_none(
     """A budget of 0 reads as "no budget given" to a bot (the expert would think its default
     second, tying up a worker after the server had answered); the server never passes 0."""
     assert server_module.think_budget(0, 13) == server_module.MIN_THINK > 0
-    assert server_module.think_budget(2800, 14, bid=True) == 0.3552
+    assert server_module.think_budget(2800, 14, bid=True) == 0.3392
     monkeypatch.setattr(server_module, "make_bot", lambda spec, seed=None: _Timed())
     monkeypatch.setattr(_Timed, "given", [])
     live = serve(create_app("anything"))
@@ -228,7 +228,7 @@ def test_time_spent_waiting_for_a_worker_comes_out_of_the_bots_budget(
     monkeypatch.setattr(_Timed, "given", [])
     app = create_app("anything", workers=1)
     live = serve(app)
-    # 10 plays left of 10 s: the first may think 2.25 s (twice its share), the server waits 2.64 s.
+    # 10 plays left of 10 s: the first may think 2.23 s (twice its share), the server waits 2.61 s.
     body = dict(FIXTURE["body"], timeBudget=10_000)
 
     async def both() -> list[httpx.Response]:

@@ -14,7 +14,7 @@ goes back in time.
 
 >>> app = create_app("random")
 >>> think_budget(1500, decisions_left=14, bid=True)
-0.1472
+0.1312
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ log = logging.getLogger("callbreak.protocol")
 
 HTTP_MARGIN = 0.03
 """Seconds kept back from every deadline for the request and answer to cross the network."""
-SPARE = 0.1
+SPARE = 0.2
 """Seconds of every deal left unplanned: a loaded machine stalls a process now and then (by up to
-a few hundred ms on two shared cores), and a stall must not cost the seat its deal."""
+most of a second on two shared cores at a load of 8), and a stall must not cost the seat its deal."""
 RESERVE = 0.025
 """Seconds kept back for each later decision of the deal: the least one needs (a round trip and a
 quick answer), so an early decision never eats a later one's time."""
@@ -99,11 +99,11 @@ def allotment(time_budget_ms: float, decisions_left: int, max_think: float = 5.0
     decision (one legal action) is planned no time beyond its answer.
 
     >>> allotment(1500, decisions_left=14, bid=True)  # the call of a fresh deal
-    0.1672
+    0.1512
     >>> allotment(1500, decisions_left=13)  # its first play, had the call cost nothing
-    0.1861
+    0.1687
     >>> allotment(300, decisions_left=2)  # the last choice takes what is left
-    0.145
+    0.045
     """
     usable = _usable(time_budget_ms, decisions_left)
     if forced or usable <= ANSWER_TIME:
@@ -123,7 +123,7 @@ def think_budget(time_budget_ms: float, decisions_left: int, max_think: float = 
     :data:`MIN_THINK`.
 
     >>> think_budget(1500, decisions_left=14, bid=True)
-    0.1472
+    0.1312
     """
     allot = allotment(time_budget_ms, decisions_left, max_think, bid=bid, forced=forced)
     return round(max(MIN_THINK, allot - ANSWER_TIME), 4)
