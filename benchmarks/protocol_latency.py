@@ -97,7 +97,8 @@ def latency(level: str, deals: int, decision_s: float) -> dict[str, float]:
                 start = time.perf_counter()
                 action = remote.decide(view, decision_s).action
                 http_ms.append((time.perf_counter() - start) * 1000)
-                budget = think_budget(decision_s * 1000 * _left(view), _left(view))
+                budget = think_budget(decision_s * 1000 * _left(view), _left(view),
+                                      bid=kind_for(view) == "bid", forced=len(view.legal) == 1)
                 start = time.perf_counter()
                 local.decide(view, budget)
                 local_ms.append((time.perf_counter() - start) * 1000)
