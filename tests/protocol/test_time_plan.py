@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from callbreak.protocol.client import deal_budget_ms
 from callbreak.protocol.server import (
     ANSWER_TIME,
     HTTP_MARGIN,
@@ -70,3 +71,13 @@ def test_time_a_clear_choice_leaves_goes_to_the_later_choices() -> None:
 def test_a_close_choice_may_take_more_than_an_even_share() -> None:
     even = (1.5 - HTTP_MARGIN - SPARE - RESERVE * 12) / 12.5  # 13 plays, the last but one weighing half
     assert allotment(1500, 13) > 1.5 * even
+
+
+@given(budget=st.floats(0.01, 5.0), left=st.integers(1, 14), bid=st.booleans())
+def test_a_per_decision_referee_gets_answers_within_its_budget(budget: float, left: int,
+                                                               bid: bool) -> None:
+    """The arena gives each decision a budget; the deal time sent for it never lets our server's
+    plan go past that budget, and is never more than an even split would give."""
+    sent = deal_budget_ms(budget, left, bid=bid)
+    assert 0 <= sent <= budget * 1000 * left + 1e-6
+    assert allotment(sent, left, bid=bid) <= budget + 1e-9 or sent == 0
