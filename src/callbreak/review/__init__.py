@@ -36,7 +36,7 @@ from callbreak.core.view import SeatView
 from callbreak.record import Record, loads, replay, replay_states
 
 __all__ = ["CLASSES", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
-           "ReviewUnavailable", "SeatSummary", "classify", "review_record", "review_text"]
+           "ReviewUnavailable", "SeatSummary", "classify", "judge_decision", "review_record", "review_text"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
 # within the search's own noise at the default settings; a point lost is a call made or broken.
@@ -237,19 +237,22 @@ def review_record(record: Record | str | bytes, settings: ReviewSettings | None 
     todo = list(decisions_to_judge(record))
     out: list[Decision] = []
     for n, (index, view, action) in enumerate(todo):
-        out.append(_judge(index, view, action, settings, ExpertBot))
+        out.append(judge_decision(index, view, action, settings, ExpertBot))
         if progress is not None:
             progress(n + 1, len(todo))
     return Review(game=record.game, seats=tuple(record.seats), settings=settings,
                   decisions=tuple(out), record_digest=_digest(record))
 
 
-def _judge(index: int, view: SeatView, action: Any, settings: ReviewSettings,
-           expert: Any) -> Decision:
+def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSettings,
+                   expert: Any = None) -> Decision:
+    """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone."""
+    if expert is None:
+        from callbreak.bots.expert import ExpertBot as expert
     seat = view.seat
     assert seat is not None
     trick = len(view.tricks) + 1 if isinstance(action, Play) else 0
-    base = dict(index=index, deal=view.deal_number, trick=trick, seat=seat,
+    base: dict[str, Any] = dict(index=index, deal=view.deal_number, trick=trick, seat=seat,
                 chosen=_choice_text(action))
     legal = view.legal
     if len(legal) < 2:
