@@ -146,3 +146,7 @@ def test_a_game_no_search_bot_plays_is_not_available():
         g.apply(chance.chance(g) if g.to_act == CHANCE else g.legal_actions()[0])
     with pytest.raises(ReviewUnavailable, match="not available for Donut"):
         review_record(loads(dumps(record_of(g))), FAST)
+
+
+def test_judged_in_two_processes_the_review_is_the_same(finished, reviewed):
+    assert review_record(finished, FAST, workers=2).to_json() == reviewed.to_json()

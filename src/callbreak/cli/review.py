@@ -30,6 +30,7 @@ def review(
     seed: Annotated[int, typer.Option(help="The search's seed (same record, seed and settings: "
                                       "same review).")] = 0,
     samples: Annotated[int, typer.Option(help="Sampled deals per card decision.")] = ReviewSettings().samples,
+    workers: Annotated[int, typer.Option(help="Processes judging decisions (the same review).")] = 2,
     all_: Annotated[bool, typer.Option("--all", help="List every judged decision, not only the "
                                        "inaccuracies and worse.")] = False,
 ) -> None:
@@ -45,7 +46,8 @@ def review(
             task = bar.add_task("reviewing", total=None)
             result = review_record(text, settings,
                                    progress=lambda done, total: bar.update(task, completed=done,
-                                                                           total=total))
+                                                                           total=total),
+                                   workers=workers)
     except CallbreakError as e:
         fail(f"{path}: {e}")
         return

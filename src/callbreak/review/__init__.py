@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -222,9 +223,10 @@ def decisions_to_judge(record: Record) -> Iterator[tuple[int, SeatView, Any]]:
 
 
 def review_record(record: Record | str | bytes, settings: ReviewSettings | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> Review:
+                  progress: Callable[[int, int], None] | None = None, workers: int = 1) -> Review:
     """Review a finished record (a :class:`Record`, or its JSON text). ``progress(done, total)``
-    is called after each decision."""
+    is called after each decision; ``workers`` > 1 judges decisions in that many processes
+    (the same review)."""
     from callbreak.bots.expert import ExpertBot
 
     if not isinstance(record, Record):
@@ -236,10 +238,19 @@ def review_record(record: Record | str | bytes, settings: ReviewSettings | None 
                           "it (or resume it) first")
     todo = list(decisions_to_judge(record))
     out: list[Decision] = []
-    for n, (index, view, action) in enumerate(todo):
-        out.append(judge_decision(index, view, action, settings, ExpertBot))
-        if progress is not None:
-            progress(n + 1, len(todo))
+    if workers > 1:
+        # Each decision has its own seed, so the order the workers finish in changes nothing.
+        with ProcessPoolExecutor(workers) as pool:
+            futures = [pool.submit(judge_decision, i, v, a, settings) for i, v, a in todo]
+            for n, future in enumerate(futures):
+                out.append(future.result())
+                if progress is not None:
+                    progress(n + 1, len(todo))
+    else:
+        for n, (index, view, action) in enumerate(todo):
+            out.append(judge_decision(index, view, action, settings, ExpertBot))
+            if progress is not None:
+                progress(n + 1, len(todo))
     return Review(game=record.game, seats=tuple(record.seats), settings=settings,
                   decisions=tuple(out), record_digest=_digest(record))
 
