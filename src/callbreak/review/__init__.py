@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -36,7 +36,7 @@ from callbreak.core.scoring import deal_points
 from callbreak.core.view import SeatView
 from callbreak.record import Record, loads, replay, replay_states
 
-__all__ = ["CLASSES", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
+__all__ = ["CLASSES", "assemble", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
            "ReviewUnavailable", "SeatSummary", "classify", "judge_decision", "review_record", "review_text"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
@@ -251,8 +251,14 @@ def review_record(record: Record | str | bytes, settings: ReviewSettings | None 
             out.append(judge_decision(index, view, action, settings, ExpertBot))
             if progress is not None:
                 progress(n + 1, len(todo))
+    return assemble(record, settings, out)
+
+
+def assemble(record: Record, settings: ReviewSettings, decisions: Sequence[Decision]) -> Review:
+    """The review of ``record`` from its judged decisions (in the record's order)."""
     return Review(game=record.game, seats=tuple(record.seats), settings=settings,
-                  decisions=tuple(out), record_digest=_digest(record))
+                  decisions=tuple(sorted(decisions, key=lambda d: d.index)),
+                  record_digest=_digest(record))
 
 
 def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSettings,
