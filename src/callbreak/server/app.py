@@ -119,6 +119,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.get("/s/{code}", include_in_schema=False)
     @app.get("/history", include_in_schema=False)
     @app.get("/history/{code}", include_in_schema=False)
+    @app.get("/review/{code}", include_in_schema=False)
     @app.get("/stats", include_in_schema=False)
     @app.get("/scorekeeper", include_in_schema=False)
     async def page(code: str | None = None) -> Response:
