@@ -62,3 +62,22 @@ def test_review_refuses_bad_input_with_a_clear_error(tmp_path):
     assert result.exit_code == 2 and "cannot read" in result.output
     result = runner.invoke(app, ["review", str(_record(tmp_path, stop_after=30))])
     assert result.exit_code == 2 and "not finished" in result.output
+
+
+def test_the_review_offered_at_the_end_of_a_terminal_match_prints(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.cli import play as cli_play
+    from callbreak.cli.tui.session import Session
+
+    monkeypatch.setattr(cli_play.console, "width", 200)
+    session = Session.new(preset="call-bridge", opponents=["random"], seed=6, save=False)
+    game = session.game
+    while not game.is_over:
+        if game.to_act == CHANCE:
+            stop = any(a.kind == "stop" for a in game.legal_actions(CHANCE))
+            game.apply(session.chance_action(stop=stop))
+        else:
+            game.apply(game.legal_actions()[0])
+    cli_play.review_session(session)
+    out = capsys.readouterr().out
+    assert "Accuracy" in out and "You" in out
