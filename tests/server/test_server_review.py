@@ -54,3 +54,13 @@ def test_a_finished_game_is_reviewed_once_in_the_background_and_kept(client: Tes
     with TestClient(create_app(store, practice=True)) as again:
         assert again.get(f"/api/history/{code}/review").json() == {"status": "done",
                                                                     "review": review}
+
+
+def test_a_game_no_search_bot_plays_says_its_review_is_not_available(client: TestClient) -> None:
+    from test_server_related_games import play_through
+
+    code, _ = play_through(client, "donut", 4, 1, seed=7)
+    r = client.post(f"/api/history/{code}/review")
+    assert r.status_code == 409
+    assert r.json()["error"] == "no_review" and "not available for Donut" in r.json()["message"]
+    assert client.get(f"/api/history/{code}/review").json() == {"status": "none"}
