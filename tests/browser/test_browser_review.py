@@ -1,8 +1,8 @@
 """The game review in a real browser: a game in which the player ducks with a winning card in
 hand, the review page marks such a decision a mistake or a blunder, and the chart is drawn.
 
-The game is Call Bridge (pagat.com), where a player follows freely: under Call Break's
-must-beat rule a losing card is seldom legal when a winning one is."""
+The game is Call Break with free following (``follow_must_beat`` off): under the must-beat
+rule a losing card is seldom legal when a winning one is."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def trick_winner(cards: list[str]) -> str:
 
 
 def play_ducking(http: httpx.Client, code: str, token: str) -> list[int]:
-    """Play seat 0: a call of 5, then a winning card whenever one is legal, except when it
+    """Play seat 0: the expert's call, then a winning card whenever one is legal, except when it
     plays last to a trick an opponent holds and its call is not made yet: a losing card then. Returns the
     moves (indices among the seat moves of the game) where it ducked."""
     ducked: list[int] = []
@@ -51,8 +51,9 @@ def play_ducking(http: httpx.Client, code: str, token: str) -> list[int]:
         legal = view["legal"]
         action = legal[0]
         if legal[0]["type"] == "call":
-            # A call of 5: most tricks count, so giving one away costs.
-            action = min(legal, key=lambda a: abs(a.get("tricks", 0) - 5))
+            # The expert's call (the hint): about what the hand takes, so every trick counts.
+            hint = http.post(f"/api/tables/{code}/hint", json={"token": token}, timeout=120).json()
+            action = hint.get("action", legal[0])
         elif view["trick"]:
             top = trick_winner(view["trick"])
             winners = [a for a in legal if beats(a["card"], top, view["trick"][0][-1])]
@@ -75,9 +76,10 @@ def play_ducking(http: httpx.Client, code: str, token: str) -> list[int]:
 def test_the_review_marks_a_ducked_winner_and_draws_the_chart(browser: Any, base_url: str) -> None:
     with httpx.Client(base_url=base_url, timeout=30) as http:
         ducked: list[int] = []
-        for _ in range(20):  # a deal where the chance to duck comes up twice or more
+        for _ in range(40):  # a deal where the chance to duck comes up twice or more
             made = http.post("/api/tables", json={"name": "Ann", "settings": {
-                "preset": "call-bridge", "deals": 1, "bots": "random", "bot_delay": 0}}).json()
+                "deals": 1, "options": {"follow_must_beat": False}, "bots": "random",
+                "bot_delay": 0}}).json()
             code, token = made["code"], made["token"]
             http.post(f"/api/tables/{code}/start", json={"token": token})
             ducked = play_ducking(http, code, token)
