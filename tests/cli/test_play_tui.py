@@ -752,3 +752,20 @@ def test_the_scoreboard_columns_start_with_you_whatever_your_seat() -> None:
     assert header.split()[1:] == ["You", "East", "North", "West"]
     total = next(line for line in lines if line.split()[:1] == ["total"])
     assert total.split()[1:] == [format_points(m.view(2).totals[s]) for s in (2, 3, 0, 1)]
+
+
+def test_the_end_of_a_match_offers_the_expert_review() -> None:
+    session = Session.new(preset="call-bridge", opponents=["random"], seed=6, save=False)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        while app.mode != "stop":
+            await _my_turn(app, pilot)
+            if app.mode == "act":
+                await pilot.press("enter")
+        await pilot.press("s")
+        await _until(pilot, lambda: app.mode == "over")
+        assert "r: the expert's review" in str(app._prompt(app.session.view()))
+        await pilot.press("r")
+
+    app = _run(session, body)
+    assert session.game.is_over and app.return_value == "review"

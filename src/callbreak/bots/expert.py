@@ -527,6 +527,19 @@ class ExpertBot:
         result: np.ndarray = (1 - self.call_bias) * histogram + self.call_bias * shifted
         return result
 
+    def call_outlook(self, view: SeatView, budget: float | None = None) -> tuple[tuple[float, ...], int]:
+        """The distribution of tricks this hand takes (index: tricks; with the partner's once the
+        partner has called, in partnership) and the number of simulated deals behind it: what
+        :meth:`decide` chooses a call from (for analysis: a review shows it beside each call)."""
+        if view.phase is not Phase.CALL or view.seat is None or view.hand is None:
+            raise ValueError("call_outlook takes a seat's view with a call to make, hand seen")
+        partner_call = view.calls[(view.seat + 2) % 4] if view.rules.partnership else None
+        tricks, weights = self._trick_samples(view, _Clock(self._effective_budget(budget)),
+                                              pair=partner_call is not None)
+        if len(tricks) == 0:
+            return (), 0
+        return tuple(float(p) for p in self._histogram(tricks, weights)), len(tricks)
+
     def _call(self, view: SeatView, clock: _Clock) -> Decision:
         seat = view.seat
         assert seat is not None

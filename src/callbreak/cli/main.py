@@ -100,6 +100,7 @@ app.command("bot-server")(bot_server)
 import callbreak.cli.arena  # noqa: E402,F401  (callbreak arena)
 import callbreak.cli.games  # noqa: E402,F401  (callbreak related-games)
 import callbreak.cli.play  # noqa: E402,F401  (callbreak play, callbreak games)
+import callbreak.cli.review  # noqa: E402,F401  (callbreak review)
 import callbreak.cli.serve  # noqa: E402,F401  (callbreak serve)
 
 

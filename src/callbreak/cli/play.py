@@ -8,7 +8,7 @@ into a :class:`~callbreak.cli.tui.session.Session` and reports bad options befor
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -16,6 +16,9 @@ from rich.table import Table
 
 from callbreak.cli.main import app, fail
 from callbreak.core import CallbreakError
+
+if TYPE_CHECKING:
+    from callbreak.cli.tui.session import Session
 
 console = Console()
 
@@ -91,7 +94,9 @@ def play(
         return
     if think is None:
         think = 0.1 if fast else 1.0
-    PlayApp(session, delay=0.0 if fast else delay, think=think).run()
+    choice = PlayApp(session, delay=0.0 if fast else delay, think=think).run()
+    if choice == "review" and session.is_over:
+        review_session(session)
     if session.save_path is not None:
         if session.is_over:
             console.print(f"Match saved to {session.save_path}", highlight=False)
@@ -143,3 +148,17 @@ def replay_step(path: Path, seat: int = 0) -> None:
 
 
 __all__ = ["games", "parse_overrides", "play", "replay_step"]
+
+
+def review_session(session: Session) -> None:
+    """The expert's review of the match just played (offered at its end), printed here."""
+    from callbreak.cli.review import print_review
+    from callbreak.record import record_of
+    from callbreak.review import review_record
+
+    console.print("The expert is reviewing the match…", highlight=False)
+    record = record_of(session.game, seats=session.names(), name=session.name)
+    try:
+        print_review(review_record(record, workers=2))
+    except CallbreakError as e:
+        console.print(f"No review: {e}", highlight=False)

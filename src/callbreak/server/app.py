@@ -28,6 +28,7 @@ from callbreak.core.rules import PRESETS
 from callbreak.games import games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
+from callbreak.server.reviews import ReviewJobs
 from callbreak.server.tables import HANDOFF_TTL, Connection, TableService, hint_decision, new_code, token_hash
 from callbreak.server.wire import (
     MAX_MESSAGE_BYTES,
@@ -48,7 +49,8 @@ MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet 
 
 STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "bad_handoff": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
-          "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403}
+          "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
+          "no_review": 409}
 
 
 def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None) -> FastAPI:
@@ -63,6 +65,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     if practice is None:
         practice = os.environ.get("CALLBREAK_PRACTICE", "") == "1"
     service = TableService(store, url_bots=url_bots, practice=practice)
+    reviews = ReviewJobs(store, stored_record)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -72,6 +75,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         yield
         for table in service.tables.values():
             service._cancel_clock(table)
+        reviews.close()
 
     app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
@@ -123,6 +127,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.get("/s/{code}", include_in_schema=False)
     @app.get("/history", include_in_schema=False)
     @app.get("/history/{code}", include_in_schema=False)
+    @app.get("/review/{code}", include_in_schema=False)
     @app.get("/stats", include_in_schema=False)
     @app.get("/scorekeeper", include_in_schema=False)
     async def page(code: str | None = None) -> Response:
@@ -333,6 +338,20 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         if stored is None or stored.status != "over":
             raise MessageError("no_table", "no finished game has that code")
         return replay_json(stored)
+
+    @app.post("/api/history/{code}/review")
+    async def start_review(code: str) -> dict[str, Any]:
+        return reviews.start(finished(code))
+
+    @app.get("/api/history/{code}/review")
+    async def review_of(code: str) -> dict[str, Any]:
+        return reviews.status(finished(code))
+
+    def finished(code: str) -> Any:
+        stored = store.load_game(code.upper().replace("-", ""))
+        if stored is None or stored.status != "over":
+            raise MessageError("no_table", "no finished game has that code")
+        return stored
 
     @app.get("/api/stats")
     async def stats() -> dict[str, Any]:

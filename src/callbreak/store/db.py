@@ -19,7 +19,7 @@ from sqlalchemy import Engine, Integer, create_engine, delete, event, func, inse
 from sqlalchemy.engine import make_url
 
 from callbreak.core import CallbreakError
-from callbreak.store.models import ActionRow, GameRow, ResultRow, SheetRow
+from callbreak.store.models import ActionRow, GameRow, ResultRow, ReviewRow, SheetRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 log = logging.getLogger("callbreak.store")
@@ -198,6 +198,26 @@ class Store:
             conn.execute(delete(ResultRow).where(ResultRow.game_id == game_id))
             for r in results:
                 conn.execute(insert(ResultRow).values(game_id=game_id, **r))
+
+    # --- reviews ---------------------------------------------------------------------------
+
+    def save_review(self, game_id: int, settings: dict[str, Any], review: dict[str, Any]) -> None:
+        """Keep a game's review; a second save of the same settings keeps the first (the same
+        review: reviews are reproducible)."""
+        key = json.dumps(settings, sort_keys=True)
+        with self.engine.begin() as conn:
+            found = conn.execute(select(ReviewRow.id).where(ReviewRow.game_id == game_id,
+                                                            ReviewRow.settings == key)).first()
+            if found is None:
+                conn.execute(insert(ReviewRow).values(game_id=game_id, settings=key,
+                                                      data=json.dumps(review), created_at=_now()))
+
+    def load_review(self, game_id: int, settings: dict[str, Any]) -> dict[str, Any] | None:
+        key = json.dumps(settings, sort_keys=True)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(ReviewRow.data).where(ReviewRow.game_id == game_id,
+                                                            ReviewRow.settings == key)).first()
+        return None if row is None else dict(json.loads(row[0]))
 
     def load_game(self, code: str) -> StoredGame | None:
         with self.engine.connect() as conn:

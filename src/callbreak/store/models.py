@@ -73,3 +73,16 @@ class SheetRow(Base):
     data: Mapped[str] = mapped_column(Text)  # JSON: preset, options, names, deals
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ReviewRow(Base):
+    """The expert's review of a finished game (JSON), once per game and review settings."""
+
+    __tablename__ = "reviews"
+    __table_args__ = (UniqueConstraint("game_id", "settings", name="uq_reviews_game_settings"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    settings: Mapped[str] = mapped_column(Text)  # JSON of the review settings
+    data: Mapped[str] = mapped_column(Text)  # JSON of the review
+    created_at: Mapped[datetime] = mapped_column(DateTime)

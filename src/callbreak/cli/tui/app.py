@@ -41,7 +41,7 @@ ASKS = {"bid": "Your bid:", "pass": "Your bid:", "trump": "Name trump:",
         "redeal": "Weak hand: y claims a redeal (your hand is shown), n or Enter keeps it."}
 
 
-class PlayApp(App[None]):
+class PlayApp(App[str | None]):
     """A whole game in the terminal. ``delay`` paces bot moves (0 = instant)."""
 
     CSS = """
@@ -141,6 +141,13 @@ class PlayApp(App[None]):
         self.query_one("#keys", Static).update(render.keys_help(view) if acting
                                                else "? help  ctrl+q save+quit")
 
+    def _review_offer(self) -> str:
+        """The end-of-match offer of the expert's review, for the games it can judge."""
+        from callbreak.core.rules import Rules
+
+        reviewable = isinstance(self.session.game.options, Rules) and self.session.players == 4
+        return "r: the expert's review of the game · " if reviewable else ""
+
     def _prompt(self, view: Any) -> Text | Group:
         typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")
         timer = Text("")
@@ -148,7 +155,7 @@ class PlayApp(App[None]):
             left = max(0, int(self._deadline - asyncio.get_running_loop().time() + 0.99))
             timer = Text(f"  ⏱ {left}s", style="bold red" if left <= 5 else "yellow")
         if self.mode == "over":
-            return Text("The match is over. Enter or q quits.", style="bold green")
+            return Text(f"The match is over. {self._review_offer()}Enter or q quits.", style="bold green")
         if self.mode == "broken":
             return Text("The game stopped on an internal error (the game is saved): ctrl+q quits, "
                         "then `callbreak play --resume`.", style="bold red")
@@ -230,8 +237,8 @@ class PlayApp(App[None]):
                 self.show_board = True
                 self.say(f"Match over. Winner: {', '.join(self.names[w] for w in view.winners)}.",
                          "bold green")
-                await self._ask("over")
-                self.exit()
+                choice = await self._ask("over")
+                self.exit(result=choice)
                 return
             if turn is Turn.CHANCE:
                 self._tell_chance(s.chance_action())
@@ -470,6 +477,8 @@ class PlayApp(App[None]):
         if self.mode == "over":
             if key in ("enter", "escape", "space") or char in ("q", "Q"):
                 self._resolve("quit")
+            elif char in ("r", "R") and self._review_offer():
+                self._resolve("review")
             elif char:
                 self.say("The match is over: Enter or q quits.", "dim")
                 self.redraw()

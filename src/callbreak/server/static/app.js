@@ -102,6 +102,9 @@ function route() {
   if ((m = path.match(/^\/t\/([A-Za-z0-9-]+)$/))) return tablePage(m[1].toUpperCase().replace(/-/g, ""));
   if ((m = path.match(/^\/s\/([A-Za-z0-9-]+)$/))) return sheetPage(m[1].toUpperCase().replace(/-/g, ""));
   if ((m = path.match(/^\/history\/([A-Za-z0-9-]+)$/))) return replayPage(m[1].toUpperCase());
+  if ((m = path.match(/^\/review\/([A-Za-z0-9-]+)$/))) {
+    return import("/static/review.js").then((r) => r.reviewPage(app, m[1].toUpperCase(), h, api));
+  }
   if (path === "/history") return historyPage();
   if (path === "/stats") return statsPage();
   if (path === "/scorekeeper") return newSheetPage();
@@ -682,7 +685,8 @@ function tablePage(code) {
           h("button", { id: "close-scores", onclick: close }, "Close"),
           final && isHost ? h("button", { class: "primary", id: "rematch", onclick: () => send({ type: "rematch" }) }, "Rematch") : null,
           final && !isHost ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
-          final ? h("a", { href: `/history/${t.code}`, "data-link": true, onclick: close }, "Replay this game") : null)));
+          final ? h("a", { href: `/history/${t.code}`, "data-link": true, onclick: close }, "Replay this game") : null,
+          final ? h("a", { href: `/review/${t.code}`, "data-link": true, onclick: close, id: "review-link" }, "Review this game") : null)));
     document.body.append(modal);
     modal.querySelector("#close-scores").focus();
   }
@@ -803,7 +807,8 @@ async function historyPage() {
         h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString() : ""),
         h("td", {}, g.game && g.game !== "callbreak" ? gameTitle(g.game) : g.preset),
         h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${points(s.total)}`).join(", ")),
-        h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay")))))))
+        h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay"), " ",
+          h("a", { href: `/review/${g.code}`, "data-link": true }, "Review")))))))
       : h("p", { class: "muted" }, "No finished games yet.")));
 }
 

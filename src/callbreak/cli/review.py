@@ -1,0 +1,107 @@
+"""``callbreak review FILE``: the expert's review of a finished game, mistakes first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from callbreak.cli.main import app, fail
+from callbreak.core import CallbreakError
+from callbreak.review import THRESHOLDS, Review, ReviewSettings, review_record
+
+console = Console()
+_ORDER = {"blunder": 0, "mistake": 1, "inaccuracy": 2, "good": 3, "best": 4}
+_COLOUR = {"blunder": "red", "mistake": "dark_orange", "inaccuracy": "yellow", "good": "green",
+           "best": "bright_green"}
+
+
+@app.command()
+def review(
+    path: Annotated[Path, typer.Argument(help="A finished game's record file (JSON).")],
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw each seat's running expected "
+                                              "score (points lost so far) to this PNG.")] = None,
+    out: Annotated[Path | None, typer.Option("--json", help="Also write the review as JSON.")] = None,
+    seed: Annotated[int, typer.Option(help="The search's seed (same record, seed and settings: "
+                                      "same review).")] = 0,
+    samples: Annotated[int, typer.Option(help="Sampled deals per card decision.")] = ReviewSettings().samples,
+    workers: Annotated[int, typer.Option(help="Processes judging decisions (the same review).")] = 2,
+    all_: Annotated[bool, typer.Option("--all", help="List every judged decision, not only the "
+                                       "inaccuracies and worse.")] = False,
+) -> None:
+    """Review a finished game: every call and card judged from the seat's own view."""
+    settings = ReviewSettings(samples=samples, call_samples=samples * 4, seed=seed)
+    try:
+        text = path.read_bytes()
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+        return
+    try:
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("reviewing", total=None)
+            result = review_record(text, settings,
+                                   progress=lambda done, total: bar.update(task, completed=done,
+                                                                           total=total),
+                                   workers=workers)
+    except CallbreakError as e:
+        fail(f"{path}: {e}")
+        return
+    print_review(result, every=all_)
+    if out is not None:
+        out.write_text(json.dumps(result.to_json(), indent=1))
+    if plot is not None:
+        draw_chart(result, plot)
+        console.print(f"chart written to {plot}")
+
+
+def print_review(result: Review, every: bool = False) -> None:
+    summary = Table("seat", "accuracy", "points lost", *(c for c in _ORDER), title="Accuracy",
+                    box=None)
+    for s in result.summary():
+        summary.add_row(s.name, f"{s.accuracy:.0f}%", f"{s.lost:.2f}",
+                        *(str(s.counts[c]) for c in _ORDER))
+    console.print(summary)
+    shown = [d for d in result.decisions if d.label in _ORDER
+             and (every or _ORDER[d.label] <= _ORDER["inaccuracy"])]
+    shown.sort(key=lambda d: (_ORDER[d.label], -d.lost, d.index))
+    table = Table("class", "deal", "when", "seat", "chose", "better", "lost", "why",
+                  title="Decisions, mistakes first", box=None)
+    for d in shown:
+        when = f"trick {d.trick}" if d.trick else "call"
+        why = ""
+        if d.kind == "call" and d.tricks:
+            likely = max(range(len(d.tricks)), key=lambda k: d.tricks[k])
+            why = (f"most likely {likely} tricks; expected {d.value:+.2f} for {d.chosen}, "
+                   f"{d.best_value:+.2f} for {d.best}")
+        elif d.kind == "play":
+            why = f"{d.value:+.2f} against {d.best_value:+.2f}"
+        colour = _COLOUR[d.label]
+        table.add_row(f"[{colour}]{d.label}[/{colour}]", str(d.deal), when, result.seats[d.seat],
+                      d.chosen, "" if d.best == d.chosen else d.best, f"{d.lost:.2f}", why)
+    console.print(table)
+    limits = ", ".join(f"{name} up to {most:g}" for name, most in THRESHOLDS)
+    console.print(f"Points lost: {limits}, blunder above. Judged from each seat's own view only.",
+                  highlight=False)
+
+
+def draw_chart(result: Review, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for seat, series in enumerate(result.running_loss()):
+        ax.plot(series, label=result.seats[seat])
+    ax.set_xlabel("decision")
+    ax.set_ylabel("expected points given away so far")
+    ax.set_title("Running expected score against the expert's choices")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

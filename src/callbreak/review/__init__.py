@@ -1,0 +1,316 @@
+"""Game review: the expert judges every call and card of a finished game, from the seat's view.
+
+Each decision is judged only from what its seat could see at that moment (the game's view for
+that seat, never the hidden hands): the expert's search values every legal card
+(:meth:`~callbreak.bots.expert.ExpertBot.appraise`) and, for a call, simulates the deal from
+this hand to get the distribution of tricks it takes and the expected score of each call
+(:meth:`~callbreak.bots.expert.ExpertBot.call_outlook`). The points lost by a decision are
+the best value less the chosen one's, and its class follows :data:`THRESHOLDS`.
+
+Units: a card's value is the seat's expected deal points less its opponents' mean (what the
+expert plays for, judged on the deal's score alone, also on a match's last deal, so that a
+point means the same everywhere); a call's value is the expected deal points of that call.
+Both in points.
+
+Reproducible: each decision is searched with a fixed number of sampled deals and its own seed
+derived from ``seed`` and the decision's place in the record, so the same record, seed and
+settings give the same review, on a busy machine as on an idle one.
+
+Only the games the expert plays (Call Break and Call Bridge) are reviewed; any other game is
+refused with :class:`ReviewUnavailable`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from callbreak.core.actions import CHANCE, Call, Play
+from callbreak.core.errors import CallbreakError
+from callbreak.core.rules import Rules
+from callbreak.core.scoring import deal_points
+from callbreak.core.view import SeatView
+from callbreak.record import Record, loads, replay, replay_states
+
+__all__ = ["CLASSES", "assemble", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
+           "ReviewUnavailable", "SeatSummary", "classify", "judge_decision", "review_record", "review_text"]
+
+# Points lost at most for each class (the first that holds): about a tenth of a point is
+# within the search's own noise at the default settings; a point lost is a call made or broken.
+THRESHOLDS: tuple[tuple[str, float], ...] = (
+    ("best", 0.05), ("good", 0.25), ("inaccuracy", 0.6), ("mistake", 1.5),
+)
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+FORMAT = "callbreak-review"
+VERSION = 1
+
+
+class ReviewError(CallbreakError, ValueError):
+    """A review that cannot be made: the record is bad or the game is not finished."""
+
+
+class ReviewUnavailable(ReviewError):
+    """No search bot plays this game, so there is no one to judge its decisions."""
+
+
+def classify(lost: float) -> str:
+    """The class of a decision that lost ``lost`` points against the best one.
+
+    >>> [classify(x) for x in (0.0, 0.1, 0.4, 1.0, 2.0)]
+    ['best', 'good', 'inaccuracy', 'mistake', 'blunder']
+    """
+    for name, most in THRESHOLDS:
+        if lost <= most:
+            return name
+    return "blunder"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReviewSettings:
+    """How hard the expert looks: sampled deals per card decision and per call decision, the
+    seed, and a time limit per decision that only matters on a very slow machine."""
+
+    samples: int = 384  # benchmarks/review_speed.py: a 5-deal game in a few seconds on 2 cores
+    call_samples: int = 1536
+    seed: int = 0
+    budget: float = 30.0
+
+    def scaled(self, factor: float) -> ReviewSettings:
+        return ReviewSettings(samples=int(self.samples * factor),
+                              call_samples=int(self.call_samples * factor),
+                              seed=self.seed, budget=self.budget)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
+    """One judged decision. ``values`` maps each legal choice (its text: ``AS``, ``call 3``) to
+    its value in points; ``tricks`` is a call's distribution of tricks (empty for a card)."""
+
+    index: int  # the action's place in the record
+    deal: int
+    trick: int  # 1..13 for a card, 0 for a call
+    seat: int
+    kind: str  # "call" or "play"
+    chosen: str
+    best: str
+    value: float
+    best_value: float
+    lost: float
+    label: str  # one of CLASSES, or "forced" (one legal choice) or "not judged"
+    values: dict[str, float] = field(default_factory=dict)
+    tricks: tuple[float, ...] = ()
+    deals_searched: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatSummary:
+    seat: int
+    name: str
+    judged: int
+    accuracy: float  # percent of judged decisions classed best or good
+    lost: float
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Review:
+    game: str
+    seats: tuple[str, ...]
+    settings: ReviewSettings
+    decisions: tuple[Decision, ...]
+    record_digest: str  # sha256 of the record's JSON: the review is of this record
+
+    def summary(self, deal: int | None = None) -> tuple[SeatSummary, ...]:
+        """Each seat's accuracy and points lost, over the match or one deal."""
+        out = []
+        for seat, name in enumerate(self.seats):
+            mine = [d for d in self.decisions if d.seat == seat and d.label in CLASSES
+                    and (deal is None or d.deal == deal)]
+            counts = {c: sum(d.label == c for d in mine) for c in CLASSES}
+            good = counts["best"] + counts["good"]
+            out.append(SeatSummary(seat=seat, name=name, judged=len(mine),
+                                   accuracy=100.0 * good / len(mine) if mine else 100.0,
+                                   lost=round(sum(d.lost for d in mine), 2), counts=counts))
+        return tuple(out)
+
+    def key_moments(self, count: int = 5) -> tuple[Decision, ...]:
+        """The decisions that lost the most, worst first (mistakes and blunders only)."""
+        bad = [d for d in self.decisions if d.label in ("mistake", "blunder")]
+        return tuple(sorted(bad, key=lambda d: (-d.lost, d.index))[:count])
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        return tuple(sorted({d.deal for d in self.decisions}))
+
+    def running_loss(self) -> list[list[float]]:
+        """Per seat, the points lost so far after each of the record's judged decisions (for the
+        chart: the expected score a seat gave away over the game)."""
+        totals = [0.0] * len(self.seats)
+        series: list[list[float]] = [[0.0] for _ in self.seats]
+        for d in self.decisions:
+            if d.label in CLASSES:
+                totals[d.seat] += d.lost
+            for s in range(len(self.seats)):
+                series[s].append(round(-totals[s], 3))
+        return series
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "version": VERSION, "game": self.game, "seats": list(self.seats),
+            "settings": asdict(self.settings), "record_digest": self.record_digest,
+            "thresholds": dict(THRESHOLDS),
+            "decisions": [{**asdict(d), "tricks": list(d.tricks)} for d in self.decisions],
+            "summary": [asdict(s) for s in self.summary()],
+            "key_moments": [d.index for d in self.key_moments()],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Review:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ReviewError("not a review (format is not callbreak-review)")
+        if data.get("version") != VERSION:
+            raise ReviewError(f"review version {data.get('version')!r} is not {VERSION}")
+        try:
+            return cls(game=data["game"], seats=tuple(data["seats"]),
+                       settings=ReviewSettings(**data["settings"]),
+                       record_digest=data["record_digest"],
+                       decisions=tuple(Decision(**{**d, "tricks": tuple(d["tricks"])})
+                                       for d in data["decisions"]))
+        except (KeyError, TypeError) as e:
+            raise ReviewError(f"a broken review: {e}") from None
+
+
+def _digest(record: Record) -> str:
+    body = {k: v for k, v in record.to_json().items() if k != "meta"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def _decision_seed(seed: int, index: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:4], "big")
+
+
+def _choice_text(action: Any) -> str:
+    if isinstance(action, Play):
+        return str(action.card)
+    if isinstance(action, Call):
+        return f"{'blind ' if action.blind else ''}call {action.tricks}"
+    return type(action).__name__.lower()
+
+
+def check_reviewable(record: Record) -> None:
+    """Raise :class:`ReviewUnavailable` or :class:`ReviewError` if ``record`` cannot be reviewed."""
+    if not isinstance(record.options, Rules) or record.players != 4:
+        raise ReviewUnavailable(f"a review is not available for {record.title}: no search bot "
+                                "plays it (the expert plays Call Break and Call Bridge)")
+
+
+def decisions_to_judge(record: Record) -> Iterator[tuple[int, SeatView, Any]]:
+    """Each seat decision of the record: its index, the seat's view just before it, the action."""
+    states = replay_states(record)
+    before = next(states)
+    for i, (action, after) in enumerate(zip(record.actions, states, strict=True)):
+        seat = before.to_act
+        if seat is not None and seat != CHANCE:
+            yield i, before.view(seat), action
+        before = after
+    if not before.is_over:
+        raise ReviewError("the game is not finished: a review judges a whole game, so finish "
+                          "it (or resume it) first")
+
+
+def review_record(record: Record | str | bytes, settings: ReviewSettings | None = None,
+                  progress: Callable[[int, int], None] | None = None, workers: int = 1) -> Review:
+    """Review a finished record (a :class:`Record`, or its JSON text). ``progress(done, total)``
+    is called after each decision; ``workers`` > 1 judges decisions in that many processes
+    (the same review)."""
+    from callbreak.bots.expert import ExpertBot
+
+    if not isinstance(record, Record):
+        record = loads(record)
+    settings = settings or ReviewSettings()
+    check_reviewable(record)
+    if not replay(record).is_over:
+        raise ReviewError("the game is not finished: a review judges a whole game, so finish "
+                          "it (or resume it) first")
+    todo = list(decisions_to_judge(record))
+    out: list[Decision] = []
+    if workers > 1:
+        # Each decision has its own seed, so the order the workers finish in changes nothing.
+        with ProcessPoolExecutor(workers) as pool:
+            futures = [pool.submit(judge_decision, i, v, a, settings) for i, v, a in todo]
+            for n, future in enumerate(futures):
+                out.append(future.result())
+                if progress is not None:
+                    progress(n + 1, len(todo))
+    else:
+        for n, (index, view, action) in enumerate(todo):
+            out.append(judge_decision(index, view, action, settings, ExpertBot))
+            if progress is not None:
+                progress(n + 1, len(todo))
+    return assemble(record, settings, out)
+
+
+def assemble(record: Record, settings: ReviewSettings, decisions: Sequence[Decision]) -> Review:
+    """The review of ``record`` from its judged decisions (in the record's order)."""
+    return Review(game=record.game, seats=tuple(record.seats), settings=settings,
+                  decisions=tuple(sorted(decisions, key=lambda d: d.index)),
+                  record_digest=_digest(record))
+
+
+def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSettings,
+                   expert: Any = None) -> Decision:
+    """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone."""
+    if expert is None:
+        from callbreak.bots.expert import ExpertBot as expert
+    seat = view.seat
+    assert seat is not None
+    trick = len(view.tricks) + 1 if isinstance(action, Play) else 0
+    base: dict[str, Any] = dict(index=index, deal=view.deal_number, trick=trick, seat=seat,
+                chosen=_choice_text(action))
+    legal = view.legal
+    if len(legal) < 2:
+        return Decision(**base, kind="play" if isinstance(action, Play) else "call",
+                        best=base["chosen"], value=0.0, best_value=0.0, lost=0.0, label="forced")
+    seed = _decision_seed(settings.seed, index)
+    if isinstance(action, Play):
+        bot = expert(samples=settings.samples, seed=seed, settle=0, match_weight=0)
+        appraisal = bot.appraise(view, settings.budget)
+        values = {str(p.card): round(v, 3) for p, v in zip(appraisal.plays, appraisal.values, strict=True)}
+        return _judged(base, "play", values, str(action.card), (), appraisal.deals)
+    if isinstance(action, Call) and not action.blind and view.hand is not None:
+        bot = expert(samples=settings.call_samples, seed=seed)
+        tricks, deals = bot.call_outlook(view, settings.budget)
+        partner = view.calls[(seat + 2) % 4] if view.rules.partnership else None
+        values = {}
+        for a in legal:
+            if isinstance(a, Call) and not a.blind:
+                total = a.tricks + (partner or 0)
+                ev = sum(p * deal_points(total, w, view.rules) for w, p in enumerate(tricks))
+                values[_choice_text(a)] = round(ev / 10, 3)
+        return _judged(base, "call", values, _choice_text(action), tricks, deals)
+    # Blind calls, looking and redeal claims are match-situation gambles the expert does not value.
+    return Decision(**base, kind="call", best=base["chosen"], value=0.0, best_value=0.0, lost=0.0,
+                    label="not judged")
+
+
+def _judged(base: dict[str, Any], kind: str, values: dict[str, float], chosen: str,
+            tricks: tuple[float, ...], deals: int) -> Decision:
+    best = max(values, key=lambda k: (values[k], k))
+    lost = round(max(0.0, values[best] - values[chosen]), 3)
+    return Decision(**base, kind=kind, best=best, value=values[chosen], best_value=values[best],
+                    lost=lost, label=classify(lost), values=values,
+                    tricks=tuple(round(p, 4) for p in tricks), deals_searched=deals)
+
+
+def review_text(review: Review) -> Iterator[str]:
+    """A short plain account: each seat's accuracy and the key moments."""
+    for s in review.summary():
+        yield f"{s.name}: accuracy {s.accuracy:.0f}%, {s.lost:.2f} points lost"
+    for d in review.key_moments():
+        yield (f"deal {d.deal} {f'trick {d.trick}' if d.trick else 'call'}: {review.seats[d.seat]} "
+               f"{'played' if d.kind == 'play' else 'chose'} {d.chosen} "
+               f"({d.label}, -{d.lost:.2f}); {d.best} was better")

@@ -1,0 +1,107 @@
+"""The game review in a real browser: a game in which the player ducks with a winning card in
+hand, the review page marks such a decision a mistake or a blunder, and the chart is drawn.
+
+The game is Call Break with free following (``follow_must_beat`` off): under the must-beat
+rule a losing card is seldom legal when a winning one is."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+from browser_helpers import base_url_fixture, browser_fixture, shot  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+RANKS = {r: i for i, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], 2)}
+
+
+def beats(card: str, best: str, led: str) -> bool:
+    """Does ``card`` beat ``best`` in a trick led in suit ``led`` (spades are trumps)?"""
+    def key(c: str) -> tuple[int, int]:
+        suit = c[-1]
+        return (2 if suit == "S" else 1 if suit == led else 0, RANKS[c[:-1]])
+    return key(card) > key(best)
+
+
+def trick_winner(cards: list[str]) -> str:
+    best = cards[0]
+    for c in cards[1:]:
+        if beats(c, best, cards[0][-1]):
+            best = c
+    return best
+
+
+def play_ducking(http: httpx.Client, code: str, token: str) -> list[int]:
+    """Play seat 0: the expert's call, then a winning card whenever one is legal, except when it
+    plays last to a trick an opponent holds and its call is not made yet: a losing card then. Returns the
+    moves (indices among the seat moves of the game) where it ducked."""
+    ducked: list[int] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        s = http.post(f"/api/tables/{code}/state", json={"token": token}).json()
+        view = s["view"]
+        if view["phase"] == "over":
+            return ducked
+        if view["to_act"] != 0 or not view["legal"]:
+            time.sleep(0.01)
+            continue
+        legal = view["legal"]
+        action = legal[0]
+        if legal[0]["type"] == "call":
+            # The expert's call (the hint): about what the hand takes, so every trick counts.
+            hint = http.post(f"/api/tables/{code}/hint", json={"token": token}, timeout=120).json()
+            action = hint.get("action", legal[0])
+        elif view["trick"]:
+            top = trick_winner(view["trick"])
+            winners = [a for a in legal if beats(a["card"], top, view["trick"][0][-1])]
+            losers = [a for a in legal if a not in winners]
+            needed = (view["calls"][0] or 0) - view["won"][0]
+            # Last to play, an opponent holding the trick (seat 1 led, so the partner played
+            # the second card): a winning card takes it for sure.
+            sure = len(view["trick"]) == 3 and top != view["trick"][1]
+            if sure and winners and losers and needed > 0:
+                action = losers[0]
+                ducked.append(s["version"])
+            elif winners:
+                action = winners[0]
+        r = http.post(f"/api/tables/{code}/action",
+                      json={"token": token, "version": s["version"], "action": action})
+        assert r.status_code == 200, r.text
+    raise AssertionError("the game did not finish")
+
+
+def test_the_review_marks_a_ducked_winner_and_draws_the_chart(browser: Any, base_url: str) -> None:
+    with httpx.Client(base_url=base_url, timeout=30) as http:
+        ducked: list[int] = []
+        for _ in range(40):  # a deal where the chance to duck comes up twice or more
+            made = http.post("/api/tables", json={"name": "Ann", "settings": {
+                "deals": 1, "options": {"follow_must_beat": False}, "bots": "random",
+                "bot_delay": 0}}).json()
+            code, token = made["code"], made["token"]
+            http.post(f"/api/tables/{code}/start", json={"token": token})
+            ducked = play_ducking(http, code, token)
+            if len(ducked) >= 2:
+                break
+        assert len(ducked) >= 2, "no deal gave two chances to duck"
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base_url}/history")
+    page.wait_for_selector("#history")
+    page.click(f"a[href='/review/{code}']")
+    page.wait_for_selector("#review-summary", timeout=180000)
+    shot(page, "review-phone")
+    # The chart: one drawn line per seat.
+    paths = page.locator("#review-chart path.series")
+    assert paths.count() == 4
+    assert all(len(paths.nth(i).get_attribute("d") or "") > 20 for i in range(4))
+    # The ducked decisions: a decision's index in the record is the state version it was made at.
+    labels = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.review-list .review-decision')]
+        .map(li => [li.dataset.index, li.dataset.label]))""")
+    marked = [labels.get(str(v)) for v in ducked]
+    assert any(m in ("mistake", "blunder") for m in marked), (ducked, marked)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert not errors, errors

@@ -1,0 +1,83 @@
+"""``callbreak review FILE``: the tables (mistakes first), the chart, the JSON, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from callbreak.bots import make_bot
+from callbreak.cli import review as cli_review
+from callbreak.cli.main import app
+from callbreak.core.actions import CHANCE
+from callbreak.games import game_info, new_game
+from callbreak.record import dumps, record_of
+
+runner = CliRunner()
+ORDER = ["blunder", "mistake", "inaccuracy", "good", "best"]
+
+
+@pytest.fixture(autouse=True)
+def _wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli_review.console, "width", 200)
+
+
+def _record(tmp_path: Path, stop_after: int | None = None) -> Path:
+    g = new_game("callbreak", preset="bhoos-tournament")
+    chance = game_info("callbreak").dealer(11)
+    bots = [make_bot("heuristic", seed=i) for i in range(4)]
+    while not g.is_over and (stop_after is None or len(g.history) < stop_after):
+        g.apply(chance.chance(g) if g.to_act == CHANCE
+                else bots[g.to_act].decide(g.view(g.to_act), 1.0).action)
+    path = tmp_path / "game.json"
+    path.write_text(dumps(record_of(g, seats=["ann", "bo", "cy", "di"])))
+    return path
+
+
+def test_review_prints_accuracy_and_decisions_mistakes_first_and_draws_the_chart(tmp_path):
+    path = _record(tmp_path)
+    png, out = tmp_path / "chart.png", tmp_path / "review.json"
+    result = runner.invoke(app, ["review", str(path), "--samples", "8", "--all",
+                                 "--plot", str(png), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Accuracy" in result.output and "Decisions, mistakes first" in result.output
+    for name in ("ann", "bo", "cy", "di"):
+        assert name in result.output
+    classes = [w for line in result.output.splitlines() for w in line.split()[:1] if w in ORDER]
+    assert classes, result.output
+    assert classes == sorted(classes, key=ORDER.index)  # the worst first
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads(out.read_text())
+    assert data["format"] == "callbreak-review" and len(data["summary"]) == 4
+
+
+def test_review_refuses_bad_input_with_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = runner.invoke(app, ["review", str(bad)])
+    assert result.exit_code == 2 and "not a JSON record" in result.output
+    result = runner.invoke(app, ["review", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "cannot read" in result.output
+    result = runner.invoke(app, ["review", str(_record(tmp_path, stop_after=30))])
+    assert result.exit_code == 2 and "not finished" in result.output
+
+
+def test_the_review_offered_at_the_end_of_a_terminal_match_prints(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.cli import play as cli_play
+    from callbreak.cli.tui.session import Session
+
+    monkeypatch.setattr(cli_play.console, "width", 200)
+    session = Session.new(preset="call-bridge", opponents=["random"], seed=6, save=False)
+    game = session.game
+    while not game.is_over:
+        if game.to_act == CHANCE:
+            stop = any(a.kind == "stop" for a in game.legal_actions(CHANCE))
+            game.apply(session.chance_action(stop=stop))
+        else:
+            game.apply(game.legal_actions()[0])
+    cli_play.review_session(session)
+    out = capsys.readouterr().out
+    assert "Accuracy" in out and "You" in out

@@ -1,0 +1,152 @@
+"""The game review: judged from the seat's view only, classes by thresholds, bad input refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from callbreak.bots import make_bot
+from callbreak.core.actions import CHANCE, Deal, Play
+from callbreak.games import game_info, new_game
+from callbreak.record import dumps, loads, record_of
+from callbreak.review import (
+    CLASSES,
+    THRESHOLDS,
+    Review,
+    ReviewError,
+    ReviewSettings,
+    ReviewUnavailable,
+    classify,
+    judge_decision,
+    review_record,
+)
+
+FAST = ReviewSettings(samples=8, call_samples=32, seed=3)
+
+
+def _play(name: str = "callbreak", preset: str | None = "bhoos-tournament", seed: int = 5,
+          stop_after: int | None = None):
+    g = new_game(name, preset=preset)
+    chance = game_info(name).dealer(seed)
+    bots = [make_bot("heuristic", seed=i) for i in range(4)]
+    while not g.is_over and (stop_after is None or len(g.history) < stop_after):
+        if g.to_act == CHANCE:
+            g.apply(chance.chance(g))
+        else:
+            g.apply(bots[g.to_act].decide(g.view(g.to_act), 1.0).action)
+    return g
+
+
+@pytest.fixture(scope="module")
+def finished():
+    return record_of(_play())
+
+
+@pytest.fixture(scope="module")
+def reviewed(finished):
+    return review_record(finished, FAST)
+
+
+def test_classes_follow_the_thresholds():
+    for name, most in THRESHOLDS:
+        assert classify(most) == name
+        assert classify(most + 0.001) == CLASSES[CLASSES.index(name) + 1]
+    assert classify(100.0) == "blunder"
+
+
+def test_every_decision_judged_and_lost_is_best_minus_chosen(finished, reviewed):
+    seat_actions = [a for a in finished.actions if not isinstance(a, Deal)]
+    assert len(reviewed.decisions) == len(seat_actions)
+    for d in reviewed.decisions:
+        if d.label in CLASSES:
+            assert d.lost == pytest.approx(max(0.0, d.best_value - d.value), abs=1e-3)
+            assert d.label == classify(d.lost)
+            assert d.values[d.best] == max(d.values.values())
+            if d.kind == "call":
+                assert sum(d.tricks) == pytest.approx(1.0, abs=1e-3)
+    kinds = {d.kind for d in reviewed.decisions if d.label in CLASSES}
+    assert kinds == {"call", "play"}
+
+
+def test_same_record_seed_and_settings_same_review(finished, reviewed):
+    again = review_record(dumps(finished), FAST)
+    assert again.to_json() == reviewed.to_json()
+
+
+def test_review_round_trips_through_json(reviewed):
+    text = json.dumps(reviewed.to_json())
+    assert Review.from_json(json.loads(text)).to_json() == reviewed.to_json()
+    with pytest.raises(ReviewError, match="format"):
+        Review.from_json({"format": "other"})
+
+
+def _swap_hidden(deal: Deal, seat: int, a: int, b: int) -> Deal:
+    """The same deal with seats ``a`` and ``b`` (not ``seat``) trading their first cards."""
+    hands = [list(h) for h in deal.hands]
+    hands[a][0], hands[b][0] = hands[b][0], hands[a][0]
+    return Deal(tuple(tuple(sorted(h)) for h in hands))
+
+
+@pytest.mark.parametrize("plays", [0, 5])
+def test_a_decision_is_judged_the_same_whatever_the_hidden_cards(plays):
+    """Two games differing only in cards the deciding seat cannot see: same view, same review."""
+    g = _play(stop_after=1)
+    deal = g.history[0]
+    assert isinstance(deal, Deal)
+    before_calls = _play(stop_after=1 + 4 + plays)
+    actions = list(before_calls.history[1:])
+    seat = before_calls.to_act
+    others = [s for s in range(4) if s != seat]
+    # Trade cards between two other seats that are still in their hands at this point.
+    played = {a.card for a in actions if isinstance(a, Play)}
+    a, b = others[0], others[1]
+    swapped = _swap_hidden(deal, seat, a, b)
+    if played & (set(deal.hands[a][:1]) | set(deal.hands[b][:1])):
+        pytest.skip("the traded cards were played")  # pragma: no cover
+    games = []
+    for d in (deal, swapped):
+        h = new_game("callbreak", preset="bhoos-tournament")
+        h.apply(d)
+        for act in actions:
+            h.apply(act)
+        games.append(h)
+    assert games[0].view(seat).hand == games[1].view(seat).hand
+    assert games[0].view(a).hand != games[1].view(a).hand
+    assert games[0].view(seat) == games[1].view(seat)
+    action = games[0].view(seat).legal[-1]
+    judged = [judge_decision(len(actions) + 1, h.view(seat), action, FAST) for h in games]
+    assert judged[0] == judged[1]
+    assert judged[0].label in CLASSES
+
+
+def test_an_unfinished_game_is_refused_with_a_reason():
+    rec = record_of(_play(stop_after=20))
+    with pytest.raises(ReviewError, match="not finished"):
+        review_record(rec, FAST)
+
+
+def test_a_corrupt_record_is_refused_naming_what_is_wrong(finished):
+    with pytest.raises(ReviewError.__mro__[1], match="not a JSON record"):
+        review_record(b"{broken", FAST)
+    data = finished.to_json()
+    data["actions"][3] = {"type": "play", "card": "ZZ"}
+    with pytest.raises(ReviewError.__mro__[1], match="action|card"):
+        review_record(json.dumps(data), FAST)
+    data = finished.to_json()
+    data["game"] = "no-such-game"
+    with pytest.raises(ReviewError.__mro__[1], match="no-such-game"):
+        review_record(json.dumps(data), FAST)
+
+
+def test_a_game_no_search_bot_plays_is_not_available():
+    g = new_game("donut", players=4)
+    chance = game_info("donut").dealer(1)
+    while not g.is_over:
+        g.apply(chance.chance(g) if g.to_act == CHANCE else g.legal_actions()[0])
+    with pytest.raises(ReviewUnavailable, match="not available for Donut"):
+        review_record(loads(dumps(record_of(g))), FAST)
+
+
+def test_judged_in_two_processes_the_review_is_the_same(finished, reviewed):
+    assert review_record(finished, FAST, workers=2).to_json() == reviewed.to_json()

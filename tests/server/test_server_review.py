@@ -1,0 +1,66 @@
+"""Reviews of finished web games: started once, judged in worker processes with progress, stored."""
+
+from __future__ import annotations
+
+import time
+
+from server_helpers import client_fixture, create, store_fixture  # noqa: F401 (fixtures)
+from starlette.testclient import TestClient
+from test_server_history import play_out
+
+from callbreak.server.app import create_app
+from callbreak.store import Store
+
+
+def _wait_done(client: TestClient, code: str) -> dict:  # type: ignore[type-arg]
+    deadline = time.monotonic() + 120
+    seen_running = False
+    while True:
+        r = client.get(f"/api/history/{code}/review")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        if body["status"] == "done":
+            body["seen_running"] = seen_running
+            return body
+        assert body["status"] == "running", body
+        assert 0 <= body["done"] <= body["total"]
+        seen_running = True
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_a_finished_game_is_reviewed_once_in_the_background_and_kept(client: TestClient,
+                                                                      store: Store) -> None:
+    table = create(client, deals=1, bots="random")
+    code, token = table["code"], table["token"]
+    assert client.post(f"/api/history/{code}/review").status_code == 404  # not finished yet
+    client.post(f"/api/tables/{code}/start", json={"token": token})
+    play_out(client, code, token)
+    assert client.get(f"/api/history/{code}/review").json() == {"status": "none"}
+    started = client.post(f"/api/history/{code}/review")
+    assert started.status_code == 200 and started.json()["status"] in ("running", "done")
+    # The event loop is free while the workers judge: the lobby answers at once.
+    t0 = time.monotonic()
+    assert client.get("/api/meta").status_code == 200
+    assert time.monotonic() - t0 < 1.0
+    body = _wait_done(client, code)
+    review = body["review"]
+    assert review["format"] == "callbreak-review" and len(review["summary"]) == 4
+    assert len(review["decisions"]) == 4 + 52  # every call and every card
+    assert {d["label"] for d in review["decisions"]} <= {"best", "good", "inaccuracy", "mistake",
+                                                         "blunder", "forced", "not judged"}
+    # Asked again, here or by a new server on the same database: the stored review, at once.
+    assert client.post(f"/api/history/{code}/review").json()["review"] == review
+    with TestClient(create_app(store, practice=True)) as again:
+        assert again.get(f"/api/history/{code}/review").json() == {"status": "done",
+                                                                    "review": review}
+
+
+def test_a_game_no_search_bot_plays_says_its_review_is_not_available(client: TestClient) -> None:
+    from test_server_related_games import play_through
+
+    code, _ = play_through(client, "donut", 4, 1, seed=7)
+    r = client.post(f"/api/history/{code}/review")
+    assert r.status_code == 409
+    assert r.json()["error"] == "no_review" and "not available for Donut" in r.json()["message"]
+    assert client.get(f"/api/history/{code}/review").json() == {"status": "none"}
