@@ -259,6 +259,13 @@ class Store:
             row = conn.execute(text_sql(sql), {"game": game_id}).first()
         return None if row is None else (str(row[0]), int(row[1]), bool(row[2]))
 
+    def renew_leases(self, owner: str, ttl: float) -> set[int]:
+        """Extend every current lease ``owner`` holds, in one statement; the games still held."""
+        sql = (f"UPDATE table_leases SET expires_at = {self._now_sql(':ttl')} "
+               f"WHERE owner = :owner AND expires_at > {self._now_sql()} RETURNING game_id")
+        with self.engine.begin() as conn:
+            return {int(r[0]) for r in conn.execute(text_sql(sql), {"owner": owner, "ttl": float(ttl)})}
+
     def unowned_games(self) -> list[str]:
         """Codes of unfinished games that no process holds a current lease on (their owner died,
         or none took them yet): the ones a live process should take over."""
@@ -285,12 +292,13 @@ class Store:
             for r in results:
                 conn.execute(insert(ResultRow).values(game_id=game_id, **r))
 
-    def load_game(self, code: str) -> StoredGame | None:
+    def load_game(self, code: str, since: int = 0) -> StoredGame | None:
+        """A game with its actions from version ``since`` on (all of them by default)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(GameRow).where(GameRow.code == code)).first()
             if row is None:
                 return None
-            return self._stored(conn, row)
+            return self._stored(conn, row, since)
 
     def load_games(self, *statuses: str) -> list[StoredGame]:
         with self.engine.connect() as conn:
@@ -298,10 +306,11 @@ class Store:
                                 .order_by(GameRow.id)).all()
             return [self._stored(conn, r) for r in rows]
 
-    def _stored(self, conn: Any, row: Any) -> StoredGame:
+    def _stored(self, conn: Any, row: Any, since: int = 0) -> StoredGame:
         acts = conn.execute(select(ActionRow.seq, ActionRow.action)
-                            .where(ActionRow.game_id == row.id).order_by(ActionRow.seq)).all()
-        for i, (seq, _) in enumerate(acts):
+                            .where(ActionRow.game_id == row.id, ActionRow.seq >= since)
+                            .order_by(ActionRow.seq)).all()
+        for i, (seq, _) in enumerate(acts, start=since):
             if seq != i:
                 raise StoreError(f"game {row.code}: action {i} is missing from the store")
         return StoredGame(id=row.id, code=row.code, status=row.status, config=json.loads(row.config),
