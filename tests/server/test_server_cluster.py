@@ -83,9 +83,9 @@ class Player(threading.Thread):
             self.error = AssertionError(f"seat player {self.token[:4]} never saw the game end")
 
 
-def seat_table(http: list[Any]) -> tuple[str, list[str]]:
+def seat_table(http: list[Any], settings: dict[str, Any] = SETTINGS) -> tuple[str, list[str]]:
     """A seeded table created at the first client; seats 1..3 join through the others in turn."""
-    r = http[0].post("/api/tables", json={"name": "P0", "settings": SETTINGS, "seed": SEED})
+    r = http[0].post("/api/tables", json={"name": "P0", "settings": settings, "seed": SEED})
     assert r.status_code == 200, r.text
     code, tokens = r.json()["code"], [r.json()["token"]]
     for seat in (1, 2, 3):
@@ -95,11 +95,11 @@ def seat_table(http: list[Any]) -> tuple[str, list[str]]:
     return code, tokens
 
 
-def one_process_record(tmp: Path) -> list[dict[str, Any]]:
+def one_process_record(tmp: Path, settings: dict[str, Any] = SETTINGS) -> list[dict[str, Any]]:
     """The same seeded game, the same players, on one process."""
     store = Store(f"sqlite:///{tmp / 'one.db'}")
     with TestClient(create_app(store, practice=True)) as client:
-        code, tokens = seat_table([client])
+        code, tokens = seat_table([client], settings)
         players = [SeatClient(client, code, t) for t in tokens]
         for p in players:
             p.start()
@@ -128,6 +128,12 @@ def check_no_leak(pg_url: str, code: str, players: list[Player]) -> int:
             assert not cards_in(m) & hidden, (seat, m["version"])
             checked += 1
     return checked
+
+
+def reached(store: Store, code: str, version: int) -> bool:
+    """Whether the table's record has reached ``version`` actions."""
+    game = store.load_game(code, since=version - 1)
+    return game is not None and bool(game.actions)
 
 
 def stored_actions(pg_url: str, code: str) -> list[dict[str, Any]]:
@@ -187,7 +193,7 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
         step = max(1, len(expected) // (kills + 1))
         while done < kills and not all(p.done for p in players):
             target = step * (done + 1)
-            while (len(store.load_game(code, since=target) or game).actions) == 0 and not any(p.done for p in players):
+            while not reached(store, code, target) and not any(p.done for p in players):
                 time.sleep(0.02)
             lease = store.lease_of(game.id)
             assert lease is not None
@@ -217,10 +223,13 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
 def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_url: str) -> None:
     """SIGSTOP the owner past its lease; the other process takes the table and plays on; SIGCONT:
     the old owner's stale clock and bots cannot write (fencing), and the record stays the one."""
-    expected = one_process_record(tmp_path)
+    # A turn timer, so the paused owner holds an armed clock that is long overdue when it wakes
+    # (players act at once, so it never runs out otherwise).
+    settings = {**SETTINGS, "timer": 3}
+    expected = one_process_record(tmp_path, settings)
     servers = [Server(pg_url), Server(pg_url)]
     try:
-        code, tokens = seat_table([s.http for s in servers])
+        code, tokens = seat_table([s.http for s in servers], settings)
         ports = [s.port for s in servers]
         players = [Player([ports[1]], code, t, first=0) for t in tokens]  # all at the non-owner
         for p in players:
@@ -230,7 +239,7 @@ def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_u
         store = Store(pg_url)
         game = store.load_game(code)
         assert game is not None
-        while not (store.load_game(code, since=40) or game).actions:
+        while not reached(store, code, 40):
             time.sleep(0.02)
         lease = store.lease_of(game.id)
         assert lease is not None and int(lease[0].split(":")[1]) == servers[0].proc.pid
@@ -253,3 +262,6 @@ def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_u
     finally:
         for s in servers:
             s.stop()
+    assert servers[0].proc.stdout is not None
+    woken = servers[0].proc.stdout.read()
+    assert "lost the lease of table" in woken, woken
