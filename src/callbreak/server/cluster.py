@@ -218,9 +218,7 @@ class Cluster:
         self._post({"k": "call", "to": lease[0], "from": self.me, "id": call_id, "code": table.code,
                     "method": method, "args": list(args)})
         try:
-            reply = await asyncio.wait_for(answer, CALL_SECONDS)
-        except TimeoutError:
-            raise MessageError("unavailable", "the table's server process did not answer; try again") from None
+            reply = await self._await_reply(answer, table, lease[0])
         finally:
             self.waiting.pop(call_id, None)
         if not reply.get("ok"):
@@ -232,6 +230,20 @@ class Cluster:
         if method == "rematch":
             return self.service.get(reply["code"])
         return table
+
+    async def _await_reply(self, answer: asyncio.Future[dict[str, Any]], table: Table, owner: str) -> dict[str, Any]:
+        """The owner's reply; refused at once if the owner loses the lease meanwhile (it died):
+        the client tries again against the next owner, and the version check makes that safe."""
+        waited = 0.0
+        while waited < CALL_SECONDS:
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), TICK_SECONDS)
+            except TimeoutError:
+                waited += TICK_SECONDS
+            lease = self.store.lease_of(table.id)
+            if lease is None or lease[0] != owner or not lease[2]:
+                break
+        raise MessageError("unavailable", "the table's server process did not answer; try again")
 
     def _answer_call(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "reply", "to": message["from"], "id": message["id"]}
