@@ -487,7 +487,8 @@ class TableService:
         assert match is not None
         match.verify(action)
         try:
-            self.store.append_action(table.id, len(match.history), action.to_json(), epoch=table.epoch)
+            fence = {} if table.epoch is None else {"epoch": table.epoch}  # only under a lease
+            self.store.append_action(table.id, len(match.history), action.to_json(), **fence)
         except LeaseLost:
             if self.cluster is not None:
                 self.cluster.lost(table)
