@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from callbreak.bots import Bot, available, make_bot
 from callbreak.core import CHANCE, Dealer, Match, SeatView, make_rules
 from callbreak.protocol import RemoteBot, wait_until_ready
+from callbreak.protocol.client import deal_budget_ms
 from callbreak.protocol.server import think_budget
 from callbreak.protocol.wire import kind_for
 
@@ -97,7 +98,9 @@ def latency(level: str, deals: int, decision_s: float) -> dict[str, float]:
                 start = time.perf_counter()
                 action = remote.decide(view, decision_s).action
                 http_ms.append((time.perf_counter() - start) * 1000)
-                budget = think_budget(decision_s * 1000 * _left(view), _left(view))
+                plan = {"bid": kind_for(view) == "bid", "forced": len(view.legal) == 1}
+                budget = think_budget(deal_budget_ms(decision_s, _left(view), **plan), _left(view),
+                                      **plan)
                 start = time.perf_counter()
                 local.decide(view, budget)
                 local_ms.append((time.perf_counter() - start) * 1000)

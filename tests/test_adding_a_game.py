@@ -137,3 +137,33 @@ def test_a_web_table_plays_the_new_game(tmp_path: Path) -> None:
         history = client.get(f"/api/history/{code}").json()
         assert history["game"] == "plain-whist" and len(history["frames"]) == 26
     store.close()
+
+
+def test_the_terminal_app_plays_the_new_game_by_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from callbreak.cli.tui.app import PlayApp
+    from callbreak.cli.tui.session import Session
+
+    monkeypatch.setenv("CALLBREAK_DATA_DIR", str(tmp_path))
+    session = Session.new("plain-whist", options={"hands": "1"}, opponents=["random"], seed=5)
+    app = PlayApp(session, delay=0.0, think=0.02)
+    pressed = 0
+
+    async def main() -> None:
+        nonlocal pressed
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(4000):
+                if not app.is_running or session.is_over:
+                    break
+                assert app.mode != "broken", app.log_lines[-3:]
+                if app.mode == "act":
+                    pressed += 1
+                await pilot.press("enter")  # a card (the one under the cursor), or go on
+                await pilot.pause(0.01)
+
+    asyncio.run(main())
+    assert session.is_over, "the game reached its end through the app"
+    mine = [a for a in session.game.history if getattr(a, "seat", None) == session.human]
+    assert mine and pressed >= len(mine)  # the person's cards came from key presses
+    assert replay(loads(session.save_path.read_text())).scores == session.game.scores  # saved whole

@@ -97,9 +97,11 @@ def test_decisions_stay_within_the_budget_plus_20_ms(expert: ExpertBot) -> None:
             match.apply(dealer.chance(match))
             continue
         view = match.view(match.to_act)
-        start = time.perf_counter()
+        # The work the bot does (this process's CPU time): a loaded machine stretches the wall
+        # clock of a decision, not the work a bot that keeps to its budget does.
+        start = time.process_time()
         decision = bots[view.seat].decide(view, budget)  # type: ignore[index]
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         match.apply(decision.action)
     times.sort()
     # The 95th percentile, so one scheduler hiccup on a shared machine does not fail the test.

@@ -34,6 +34,44 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class ServeProcess:
+    """``callbreak serve`` on a fixed port and database, which a test may kill and start again."""
+
+    def __init__(self, db: Path) -> None:
+        self.db, self.port = db, free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
+             "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{self.url}/api/meta", timeout=2)
+                return
+            except httpx.TransportError:
+                assert self.proc.poll() is None, "the server died on start"
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye to any socket."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
 @pytest.fixture(name="base_url", scope="module")
 def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A running ``callbreak serve`` for the module's tests."""

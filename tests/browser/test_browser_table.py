@@ -189,8 +189,14 @@ def test_a_friend_joins_by_link_and_the_host_starts(browser: Any, base_url: str)
     friend = friend_context.new_page()
     friend.goto(f"{base_url}/t/{code}")
     friend.fill("#join-name", "Friend")
+    friend.wait_for_selector("#conn", state="attached")
+    # Taking a seat reconnects with the new token: that is no lost connection, so no alarm.
+    friend.evaluate("""() => { window.connShown = false; const bar = document.querySelector('#conn');
+        new MutationObserver(() => { if (!bar.hidden) window.connShown = true; }).observe(bar, { attributes: true }); }""")
     friend.click("button.take-seat[data-seat='2']")
     friend.wait_for_selector(".seat-slot.me[data-seat='2']")
+    friend.wait_for_timeout(300)
+    assert friend.evaluate("() => window.connShown") is False
     host.wait_for_function("() => document.querySelector('.seat-slot[data-seat=\"2\"]').textContent.includes('Friend')")
     assert friend.locator("#start").count() == 0  # only the host can start
     # Someone else opens the same link without sitting down: they watch, and see no hand.

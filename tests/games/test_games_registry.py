@@ -94,7 +94,8 @@ def mask(cards: tuple[Card, ...]) -> int:
 def test_seed000_call_bridge_is_the_call_bridge_preset_of_the_engine() -> None:
     game = new_game("call-bridge")
     assert isinstance(game, Match)  # not a game of its own: Call Break's engine under a preset
-    assert type(game) is type(new_game("callbreak"))
+    assert type(game).__slots__ == ()  # the same engine; only its name differs
+    assert game.NAME == "call-bridge" and new_game("callbreak").NAME == "callbreak"
     r = game.rules
     assert r == make_rules("call-bridge") and game.options is r
     assert r.min_call == 2 and r.max_call == 12

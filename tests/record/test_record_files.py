@@ -57,6 +57,20 @@ def test_record_header_and_round_trip() -> None:
     assert replay(rec).snapshot() == m.snapshot()
 
 
+def test_a_call_bridge_table_records_its_own_game_name() -> None:
+    from callbreak.games.registry import new_game
+
+    g = new_game("call-bridge")
+    d = Dealer(3)
+    rng = random.Random(3)
+    while len(g.results) < 1:
+        g.apply(d.chance(g) if g.to_act == CHANCE else rng.choice(g.legal_actions()))
+    data = json.loads(dumps(record_of(g, ["ana", "bo", "cy", "di"])))
+    assert data["game"] == "call-bridge"  # not relabelled Call Break: lobbies and replays say so
+    again = replay(loads(json.dumps(data)))
+    assert again.snapshot() == g.snapshot() and record_of(again).game == "call-bridge"
+
+
 @pytest.mark.parametrize("preset", ["catsatcards", "567", "call-bridge", "nepal-traditional", "no-trump"])
 def test_replay_rebuilds_every_state(preset: str) -> None:
     """Replaying a record passes through exactly the states the live match went through."""

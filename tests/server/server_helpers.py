@@ -31,11 +31,14 @@ def client_fixture(store: Store) -> Iterator[TestClient]:
         yield c
 
 
-def create(client: TestClient, name: str = "Ann", seed: int | None = 1, **settings: Any) -> dict[str, Any]:
+def create(client: TestClient, name: str = "Ann", seed: int | None = 1, guest: str | None = None,
+           **settings: Any) -> dict[str, Any]:
     """A table; ``seed`` fixes its deals (a practice table: the test app allows it), None: the
-    server's own randomness, as at a real table."""
+    server's own randomness, as at a real table; ``guest``: the creator's browser identity."""
     settings.setdefault("bot_delay", 0)
     body: dict[str, Any] = {"name": name, "settings": settings}
+    if guest is not None:
+        body["guest"] = guest
     if seed is not None:
         body["seed"] = seed
     r = client.post("/api/tables", json=body)

@@ -210,6 +210,9 @@ def test_turn_timer_plays_the_default_action_for_a_player_who_waits(client: Test
                 break
         assert m["view"]["calls"][0] == 1
         assert 0.8 < time.monotonic() - started < 5
+        # The table is told what the clock did, and for whom.
+        assert m["notices"] == [{"version": m["version"], "seat": 0, "why": "timer",
+                                 "action": {"type": "call", "seat": 0, "tricks": 1}}]
 
 
 def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: TestClient) -> None:
@@ -224,6 +227,11 @@ def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: 
     # Ann is gone: a stand-in bot calls and plays for seat 0 when its timer runs out.
     wait_for(lambda: len(state(client, code)["view"]["tricks"]) >= 1, 30)
     assert state(client, code)["table"]["seats"][0]["connected"] is False
+    # What was played in her name is on the table's notices, for her to see when she is back:
+    # her call and the card of the first trick, played by a stand-in bot.
+    mine = [n for n in state(client, code)["notices"] if n["seat"] == 0]
+    assert [n["action"]["type"] for n in mine][:2] == ["call", "play"] and {n["why"] for n in mine} == {"away"}
+    assert not [n for n in state(client, code)["notices"] if n["seat"] != 0]  # Bob and the bots played
     # Back with the same token: the seat, the hand and the turn are hers again.
     with client.websocket_connect(f"/ws/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": token}))

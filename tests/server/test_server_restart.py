@@ -39,13 +39,14 @@ def free_port() -> int:
 class Server:
     """``callbreak serve`` in a child process."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, *, practice: bool = True) -> None:
         self.port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "CALLBREAK_PRACTICE"}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
-             "--port", str(self.port), "--db", db],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "CALLBREAK_PRACTICE": "1"})  # the test seeds its tables
+             "--port", str(self.port), "--db", db, *(["--practice"] if practice else [])],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        # (practice: the crash tests seed their tables, to compare with an uninterrupted game)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert f"Call Break is running at http://127.0.0.1:{self.port}" in line, line

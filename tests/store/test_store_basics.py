@@ -36,9 +36,21 @@ def test_results_feed_history_and_player_statistics(db_url: str) -> None:
     history = store.finished_games()
     assert {g["code"] for g in history} == {"G0", "G1"} and len(history[0]["seats"]) == 4
     stats = {r["name"]: r for r in store.player_stats()}
-    assert stats["Ann"] == {"name": "Ann", "kind": "human", "games": 2, "wins": 1, "deals": 10,
-                            "points": 1, "calls_made": 8}
+    assert stats["Ann"] == {"name": "Ann", "kind": "human", "player": None, "games": 2, "wins": 1,
+                            "deals": 10, "points": 1, "calls_made": 8}
     assert stats["Bob"]["wins"] == 1 and stats["Cat"]["wins"] == 0
+    store.close()
+
+
+def test_two_people_with_one_name_are_two_leaderboard_rows(db_url: str) -> None:
+    store = Store(db_url)
+    # Two browsers (guest identities) both call themselves Ann; a third game has no identity.
+    for n, player in enumerate(["k" * 32, "m" * 32, "k" * 32, None]):
+        gid = store.create_game(f"G{n}", {"preset": "callbreak"}, [])
+        store.finish_game(gid, [{"seat": 0, "name": "Ann", "kind": "human", "total": 10, "winner": True,
+                                 "deals": 5, "calls_made": 3, "points": 10, "player": player}])
+    rows = sorted((r["player"] or "", r["games"]) for r in store.player_stats() if r["name"] == "Ann")
+    assert rows == [("", 1), ("kkkkkkkk", 2), ("mmmmmmmm", 1)]
     store.close()
 
 

@@ -1,11 +1,12 @@
 """Players that see only a seat view, found by name for each game.
 
 Importing this package registers the built-in bots: ``random`` (every game), ``beginner``,
-``heuristic`` and ``expert`` (Call Break and Call Bridge), ``heuristic`` and ``search`` (the
-related games).
+``heuristic`` and ``expert`` (Call Break and Call Bridge), the styles that are not ours
+(``greedy``, ``ismcts``, ``heuristic-overcall``, ``heuristic-undercall``: Call Break and Call
+Bridge), ``heuristic`` and ``search`` (the related games).
 """
 
-from callbreak.bots import expert, games_bots, heuristic, simple  # noqa: F401  (they register)
+from callbreak.bots import expert, games_bots, heuristic, simple, styles  # noqa: F401  (they register)
 from callbreak.bots.base import (
     CALL_BREAK_ENGINE,
     Bot,

@@ -10,6 +10,11 @@ import typer
 
 from callbreak.cli.main import app
 
+# The largest websocket frame uvicorn reads. The app's own limit on a message is far smaller
+# (server/wire.py's MAX_MESSAGE_BYTES) and answers with a ``too_large`` error that keeps the
+# socket open; frames above this close it (1009) before the app can see them.
+WS_MAX_FRAME = 1024 * 1024
+
 
 @app.command()
 def serve(
@@ -25,6 +30,11 @@ def serve(
     workers: Annotated[int, typer.Option(
         min=1, help="Server processes on this port (PostgreSQL only: they share the tables through "
                     "it, as do servers on other machines with the same --db).")] = 1,
+    practice: Annotated[bool, typer.Option(
+        "--practice", envvar="CALLBREAK_PRACTICE",
+        help="Let a table's creator choose its seed (for practice and tests): such tables are "
+             "labelled 'practice (seeded)' and kept out of the leaderboard and statistics. "
+             "Without it every deal comes from the server's own randomness.")] = False,
 ) -> None:
     """Start the web app and print its URL."""
     import uvicorn
@@ -52,18 +62,21 @@ def serve(
     typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")
     if no_url_bots:
         typer.echo("(bots by URL are turned off)")
+    if practice:
+        typer.echo("(practice: clients may seed the deals; such tables are labelled and not counted)")
     # No per-message compression: state messages are small and deflate costs more CPU than it saves.
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": 64 * 1024,
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": WS_MAX_FRAME,
                                "ws_per_message_deflate": False, "ws_ping_interval": 20, "ws_ping_timeout": 20}
     if workers > 1:
         # Each worker process builds its own app and store from the environment (server/cluster.py).
         store.close()
         os.environ["CALLBREAK_DB"] = store.url
         os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
+        os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
         typer.echo(f"({workers} processes)")
         uvicorn.run("callbreak.server.cluster:app_from_env", factory=True, workers=workers, **options)
         return
-    uvicorn.run(create_app(store, url_bots=not no_url_bots), **options)
+    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice), **options)
 
 
 def store_hint() -> str:

@@ -22,7 +22,7 @@ was.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from callbreak.core.actions import (
     CHANCE,
@@ -82,6 +82,8 @@ def _calls_of(seat: int, low: int, high: int, blind: bool) -> tuple[Call, ...]:
 
 class Match:
     """A Call Break match under some :class:`Rules`."""
+
+    NAME: ClassVar[str] = "callbreak"  # the game's registry name, written into its records
 
     __slots__ = (
         "rules", "phase", "dealer", "turn", "hands", "dealt", "looked", "calls", "blind",
@@ -627,7 +629,7 @@ class Match:
 
     def clone(self) -> Match:
         """An independent copy (for search and for what-if checks)."""
-        m = Match.__new__(Match)
+        m = type(self).__new__(type(self))  # a registered subclass stays itself
         m.rules = self.rules
         m.phase = self.phase
         m.dealer = self.dealer

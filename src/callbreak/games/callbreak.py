@@ -30,12 +30,20 @@ def _presets(names: list[str]) -> tuple[PresetInfo, ...]:
                  for n in names)
 
 
-def _entry(name: str, title: str, description: str, presets: list[str]) -> GameInfo:
+class CallBridgeMatch(Match):
+    """Call Bridge: the same engine; only its name (in records and views) differs."""
+
+    NAME = "call-bridge"
+    __slots__ = ()
+
+
+def _entry(name: str, title: str, description: str, presets: list[str],
+           engine: type[Match]) -> GameInfo:
     def make_options(preset: str | None, overrides: Mapping[str, Any]) -> Rules:
         return make_rules(preset or presets[0], **overrides)
 
     def create(players: int, rules: Any) -> Game:
-        return Match(rules)
+        return engine(rules)
 
     return GameInfo(
         name=name, title=title, description=description, seats=(PLAYERS,), options_type=Rules,
@@ -48,10 +56,10 @@ CALLBREAK = register_game(_entry(
     "callbreak", "Call Break",
     "Four players each call the tricks they will take, spades are trumps; every house rule "
     "real tables play, as presets and options.",
-    list(PRESETS)))
+    list(PRESETS), Match))
 
 CALL_BRIDGE = register_game(_entry(
     "call-bridge", "Call Bridge",
     "Call Break's cousin from Bangladesh (the pagat.com rules): calls 2-12, a call or one over "
     "scores, no fixed end.",
-    list(BRIDGE_PRESETS)))
+    list(BRIDGE_PRESETS), CallBridgeMatch))

@@ -31,6 +31,34 @@ GRACE = 1.0
 """Seconds a remote bot gets beyond its thinking budget for the round trip, unless told."""
 
 
+def deal_budget_ms(budget: float, decisions_left: int, *, bid: bool = False,
+                   forced: bool = False) -> float:
+    """The ``timeBudget`` to send for a referee that gives each decision ``budget`` seconds.
+
+    The protocol speaks of the time left for the deal, and our bot-server plans it, letting a
+    close choice take more than an even share. A referee with a per-decision clock (the arena)
+    would file that as a timeout, so this sends the most deal time under which our server's plan
+    (:func:`callbreak.protocol.server.allotment`) gives this decision no more than ``budget``,
+    and never more than ``budget`` times the decisions left (what a bot dividing evenly gets).
+
+    >>> deal_budget_ms(1.0, 13) <= 13_000
+    True
+    """
+    from callbreak.protocol.server import allotment  # the web stack, only when asking
+
+    most = budget * 1000 * max(decisions_left, 1)
+    if allotment(most, decisions_left, bid=bid, forced=forced) <= budget:
+        return most
+    low, high = 0.0, most
+    for _ in range(40):
+        middle = (low + high) / 2
+        if allotment(middle, decisions_left, bid=bid, forced=forced) <= budget:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
 class RemoteBotError(CallbreakError):
     """A remote bot failed to give a legal answer; the message says how.
 
@@ -114,9 +142,8 @@ class RemoteBot:
         kind = kind_for(view)
         hand = len(view.hand or ())
         left = hand + 1 if kind == "bid" else hand
-        # The protocol speaks of the time left for the deal: a decision's budget times the
-        # decisions left gives the bot back this budget when it divides evenly.
-        body = request_from_view(view, time_budget_ms=max(budget, 0.0) * 1000 * left)
+        body = request_from_view(view, time_budget_ms=deal_budget_ms(
+            max(budget, 0.0), left, bid=kind == "bid", forced=len(view.legal) == 1))
         data = self._post(kind, body, self.timeout or max(budget, 0.0) + GRACE)
         try:
             action = action_from_answer(view, data)

@@ -5,14 +5,16 @@ own (see :mod:`callbreak.protocol.wire`), and a fresh bot, seeded from the reque
 server can serve many games and seats at once, and the same request always gets the same answer
 from a deterministic bot.
 
-Time: ``timeBudget`` is what the seat has left for the deal. The bot gets a share of it
-(:func:`think_budget`); if it has not answered by a somewhat larger deadline, or fails, or answers
-something illegal, the server answers the rules' default (the biggest legal card, the lowest
-call), so a legal answer always goes back in time.
+Time: ``timeBudget`` is what the seat has left for the deal. The server plans it over the
+decisions left (:func:`think_budget`: a share by weight, stretched for a choice that stays
+close, never more than the deal has left after a reserve for each later decision); if the bot
+has not answered by a deadline just past that, or fails, or answers something illegal, the server
+answers the rules' default (the biggest legal card, the lowest call), so a legal answer always
+goes back in time.
 
 >>> app = create_app("random")
->>> think_budget(2800, decisions_left=14)
-0.07
+>>> think_budget(1500, decisions_left=14, bid=True)
+0.1312
 """
 
 from __future__ import annotations
@@ -48,32 +50,93 @@ from callbreak.protocol.wire import (
 
 log = logging.getLogger("callbreak.protocol")
 
-THINK_SHARE = 0.5
-"""The part of a decision's even share of ``timeBudget`` the bot may think for."""
-DEADLINE_SHARE = 0.8
-"""The part of that share after which the server stops waiting and answers the default."""
 HTTP_MARGIN = 0.03
 """Seconds kept back from every deadline for the request and answer to cross the network."""
+SPARE = 0.2
+"""Seconds of every deal left unplanned: a loaded machine stalls a process now and then (by up to
+most of a second on two shared cores at a load of 8), and a stall must not cost the seat its deal."""
+RESERVE = 0.025
+"""Seconds kept back for each later decision of the deal: the least one needs (a round trip and a
+quick answer), so an early decision never eats a later one's time."""
+STRETCH = 2.0
+"""How far past its planned share a decision may think. The expert stops early once its choice
+is clear (``settle``, after its first 0.1 s), so a clear choice leaves its time to the later ones
+and a close choice may take up to this many shares; the plan is remade from what is left at every
+request, so no decision ever gets more than the deal has left."""
+CALL_WEIGHT = 1.0
+"""A call's weight in the plan, against a play's (see :func:`_play_weight`)."""
 MAX_BODY = 64 * 1024
 """Bytes; a real request (a hand, 12 tricks, four players) is about 2 KB."""
+ANSWER_TIME = 0.02
+"""Seconds of a decision's allotment kept for the server's own work around the bot: reading the
+request, building the bot, answering (measured through HTTP on a shared machine)."""
 MIN_THINK = 0.001
 """Seconds: the least a bot is given. A bot given 0 would read it as "no budget given" (the
 expert then thinks for its default second), so a seat nearly out of time gets this token
 budget, and the quick answer it leads to, instead."""
 
 
-def think_budget(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
-    """Seconds the bot may think: half of this decision's even share, less the network margin
-    (never less than :data:`MIN_THINK`)."""
-    share = time_budget_ms / 1000 / max(decisions_left, 1)
-    return round(max(MIN_THINK, min(max_think, share * THINK_SHARE - HTTP_MARGIN)), 4)
+def _play_weight(cards: int) -> float:
+    """A play's weight in the plan by the cards in hand: the last card is forced, the last but
+    one is a choice of two, every earlier play a real choice."""
+    return 0.0 if cards <= 1 else 0.5 if cards == 2 else 1.0
 
 
-def deadline(time_budget_ms: float, decisions_left: int, max_think: float = 5.0) -> float:
-    """Seconds after which the server answers the default instead of the bot's choice: most of
-    the decision's share, but never much beyond the most it lets the bot think."""
-    share = time_budget_ms / 1000 / max(decisions_left, 1)
-    return max(0.005, min(2 * max_think + 0.5, share * DEADLINE_SHARE - HTTP_MARGIN))
+def _usable(time_budget_ms: float, decisions_left: int) -> float:
+    """Seconds this decision may use at most: what the deal has left, less the network margin,
+    the spare for stalls and the reserve of every later decision."""
+    later = max(decisions_left, 1) - 1
+    return time_budget_ms / 1000 - HTTP_MARGIN - SPARE - RESERVE * later
+
+
+def allotment(time_budget_ms: float, decisions_left: int, max_think: float = 5.0, *,
+              bid: bool = False, forced: bool = False) -> float:
+    """Seconds of the deal's clock planned for this decision, answer included.
+
+    What is usable (:func:`_usable`) is shared among this decision and the later ones by weight
+    (a call 1, a play 1, the last but one play 0.5, the forced last 0); this decision may take up
+    to :data:`STRETCH` times its share, never more than is usable nor ``max_think``. A forced
+    decision (one legal action) is planned no time beyond its answer.
+
+    >>> allotment(1500, decisions_left=14, bid=True)  # the call of a fresh deal
+    0.1512
+    >>> allotment(1500, decisions_left=13)  # its first play, had the call cost nothing
+    0.1687
+    >>> allotment(300, decisions_left=2)  # the last choice takes what is left
+    0.045
+    """
+    usable = _usable(time_budget_ms, decisions_left)
+    if forced or usable <= ANSWER_TIME:
+        return ANSWER_TIME
+    hand = max(decisions_left, 1) - 1 if bid else max(decisions_left, 1)
+    now = CALL_WEIGHT if bid else _play_weight(hand)
+    later = range(1, hand + 1) if bid else range(1, hand)
+    total = now + sum(_play_weight(h) for h in later)
+    share = usable * now / total if total > 0 else usable
+    return round(min(max_think + ANSWER_TIME, usable, share * STRETCH), 4)
+
+
+def think_budget(time_budget_ms: float, decisions_left: int, max_think: float = 5.0, *,
+                 bid: bool = False, forced: bool = False) -> float:
+    """Seconds the bot may think: the decision's :func:`allotment` less the server's own time
+    to read the request, build the bot and answer (:data:`ANSWER_TIME`); at least
+    :data:`MIN_THINK`.
+
+    >>> think_budget(1500, decisions_left=14, bid=True)
+    0.1312
+    """
+    allot = allotment(time_budget_ms, decisions_left, max_think, bid=bid, forced=forced)
+    return round(max(MIN_THINK, allot - ANSWER_TIME), 4)
+
+
+def deadline(time_budget_ms: float, decisions_left: int, max_think: float = 5.0, *,
+             bid: bool = False, forced: bool = False) -> float:
+    """Seconds after which the server answers the default instead of the bot's choice: a little
+    past the decision's allotment, but never past what this decision may use of the deal (so the
+    seat does not run out of time even when the bot overruns)."""
+    allot = allotment(time_budget_ms, decisions_left, max_think, bid=bid, forced=forced)
+    limit = _usable(time_budget_ms, decisions_left) + HTTP_MARGIN / 2
+    return max(0.005, min(2 * max_think + 0.5, allot * 1.15 + 0.03, limit))
 
 
 def default_action(view: SeatView) -> Action:
@@ -136,8 +199,9 @@ class BotService:
     async def answer(self, request: Request, body: Any) -> Action:
         """The bot's action, or the default when it fails or runs past the deadline."""
         left = request.decisions_left
-        budget = think_budget(request.time_budget_ms, left, self.max_think)
-        limit = deadline(request.time_budget_ms, left, self.max_think)
+        plan = {"bid": request.kind == "bid", "forced": len(request.view.legal) == 1}
+        budget = think_budget(request.time_budget_ms, left, self.max_think, **plan)
+        limit = deadline(request.time_budget_ms, left, self.max_think, **plan)
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(self.pool, self._decide, request, body, budget, time.monotonic())
         try:

@@ -28,8 +28,24 @@ from callbreak.core.rules import PRESETS
 from callbreak.games import games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
-from callbreak.server.tables import Connection, Table, TableService, hint_decision, new_code, token_hash
-from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError, dumps, error_json, parse_message, view_json
+from callbreak.server.tables import (
+    HANDOFF_TTL,
+    Connection,
+    Table,
+    TableService,
+    hint_decision,
+    new_code,
+    token_hash,
+)
+from callbreak.server.wire import (
+    MAX_MESSAGE_BYTES,
+    MessageError,
+    dumps,
+    error_json,
+    parse_message,
+    public_action_json,
+    view_json,
+)
 from callbreak.store import Store
 
 log = logging.getLogger("callbreak.server")
@@ -38,7 +54,7 @@ OUTBOX_LIMIT = 512  # messages queued for a client that does not read; beyond th
 HELLO_TIMEOUT = 15.0
 MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet is a few kB)
 
-STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "not_host": 403, "bad_key": 403,
+STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "bad_handoff": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403}
 
@@ -150,7 +166,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
         data = await body(request)
-        table, token, seat = service.create(data.get("settings", {}), data.get("name"), data.get("seed"))
+        table, token, seat = service.create(data.get("settings", {}), data.get("name"), data.get("seed"),
+                                            data.get("guest"))
         return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
                 "table": table.lobby_json()}
 
@@ -161,8 +178,21 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        table, token, seat = await service.run("join", code, data.get("name"), data.get("seat"))
+        table, token, seat = await service.run("join", code, data.get("name"), data.get("seat"), data.get("guest"))
         return {"code": table.code, "token": token, "seat": seat, "table": table.lobby_json()}
+
+    @app.post("/api/tables/{code}/handoff")
+    async def handoff(code: str, request: Request) -> dict[str, Any]:
+        """A link that moves the caller's seat to another device (shown to that player only)."""
+        data = await body(request)
+        secret = service.handoff(code, data.get("token"))
+        return {"handoff": secret, "link": f"/t/{code}#handoff={secret}", "expires_in": HANDOFF_TTL}
+
+    @app.post("/api/tables/{code}/claim")
+    async def claim(code: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        table, token, seat = service.claim(code, data.get("handoff"))
+        return {"code": table.code, "token": token, "seat": seat}
 
     @app.post("/api/tables/{code}/seat")
     async def move(code: str, request: Request) -> dict[str, Any]:
@@ -409,7 +439,7 @@ def replay_json(stored: Any) -> dict[str, Any]:
             if shown["card"] in hand:
                 hand.remove(shown["card"])
         if shown["type"] == "exchange":  # which cards went back to the stock stays private
-            shown = {"type": "exchange", "seat": shown["seat"], "count": len(shown["cards"])}
+            shown = public_action_json(action)
         frames.append({"action": shown, "hands": [list(h) for h in hands],
                        "view": view_json(game.view(None))})
     return {"code": stored.code, "seats": [s["name"] for s in stored.seats], "game": record.game,

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from callbreak.server.wire import (
     dumps,
     parse_action,
     personal_json,
+    public_action_json,
     public_json,
     state_text,
     view_json,
@@ -41,6 +43,7 @@ log = logging.getLogger("callbreak.server")
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read aloud
 CODE_LENGTH = 12  # 31**12 ~ 7.9e17 codes: guessing a live one is hopeless
+NOTICES_KEPT = 20  # the latest clock notices a table keeps (a returning player sees theirs)
 ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn timer) before a bot plays
 BOT_BUDGET = 1.0
 FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
@@ -58,6 +61,20 @@ def normalize_code(code: str) -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+GUEST = re.compile(r"[A-Za-z0-9_-]{16,64}")
+HANDOFF_TTL = 600.0  # seconds a "continue on another device" code stays good
+
+
+def player_key(guest: Any) -> str | None:
+    """The leaderboard's key for a browser's guest identity (a random secret the page keeps):
+    only its hash is stored, so the key in the database cannot be used to play as that guest."""
+    if guest is None:
+        return None
+    if not isinstance(guest, str) or not GUEST.fullmatch(guest):
+        raise MessageError("bad_guest", "guest must be 16 to 64 letters, digits, - or _")
+    return token_hash("guest:" + guest)[:32]
 
 
 def clean_name(name: Any) -> str:
@@ -170,15 +187,17 @@ class Seat:
     # the default action: public, so everyone can see a remote bot misbehaving.
     faults: int = 0
     last_fault: str = ""
+    player: str | None = None  # a person's guest identity (its key), for the leaderboard
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.bot, "token_hash": self.token_hash,
-                "faults": self.faults, "last_fault": self.last_fault}
+                "faults": self.faults, "last_fault": self.last_fault, "player": self.player}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
         return cls(kind=d["kind"], name=d["name"], bot=d.get("bot"), token_hash=d.get("token_hash"),
-                   faults=int(d.get("faults", 0)), last_fault=str(d.get("last_fault", "")))
+                   faults=int(d.get("faults", 0)), last_fault=str(d.get("last_fault", "")),
+                   player=d.get("player"))
 
 
 @dataclass
@@ -208,6 +227,10 @@ class Table:
     epoch: int | None = None
     replica: bool = False
     remote_seats: set[int] = field(default_factory=set)  # seats connected to other processes
+    # What the clock did for people (newest last): shown to the table and to whoever comes back.
+    notices: list[dict[str, Any]] = field(default_factory=list)
+    # Seat -> (hash of a one-time code, expiry): the seat may move to the device that shows it.
+    handoffs: dict[int, tuple[str, float]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -301,9 +324,11 @@ class TableService:
             raise MessageError("no_table", "no open table has that code (finished games are in the history)")
         return table
 
-    def create(self, settings: Any, host_name: Any, seed: Any = None) -> tuple[Table, str, int]:
+    def create(self, settings: Any, host_name: Any, seed: Any = None,
+               guest: Any = None) -> tuple[Table, str, int]:
         config = parse_config(settings, url_bots=self.url_bots)
         name = clean_name(host_name)
+        player = player_key(guest)
         if seed is None:
             # The deals of a table come from this secret alone; it never leaves the server.
             seed = secrets.randbits(64)
@@ -317,7 +342,7 @@ class TableService:
             config = {**config, "practice": True}
         token = secrets.token_urlsafe(24)
         seats = [Seat() for _ in range(engines.seat_count(config))]
-        seats[0] = Seat(kind="human", name=name, token_hash=token_hash(token))
+        seats[0] = Seat(kind="human", name=name, token_hash=token_hash(token), player=player)
         code = new_code()
         while code in self.tables or self.store.load_game(code) is not None:
             code = new_code()
@@ -330,11 +355,13 @@ class TableService:
             self.cluster.adopt(table)
         return table, token, 0
 
-    def join(self, code: str, name: Any, seat: Any = None) -> tuple[Table, str, int]:
+    def join(self, code: str, name: Any, seat: Any = None,
+             guest: Any = None) -> tuple[Table, str, int]:
         table = self.get(code)
         if table.status != "lobby":
             raise MessageError("started", "this table has already started; you can watch it")
         name = clean_name(name)
+        player = player_key(guest)
         free = [i for i, s in enumerate(table.seats) if s.kind == "open"]
         if seat is None:
             if not free:
@@ -344,8 +371,49 @@ class TableService:
         if seat not in free:
             raise MessageError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(24)
-        table.seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token))
+        table.seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token), player=player)
         self._save_seats(table)
+        self.broadcast(table)
+        return table, token, seat
+
+    # --- a seat moves to another device ------------------------------------------------------
+
+    def handoff(self, code: str, token: Any) -> str:
+        """A one-time code that moves the seat of ``token`` to whichever device presents it."""
+        table = self.get(code)
+        seat = self._require_seat(table, token)
+        secret = secrets.token_urlsafe(12)
+        table.handoffs[seat] = (token_hash(secret), time.monotonic() + HANDOFF_TTL)
+        return secret
+
+    def claim(self, code: str, handoff: Any) -> tuple[Table, str, int]:
+        """The new device takes the seat: a fresh token for it; the old token holds nothing now
+        and the old device's sockets are told and become spectators."""
+        table = self.get(code)
+        now = time.monotonic()
+        wanted = token_hash(handoff) if isinstance(handoff, str) and handoff else None
+        seat = next((s for s, (h, until) in table.handoffs.items()
+                     if wanted is not None and until > now and secrets.compare_digest(h, wanted)), None)
+        if seat is None:
+            raise MessageError("bad_handoff", "that link to continue on another device is not good "
+                                              "(used, expired, or for another table): make a new one")
+        token = secrets.token_urlsafe(24)
+        old = table.seats[seat].token_hash
+        new_hash = token_hash(token)
+        host_moves = old == table.host_hash
+        if host_moves:  # stored first: a restart must know the host's new token
+            self.store.update_game(table.id, config={**table.config, "seed": table.seed,
+                                                     "host_hash": new_hash,
+                                                     "stop_requested": table.stop_requested})
+            table.host_hash = new_hash
+        table.seats[seat].token_hash = new_hash
+        del table.handoffs[seat]
+        self._save_seats(table)
+        for c in table.connections:
+            if c.seat == seat:
+                c.send({"type": "moved", "message": "your seat moved to another device; "
+                                                    "this one now watches"})
+                c.seat = None
         self.broadcast(table)
         return table, token, seat
 
@@ -519,7 +587,10 @@ class TableService:
         # Bots are counted by level, whichever seat they sat in.
         names = [(seat.name if seat.kind != "bot" else _bot_name(seat.bot or "", None), seat.kind)
                  for seat in table.seats]
-        self.store.finish_game(table.id, engines.results(match, names, table.config))
+        rows = engines.results(match, names, table.config)
+        for row, seat in zip(rows, table.seats, strict=True):
+            row["player"] = seat.player if seat.kind == "human" else None
+        self.store.finish_game(table.id, rows)
         table.status = "over"
         self._cancel_clock(table)
         # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
@@ -586,7 +657,7 @@ class TableService:
         seat = match.to_act
         assert seat is not None and seat >= 0
         if table.deadline_kind == "timer" and table.connected(seat):
-            self._play_for(table, match.default_action(), "the turn timer ran out")
+            self._play_for(table, match.default_action(), "timer")
             return
         spec = table.seats[seat].bot or engines.strongest_bot(table.config)
         view = match.view(seat)
@@ -608,7 +679,9 @@ class TableService:
             log.warning("table %s: bot failed (%s); playing the default action", table.code, e)
             action = match.default_action()
             self._record_fault(table, match.to_act, e)
-        self._play_for(table, action, "bot")
+        seat = match.to_act
+        stand_in = seat is not None and seat >= 0 and table.seats[seat].kind != "bot"
+        self._play_for(table, action, "away" if stand_in else "bot")
 
     def _record_fault(self, table: Table, seat: int | None, error: Exception) -> None:
         """Count a failed bot decision against its seat (stored with the seats, shown to all)."""
@@ -623,6 +696,9 @@ class TableService:
             log.error("table %s: could not store a bot fault: %s", table.code, e)
 
     def _play_for(self, table: Table, action: Any, why: str) -> None:
+        """Play ``action`` for the seat to act: its seated ``bot``, or for a person, because the
+        turn ``timer`` ran out or they were ``away`` (a bot stood in): those two are told."""
+        seat = table.match.to_act if table.match is not None else None
         try:
             self._apply(table, action)
         except Exception as e:  # e.g. the store is down: try again shortly rather than stall
@@ -630,6 +706,9 @@ class TableService:
             loop = self.loop or asyncio.get_running_loop()
             loop.call_later(1.0, self._arm, table)
             return
+        if why != "bot":
+            table.notices = [*table.notices, {"version": table.version, "seat": seat, "why": why,
+                                              "action": public_action_json(action)}][-NOTICES_KEPT:]
         self._advance(table)
 
     # --- connections and broadcasting --------------------------------------------------------
@@ -670,7 +749,8 @@ class TableService:
         if table.deadline is not None:
             left = round(max(0.0, table.deadline - time.monotonic()), 2)
         return {"type": "state", "version": table.version, "table": table.lobby_json(),
-                "clock": {"left": left, "kind": table.deadline_kind or None}}
+                "clock": {"left": left, "kind": table.deadline_kind or None},
+                "notices": table.notices}
 
     def broadcast(self, table: Table) -> None:
         """Each connection gets the view of its own seat (spectators: public information).

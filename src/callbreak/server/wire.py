@@ -39,6 +39,15 @@ def cards_json(cards: tuple[Card, ...] | None) -> list[str] | None:
     return None if cards is None else [_TEXT[c] for c in cards]
 
 
+def public_action_json(action: Any) -> dict[str, Any]:
+    """An action as every seat may see it: which cards went back to a stock in an exchange stay
+    private (only how many)."""
+    data: dict[str, Any] = action.to_json()
+    if data.get("type") == "exchange":
+        return {"type": "exchange", "seat": data.get("seat"), "count": len(data.get("cards") or ())}
+    return data
+
+
 def plain(value: Any) -> Any:
     """A view's value as JSON: cards by text, suits by letter, actions and options by their own
     JSON, records of a deal or trick field by field."""

@@ -338,18 +338,23 @@ class Store:
                 for g in games]
 
     def player_stats(self) -> list[dict[str, Any]]:
-        """Per player name: games, wins, deals, points (tenths) and calls made."""
+        """Per player: games, wins, deals, points (tenths) and calls made. A player is a guest
+        identity where the game knew one (each browser has its own), else a name (bots by level,
+        and games stored before identities), shown by a name it played under."""
+        who = func.coalesce(ResultRow.player, "name:" + ResultRow.name)
         with self.engine.connect() as conn:
             rows = conn.execute(select(
-                ResultRow.name, ResultRow.kind, func.count().label("games"),
+                who.label("who"), func.max(ResultRow.name).label("name"), ResultRow.kind,
+                func.count().label("games"),
                 func.sum(func.cast(ResultRow.winner, Integer)).label("wins"),
                 func.sum(ResultRow.deals).label("deals"), func.sum(ResultRow.points).label("points"),
                 func.sum(ResultRow.calls_made).label("calls_made"),
             ).join(GameRow, GameRow.id == ResultRow.game_id)
               # Practice tables (seeded by a client) count for nothing.
               .where(GameRow.config.not_like('%"practice": true%'))
-              .group_by(ResultRow.name, ResultRow.kind)).all()
-        return [{"name": r.name, "kind": r.kind, "games": int(r.games), "wins": int(r.wins or 0),
+              .group_by(who, ResultRow.kind)).all()
+        return [{"name": r.name, "kind": r.kind, "player": None if r.who.startswith("name:") else r.who[:8],
+                 "games": int(r.games), "wins": int(r.wins or 0),
                  "deals": int(r.deals or 0), "points": int(r.points or 0),
                  "calls_made": int(r.calls_made or 0)} for r in rows]
 

@@ -72,6 +72,9 @@ class ResultRow(Base):
     deals: Mapped[int] = mapped_column(Integer)
     calls_made: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)  # sum of deal points, tenths
+    # A person's guest identity (a hash; null for bots and older games): the leaderboard's key,
+    # so two people who typed the same name stay two rows.
+    player: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SheetRow(Base):

@@ -3,7 +3,7 @@
 // is sent and sends actions with the seat's token and the state version they were made against.
 
 import { cardBack, cardLabel, cardSvg, sortHand, SUITS } from "/static/cards.js";
-import { relatedReplay, relatedScoreboard, renderRelatedGame } from "/static/games.js";
+import { describeGameAction, relatedReplay, relatedScoreboard, renderRelatedGame } from "/static/games.js";
 
 const app = document.getElementById("app");
 const store = window.localStorage;
@@ -54,6 +54,18 @@ async function api(method, path, body) {
 }
 
 const tokenKey = (code) => `callbreak:token:${code}`;
+
+// This browser's guest identity: a random secret kept here, sent when it takes a seat, so the
+// leaderboard counts a person rather than a typed name (the server stores only its hash).
+function guestId() {
+  let id = store.getItem("callbreak:guest");
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    store.setItem("callbreak:guest", id);
+  }
+  return id;
+}
 const sheetKey = (code) => `callbreak:sheet:${code}`;
 
 let meta = null;
@@ -184,7 +196,7 @@ async function homePage() {
     }
     try {
       store.setItem("callbreak:name", name.value);
-      const made = await api("POST", "/api/tables", { name: name.value, settings });
+      const made = await api("POST", "/api/tables", { name: name.value, settings, guest: guestId() });
       store.setItem(tokenKey(made.code), made.token);
       navigate(made.link);
     } catch (x) { err.textContent = x.message; }
@@ -195,7 +207,8 @@ async function homePage() {
     h("div", { class: "row" },
       h("div", {}, h("label", { for: "deals" }, "Deals"), deals),
       h("label", { class: "check" }, unlimited, " Unlimited deals (the host stops the table)")),
-    h("label", {}, "Bots for the seats nobody takes"), h("div", { class: "row" }, botSelects),
+    h("fieldset", { class: "bots" }, h("legend", {}, "Bots for the seats nobody takes"),
+      h("div", { class: "row" }, botSelects.map((sel, i) => h("label", { class: "bot-pick" }, `Seat ${i + 2}`, sel)))),
     h("details", {}, h("summary", {}, "More options"),
       h("label", { for: "options" }, "Rule overrides"), options,
       m.url_bots ? [h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl] : []));
@@ -241,41 +254,133 @@ function tablePage(code) {
   let shownResults = null;
   let clockTimer = null;
   let clockEnds = null;
+  let clockTotal = null;  // seconds the running clock started from (the bar's full width)
+  let online = false;  // the socket is open and the server said welcome
+  let pending = null;  // the last action sent: { version } until a state shows what became of it
+  let reconnected = false;  // the next state is the first after a reconnect
+  let reconnectAt = null;  // when the next try starts (the bar counts down to it)
+  let expectClose = false;  // we closed the socket ourselves (to reconnect with a new token)
+  let dockedScores = false;  // the between-deal scores shown over the board, not as a pop-up
+  let lifted = null;  // phone: the card lifted by a first tap, played by a second
+  let meta = null;  // rule sets' display names, for the lobby
+  getMeta().then((m) => { meta = m; render(); });
+  const seenKey = `callbreak:seen:${code}`;  // the newest clock notice this browser has shown
+  let seenNotice = Number(store.getItem(seenKey) || 0);
   const picked = new Set();  // cards chosen for a Horsethief exchange
 
+  const connBar = h("div", { id: "conn", class: "conn", role: "status", hidden: true });
+  const noticeBox = h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite", hidden: true });
   const root = h("div", { id: "table" });
-  app.append(root);
+  app.append(connBar, noticeBox, root);
+
+  function setOnline(up) {
+    online = up;
+    document.body.classList.toggle("offline", !up);
+    connBar.hidden = up;
+    if (!up) connBar.textContent = "Connection lost — reconnecting…";
+  }
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/${code}`);
-    ws.onopen = () => { retry = 0; ws.send(JSON.stringify({ type: "hello", token })); };
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
       if (closed) return;
+      if (expectClose) { expectClose = false; connect(); return; }  // not a drop: no alarm
+      setOnline(false);
+      // Back off (0.5 s, 1 s, 2 s ... up to 8 s, with jitter) so a restarting server is not flooded.
+      const wait = Math.min(8000, 500 * 2 ** retry) * (0.75 + Math.random() / 2);
       retry = Math.min(retry + 1, 5);
-      setTimeout(() => { if (!closed) connect(); }, 400 * retry);
+      reconnectAt = performance.now() + wait;
+      tickConnection();
+      setTimeout(() => { if (!closed) { reconnectAt = null; tickConnection(); connect(); } }, wait);
     };
   }
 
+  function tickConnection() {
+    if (online) return;
+    const left = reconnectAt === null ? 0 : Math.ceil((reconnectAt - performance.now()) / 1000);
+    connBar.textContent = left > 0 ? `Connection lost — reconnecting in ${left} s…` : "Connection lost — reconnecting…";
+  }
+
   function send(message) {
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ token, ...message }));
+    if (!online || !ws || ws.readyState !== WebSocket.OPEN) {
+      toast("Not sent: the connection is down. It reconnects by itself; try again then.");
+      return false;
+    }
+    ws.send(JSON.stringify({ token, ...message }));
+    return true;
   }
 
   function act(action) {
     if (!state) return;
+    // The server applies an action only at the version it was made for, so a resend can never
+    // apply twice; after a drop the first state says whether it was applied.
+    if (!send({ type: "action", version: state.version, action })) return;
+    pending = { version: state.version };
     hint = null;
-    send({ type: "action", version: state.version, action });
+    const wasLifted = lifted !== null;
+    lifted = null;
+    markNoticesSeen();
+    if (wasLifted) render();  // the Play button goes at once
+  }
+
+  function markNoticesSeen() {
+    const newest = Math.max(seenNotice, ...((state && state.notices) || []).map((n) => n.version));
+    if (newest !== seenNotice) { seenNotice = newest; store.setItem(seenKey, String(newest)); }
+    noticeBox.hidden = true;
+  }
+
+  function noticeText(n) {
+    const names = state.table.seats.map((s) => s.name);
+    const mine = n.seat === state.you;
+    const who = mine ? "your" : `${names[n.seat]}'s`;
+    const a = n.action;
+    let what;
+    if (a.type === "call" || a.type === "bid") what = `${who} ${a.type} was set to ${a.tricks}`;
+    else if (a.type === "play") what = `${who} ${cardLabel(a.card)} was played`;
+    else what = `${mine ? "you" : names[n.seat]}: ${describeGameAction(a)}`;
+    return n.why === "timer" ? `Time ran out: ${what}.` : `${mine ? "You were" : `${names[n.seat]} was`} away, so a bot stood in: ${what}.`;
+  }
+
+  function showNotices() {
+    // What the clock did since this browser last looked (a returning player sees their own).
+    const fresh = (state.notices || []).filter((n) => n.version > seenNotice);
+    if (!fresh.length) { noticeBox.hidden = true; return; }
+    // The latest two, and how many before them: the hand must stay on a phone's screen.
+    const shown = fresh.slice(-2);
+    const earlier = fresh.length - shown.length;
+    noticeBox.replaceChildren(h("ul", {},
+      earlier ? h("li", { class: "muted" }, `…and ${earlier} earlier move${earlier > 1 ? "s" : ""} played by the clock`) : null,
+      shown.map((n) => h("li", { class: n.seat === state.you ? "mine" : "" }, noticeText(n)))),
+      h("button", { id: "notices-ok", onclick: markNoticesSeen }, "OK"));
+    noticeBox.hidden = false;
   }
 
   function onMessage(m) {
-    if (m.type === "state") {
-      if (state && state.version !== m.version) picked.clear();
+    if (m.type === "welcome") {
+      retry = 0;
+      reconnected = state !== null;
+      setOnline(true);
+    } else if (m.type === "state") {
+      if (!state) {  // a first look: older notices are news only to a player who holds a seat
+        if (m.you === null || !store.getItem(seenKey)) seenNotice = m.you === null ? m.version : 0;
+      }
+      if (state && state.version !== m.version) { picked.clear(); lifted = null; }
+      if (pending && m.version > pending.version) pending = null;  // applied: nothing lost
+      else if (pending && reconnected) {  // back after a drop, and the table never got it
+        toast("Your last move did not reach the table: make it again.", 6000);
+        pending = null;
+      }
+      reconnected = false;
       state = m;
       if (state.view && state.view.legal.length === 0) selected = -1;
       if (hint && hint.version !== state.version) hint = null;
       clockEnds = m.clock && m.clock.left !== null ? performance.now() + m.clock.left * 1000 : null;
+      clockTotal = m.clock && m.clock.left !== null ? (m.clock.kind === "timer" && m.table.timer ? m.table.timer : m.clock.left) : null;
       render();
+      showNotices();
     } else if (m.type === "error") {
       if (m.code === "no_table") { closed = true; renderMissing(); return; }
       if (m.code === "stale") return;  // the newer state is on its way
@@ -283,6 +388,10 @@ function tablePage(code) {
     } else if (m.type === "hint") {
       hint = m;
       render();
+    } else if (m.type === "moved") {
+      token = null;
+      store.removeItem(tokenKey(code));
+      toast("Your seat moved to another device: this one now watches.", 8000);
     } else if (m.type === "rematch") {
       if (m.token) store.setItem(tokenKey(m.code), m.token);
       toast("Rematch! Moving to the new table…");
@@ -311,7 +420,7 @@ function tablePage(code) {
                                    placeholder: "Your name" });
     const seatSlot = (s) => {
       const mine = s.seat === me;
-      const label = s.kind === "open" ? `Open — a ${t.bots[s.seat]} bot plays unless someone sits` : s.name;
+      const label = s.kind === "open" ? `Open — ${article(t.bots[s.seat])} ${t.bots[s.seat]} bot plays unless someone sits` : s.name;
       const takeable = s.kind === "open" && (me === null || me === undefined ? true : true);
       return h("div", { class: `seat-slot ${s.kind !== "open" ? "taken" : ""} ${mine ? "me" : ""}`,
                         "data-seat": s.seat },
@@ -324,9 +433,10 @@ function tablePage(code) {
       try {
         if (me === null) {
           store.setItem("callbreak:name", nameInput.value);
-          const joined = await api("POST", `/api/tables/${code}/join`, { name: nameInput.value, seat });
+          const joined = await api("POST", `/api/tables/${code}/join`, { name: nameInput.value, seat, guest: guestId() });
           token = joined.token;
           store.setItem(tokenKey(code), token);
+          expectClose = true;
           ws.close();  // reconnects with the token
         } else {
           await api("POST", `/api/tables/${code}/seat`, { token, seat });
@@ -336,22 +446,23 @@ function tablePage(code) {
     root.replaceChildren(h("div", { class: "panel" },
       h("h2", {}, "Table ", h("span", { class: "code", id: "room-code" }, grouped(t.code))),
       h("p", {}, t.game && t.game !== "callbreak" ? `${t.title} · ${t.players} players · `
-        : `${t.preset} · ${t.deals === null ? "unlimited deals" : `${t.deals} deal${t.deals > 1 ? "s" : ""}`} · `,
+        : `${presetTitle(t.preset)} · ${t.deals === null ? "unlimited deals" : `${t.deals} deal${t.deals > 1 ? "s" : ""}`} · `,
         t.timer ? `${t.timer} s turn timer` : "no turn timer"),
       h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
         h("button", { id: "copy-link", onclick: () => copyLink(link) }, "Copy link")),
       h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
       me === null ? h("div", {}, h("label", { for: "join-name" }, "Your name (then pick a seat)"), nameInput) : null,
       h("div", { class: "seat-list" }, t.seats.map(seatSlot)),
+      me !== null ? h("p", {}, deviceButton()) : null,
       h("p", {}, me !== null && me === t.host_seat
         ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
         : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…"))));
   }
 
-  function copyLink(link) {
+  function copyLink(link, field = "share-link") {
     // The clipboard API exists only on https (or localhost): elsewhere, select the link to copy.
     const fallback = () => {
-      const input = document.getElementById("share-link");
+      const input = document.getElementById(field);
       if (input) { input.focus(); input.select(); }
       toast("Select the link and copy it");
     };
@@ -384,7 +495,7 @@ function tablePage(code) {
       const s = t.seats[seat];
       const call = v.calls[seat];
       return h("div", { class: `seat seat-${AREAS[rel(seat)]} ${v.to_act === seat ? "turn" : ""}`, "data-seat": seat },
-        h("div", { class: "name", title: s.name }, s.name, seat === mySeat ? " (you)" : "", s.kind === "bot" ? " (bot)" : ""),
+        h("div", { class: "name", title: s.name }, s.name, seat === mySeat ? " (you)" : "", s.kind === "bot" ? botMark() : ""),
         h("div", { class: "tricks-count" },
           call === null ? (v.phase === "call" ? "calling…" : "") : `won ${v.won[seat]} / called ${call}${v.blind[seat] ? " blind" : ""}`),
         h("div", {}, `total ${points(v.totals[seat])}`, v.dealer === seat ? " · dealer" : ""),
@@ -393,6 +504,7 @@ function tablePage(code) {
         seat !== mySeat ? h("div", { class: "backs" }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack())) : null);
     };
 
+    let lastWinner = null;
     const trick = h("div", { class: "trick", id: "trick", "aria-label": "Cards on the table" },
       v.trick.map((c, i) => h("div", { class: `played pos-${rel(v.trick_seats[i])}`, "data-card": c }, cardSvg(c))));
     if (!v.trick.length && v.tricks.length && (v.phase === "play" || v.phase === "over")) {
@@ -400,7 +512,7 @@ function tablePage(code) {
       const last = v.tricks[v.tricks.length - 1];
       last.cards.forEach((c, i) => trick.append(
         h("div", { class: `played last pos-${rel((last.leader + i) % 4)}`, "data-last-card": c }, cardSvg(c))));
-      trick.append(h("div", { class: "lead-note" }, `${names[last.winner]} won the last trick`));
+      lastWinner = names[last.winner];
     }
 
     // Your hand: legal cards raised and clickable.
@@ -412,11 +524,11 @@ function tablePage(code) {
     const handRow = h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" },
       hand.map((c) => {
         const legal = legalCards.has(c);
-        const isSel = legal && legalList.indexOf(c) === selected;
+        const isSel = legal && (lifted === null ? legalList.indexOf(c) === selected : lifted === c);
         return h("button", { class: `card ${legal ? "legal" : myTurn && v.phase === "play" ? "illegal" : ""} ${isSel ? "selected" : ""} ${hintCard === c ? "hinted" : ""}`,
                              "data-card": c, "aria-label": cardLabel(c) + (legal ? " (playable)" : ""),
                              "aria-disabled": legal ? null : "true", tabindex: legal ? null : "-1",
-                             onclick: () => { if (legal) act({ type: "play", card: c }); } }, cardSvg(c));
+                             onclick: () => tapCard(c, legal) }, cardSvg(c));
       }));
     if (v.hand === null && mySeat !== null && v.hand_sizes[mySeat]) {
       handRow.append(h("p", {}, "Your cards are face down (you may call blind before looking)."));
@@ -436,6 +548,12 @@ function tablePage(code) {
         ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, onclick: () => act(a) }, a.tricks)));
     }
     if (look) controls.append(h("button", { id: "look", onclick: () => act(look) }, "Look at my cards"));
+    if (lifted !== null && legalCards.has(lifted)) {
+      const card = lifted;  // this button plays this card, however often it is tapped
+      controls.append(h("button", { class: "primary", id: "play-lifted", onclick: () => act({ type: "play", card }) },
+        `Play ${cardLabel(card)}`),
+      h("button", { id: "put-back", onclick: () => { lifted = null; render(); } }, "Put back"));
+    }
     for (const a of v.legal.filter((x) => x.type === "redeal")) {
       controls.append(h("button", { class: "redeal", onclick: () => act(a) },
         a.claim ? "Show my hand and claim a redeal" : "Keep my hand"));
@@ -444,9 +562,12 @@ function tablePage(code) {
       controls.append(h("button", { id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
     }
     const hintText = h("div", { class: "hint-text", id: "hint-text" },
-      hint ? `Hint (${hint.bot}): ${describe(hint.action)} — ${hint.reason}` : "");
+      hint ? `Hint (${hint.bot}): ${describe(hint.action)} — ${hint.reason}` : "",
+      !hint && lastWinner ? h("span", { id: "last-trick" }, `${lastWinner} won the last trick`) : null);
 
-    const clock = h("span", { class: "clock", id: "clock" });
+    const clock = h("span", { class: "clock", id: "clock" },
+      h("span", { class: "clock-bar", id: "clock-bar", role: "progressbar", "aria-label": "Time left" }, h("span", {})),
+      h("span", { id: "clock-text" }));
     const turnText = v.phase === "over" ? "Game over"
       : mySeat !== null && v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} to play` : "";
     const status = h("div", { class: "status" },
@@ -457,12 +578,17 @@ function tablePage(code) {
       stopButton(t),
       h("button", { id: "show-scores", onclick: () => showScores(false) }, "Scores"));
 
+    if (dockedScores && (v.phase === "over" || v.trick.length || v.tricks.length)) dockedScores = false;  // play is on
     const board = h("div", { class: "board" }, [0, 1, 2, 3].filter((s) => s !== mySeat).map(seatBox), trick,
-      mySeat !== null ? seatBox(mySeat) : null);
+      mySeat !== null ? seatBox(mySeat) : null,
+      dockedScores ? h("div", { class: "board-scores", id: "scoreboard", role: "region", "aria-label": "Scoreboard" },
+        h("div", { class: "panel" }, h("h2", {}, "Scoreboard"), scoreTable(names, v.results, v.totals),
+          h("button", { id: "close-scores", onclick: () => { dockedScores = false; render(); } }, "Close"))) : null);
     root.replaceChildren(h("div", { class: "felt" }, status, board, handRow, controls, hintText,
       mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
         " play, digits + ", h("kbd", {}, "Enter"), " call, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
-      ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []));
+      ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []),
+      ...(v.phase !== "over" ? [h("p", { class: "table-foot" }, deviceButton())] : []));
     tickClock();
 
     // A scoreboard after each deal and at the end.
@@ -471,6 +597,39 @@ function tablePage(code) {
       shownResults = v.phase === "over" ? -1 : v.results.length;
       showScores(v.phase === "over");
     }
+  }
+
+  function tapCard(c, legal) {
+    if (!legal) return;
+    // On a phone a first tap lifts the card and a second plays it, so a mis-tap can be put back.
+    if (!PHONE.matches || lifted === c) { act({ type: "play", card: c }); return; }
+    lifted = c;
+    render();
+  }
+
+  function presetTitle(name) {
+    const p = meta && meta.presets.find((x) => x.name === name);
+    return p ? p.title : name;
+  }
+
+  function deviceButton() {
+    if (state.you === null || state.you === undefined || !token) return null;
+    return h("button", { id: "other-device", onclick: showHandoff }, "Continue on another device");
+  }
+
+  async function showHandoff() {
+    let made;
+    try { made = await api("POST", `/api/tables/${code}/handoff`, { token }); } catch (x) { toast(x.message); return; }
+    const link = `${location.origin}${made.link}`;
+    document.querySelectorAll(".modal").forEach((x) => x.remove());
+    const modal = h("div", { class: "modal", id: "handoff", onclick: (e) => { if (e.target === modal) modal.remove(); } },
+      h("div", { class: "panel", role: "dialog", "aria-label": "Continue on another device" },
+        h("h2", {}, "Continue on another device"),
+        h("p", {}, "Open this link on the other device within 10 minutes. Your seat moves there, and this device will only watch. Keep it to yourself: whoever opens it takes your seat."),
+        h("input", { id: "handoff-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
+        h("div", { class: "row" }, h("button", { onclick: () => copyLink(link, "handoff-link") }, "Copy link"),
+          h("button", { id: "close-handoff", onclick: () => modal.remove() }, "Close"))));
+    document.body.append(modal);
   }
 
   function stopButton(t) {
@@ -505,6 +664,15 @@ function tablePage(code) {
     }
     const winners = v.winners.map((s) => names[s]).join(" and ");
     const isHost = state.you !== null && state.you === t.host_seat;
+    // While a turn timer runs, the scores sit at the top of the page and leave the hand and the
+    // call buttons in sight: a player is never timed out behind a pop-up.
+    if (!final && t.timer !== null && t.timer !== undefined) {
+      // While a turn timer runs the scores sit over the board: the clock, the hand and the
+      // calls stay in sight and the keys keep working.
+      dockedScores = true;
+      render();
+      return;
+    }
     const modal = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
       h("div", { class: "panel", role: "dialog", "aria-label": "Scoreboard" },
         h("h2", {}, final ? `Game over — ${winners} win${v.winners.length > 1 ? "" : "s"}!` : "Scoreboard"),
@@ -522,13 +690,20 @@ function tablePage(code) {
   function tickClock() {
     const el = document.getElementById("clock");
     if (!el) return;
-    if (clockEnds === null) { el.textContent = ""; return; }
-    const left = Math.max(0, (clockEnds - performance.now()) / 1000);
     const kind = state.clock.kind;
-    el.textContent = kind === "bot" ? "" : `${Math.ceil(left)} s left`;
-    el.classList.toggle("low", left < 5);
+    el.hidden = clockEnds === null || kind === "bot";
+    if (el.hidden) return;
+    const left = Math.max(0, (clockEnds - performance.now()) / 1000);
+    const share = clockTotal ? Math.min(1, left / clockTotal) : 0;
+    el.querySelector("#clock-bar > span").style.width = `${Math.round(share * 100)}%`;
+    el.querySelector("#clock-bar").setAttribute("aria-valuenow", String(Math.ceil(left)));
+    const low = left < Math.min(5, (clockTotal || 10) / 3);
+    const who = state.view && state.view.to_act === state.you ? "You have" : "";
+    el.querySelector("#clock-text").textContent = kind === "absent" ? `a bot plays in ${Math.ceil(left)} s`
+      : low && who ? `Hurry: ${Math.ceil(left)} s` : `${Math.ceil(left)} s left`;
+    el.classList.toggle("low", low);
   }
-  clockTimer = setInterval(tickClock, 250);
+  clockTimer = setInterval(() => { tickClock(); tickConnection(); }, 250);
 
   function onKey(e) {
     if (!state || !state.view || e.target.tagName === "INPUT" || document.querySelector(".modal") && e.key !== "Escape" && e.key !== "s") {
@@ -559,10 +734,14 @@ function tablePage(code) {
     } else if (e.key === "h" || e.key === "H") {
       send({ type: "hint" });
     } else if (e.key === "s" || e.key === "S") {
-      if (document.querySelector(".modal")) document.querySelectorAll(".modal").forEach((x) => x.remove());
-      else showScores(false);
+      if (document.querySelector(".modal") || dockedScores) {
+        document.querySelectorAll(".modal").forEach((x) => x.remove());
+        dockedScores = false;
+        render();
+      } else showScores(false);
     } else if (e.key === "Escape") {
       document.querySelectorAll(".modal").forEach((x) => x.remove());
+      if (dockedScores) { dockedScores = false; render(); }
     }
   }
   document.addEventListener("keydown", onKey);
@@ -574,10 +753,30 @@ function tablePage(code) {
     document.removeEventListener("keydown", onKey);
     document.querySelectorAll(".modal").forEach((x) => x.remove());
   };
-  connect();
+  const handoff = new URLSearchParams(location.hash.slice(1)).get("handoff");
+  if (handoff) {
+    history.replaceState(null, "", location.pathname);  // the one-time code leaves the address bar
+    api("POST", `/api/tables/${code}/claim`, { handoff }).then((claimed) => {
+      token = claimed.token;
+      store.setItem(tokenKey(code), token);
+      toast("This device has your seat now.");
+    }, (x) => toast(x.message, 8000)).finally(connect);
+  } else {
+    connect();
+  }
 }
 
 // A wide table scrolls sideways inside its panel rather than widening the page on a phone.
+const PHONE = window.matchMedia("(max-width: 560px)");
+
+function article(word) {
+  return /^[aeiou]/i.test(word) ? "an" : "a";
+}
+
+function botMark() {
+  return h("span", { class: "bot-mark", title: "a bot", "aria-label": "bot" }, " ⚙");
+}
+
 function scrolling(table) {
   return h("div", { class: "table-wrap" }, table);
 }
@@ -619,19 +818,25 @@ async function replayPage(code) {
   const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: 0, "aria-label": "Move" });
   slider.addEventListener("input", () => { i = Number(slider.value); show(); });
   const step = (d) => { i = Math.max(0, Math.min(data.frames.length - 1, i + d)); slider.value = i; show(); };
+  // Every seat's hand as far as it was seen, with the seat's line (contract, tricks, total).
+  const hands = (f, line) => h("div", { class: "replay-hands" }, data.seats.map((n, s) => h("div", { class: "panel" },
+    h("div", {}, h("strong", {}, n), line(s)),
+    h("div", { class: "hand" }, sortHand(f.hands[s].filter((c) => c !== "??")).map((c) => h("span", { class: "card" }, cardSvg(c))),
+      f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` +${f.hands[s].filter((c) => c === "??").length} unseen`) : null))));
   function show() {
     const f = data.frames[i];
-    if (data.game) { view.replaceChildren(...relatedReplay(h, data, f)); return; }
+    if (!("calls" in f.view)) {  // a game without Call Break's calls: its own lines and table
+      const [head, ...rest] = relatedReplay(h, data, f);
+      view.replaceChildren(head, hands(f, (s) => ` — won ${f.view.won[s]}, score ${f.view.scores[s]}`), ...rest);
+      return;
+    }
     const v = f.view;
     const a = f.action;
     const who = data.seats[a.seat];
     const what = a.type === "play" ? `${who} plays ${cardLabel(a.card)}` : a.type === "call" ? `${who} calls ${a.tricks}${a.blind ? " blind" : ""}` : `${who}: ${a.claim ? "claims a redeal" : "keeps the hand"}`;
     view.replaceChildren(
       h("p", {}, h("strong", {}, `Deal ${Math.min(v.deal_number, v.deals || v.deal_number)} · move ${i + 1}/${data.frames.length}: `), what),
-      h("div", { class: "replay-hands" }, data.seats.map((n, s) => h("div", { class: "panel" },
-        h("div", {}, h("strong", {}, n), ` — called ${v.calls[s] ?? "–"}, won ${v.won[s]}, total ${points(v.totals[s])}`),
-        h("div", { class: "hand" }, sortHand(f.hands[s].filter((c) => c !== "??")).map((c) => h("span", { class: "card" }, cardSvg(c))),
-          f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` +${f.hands[s].filter((c) => c === "??").length} unseen`) : null)))),
+      hands(f, (s) => ` — called ${v.calls[s] ?? "–"}, won ${v.won[s]}, total ${points(v.totals[s])}`),
       h("div", { class: "felt" }, h("div", { class: "row" }, "Trick: ",
         (v.trick.length ? v.trick : (v.tricks.length && a.type === "play" ? v.tricks[v.tricks.length - 1].cards : []))
           .map((c) => h("span", { class: "card", style: "margin-left:4px" }, cardSvg(c))))),
@@ -652,7 +857,7 @@ async function replayPage(code) {
 
 async function statsPage() {
   const data = await api("GET", "/api/stats");
-  const row = (r, rank) => h("tr", {}, h("td", {}, rank + 1), h("td", {}, r.name, r.kind === "bot" ? " (bot)" : ""),
+  const row = (r, rank) => h("tr", {}, h("td", {}, rank + 1), h("td", {}, r.name, r.kind === "bot" ? botMark() : r.player ? h("span", { class: "muted", title: "player id" }, ` #${r.player.slice(0, 4)}`) : ""),
     h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, `${Math.round(r.win_rate * 100)}%`),
     h("td", {}, r.avg_per_deal), h("td", {}, `${Math.round(r.call_accuracy * 100)}%`));
   app.append(h("div", { class: "panel" }, h("h2", {}, "Leaderboard"),

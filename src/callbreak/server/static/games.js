@@ -60,7 +60,7 @@ export function renderRelatedGame(ctx) {
   const seatBox = (seat) => {
     const s = t.seats[seat];
     return h("div", { class: `seat gseat ${v.to_act === seat ? "turn" : ""} ${v.in_game[seat] ? "" : "gone"}`, "data-seat": seat },
-      h("div", { class: "name", title: s.name }, s.name, seat === me ? " (you)" : "", s.kind === "bot" ? " (bot)" : ""),
+      h("div", { class: "name", title: s.name }, s.name, seat === me ? " (you)" : "", s.kind === "bot" ? h("span", { class: "bot-mark", title: "a bot", "aria-label": "bot" }, " ⚙") : ""),
       h("div", { class: "tricks-count" }, `${v.won[seat]} trick${v.won[seat] === 1 ? "" : "s"}`, v.dealer === seat ? " · dealer" : ""),
       h("div", { class: "seat-info" }, seatInfo(v, seat)),
       h("div", {}, `score ${v.scores[seat]}`, v.streak[seat] ? ` · out ${v.streak[seat]}×` : ""),

@@ -1,0 +1,223 @@
+"""The expert through the bot-tournament protocol against fields of styles that are not ours,
+paired against the expert before this work on the same deals.
+
+Reproduce (as recorded in RESULTS.md):
+
+    git worktree add /tmp/base-e14aa58 e14aa58
+    PYTHONPATH=src .venv/bin/python benchmarks/expert_fields.py --sets 8 \
+        --base-src /tmp/base-e14aa58/src
+
+Two real ``callbreak bot-server`` processes serve ``expert``: this checkout's and the baseline's
+(``--base-src``, the commit before this work). This script is the referee, with the public
+tournament's clock: the served seat has ``--deal-ms`` (1,500) for each deal, and each request's
+``timeBudget`` is what it has left (wall time at the referee, so the network counts). The other
+seats are local bots. Each set is one deal (the first of a ``bhoos-tournament`` match, dealt by
+``Dealer(seed)``) played four times, the served seat rotating through the four seats (duplicate:
+each rotation the hero holds another hand, the same cards for both experts), once with each expert
+on the same cards and with the same opponents' seeds. The paired difference is new minus old
+points on the same deal and seat; its 95% interval is over the sets' means (normal approximation).
+
+Fields: three ``greedy``; three ``ismcts``; three ``heuristic``; a mixed table (``random``,
+``greedy``, ``heuristic``). Calls: the served expert's call-made rate, the points its missed
+calls cost (the negative scores) and its overtricks, per deal. Head to head (``--h2h N``): the
+new expert, the old expert, ``ismcts`` and ``greedy`` at one table, the four seatings rotated on
+each of N deals; mean points a deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from callbreak.bots import make_bot
+from callbreak.core import CHANCE, Dealer, Match, make_rules
+from callbreak.protocol import wait_until_ready
+from callbreak.protocol.wire import action_from_answer, kind_for, request_from_view
+
+RULES = make_rules("bhoos-tournament")
+FIELDS = {
+    "greedy": ("greedy", "greedy", "greedy"),
+    "ismcts": ("ismcts", "ismcts", "ismcts"),
+    "heuristic": ("heuristic", "heuristic", "heuristic"),
+    "mixed": ("random", "greedy", "heuristic"),
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def bot_server(spec: str, src: str | None) -> Iterator[str]:
+    port = _free_port()
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src
+    proc = subprocess.Popen([sys.executable, "-m", "callbreak.cli.main", "bot-server", "--bot", spec,
+                             "--port", str(port)], stderr=subprocess.DEVNULL, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(url, timeout=180)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@dataclass
+class Served:
+    """A bot-server seat with the tournament's per-deal clock."""
+
+    url: str
+    http: httpx.Client
+    deal_ms: float
+    spent: float = 0.0
+    overruns: int = 0
+    requests_ms: list[float] = field(default_factory=list)
+
+    def new_deal(self) -> None:
+        if self.spent * 1000 > self.deal_ms:
+            self.overruns += 1
+        self.spent = 0.0
+
+    def decide(self, view: Any) -> Any:
+        kind = kind_for(view)
+        body = request_from_view(view, time_budget_ms=max(0.0, self.deal_ms - self.spent * 1000))
+        start = time.perf_counter()
+        r = self.http.post(f"{self.url}/{kind}", json=body)
+        seconds = time.perf_counter() - start
+        r.raise_for_status()
+        self.spent += seconds
+        self.requests_ms.append(seconds * 1000)
+        return action_from_answer(view, r.json())
+
+
+def play_deal(seed: int, players: list[Any]) -> tuple[list[float], list[int], list[int]]:
+    """The first deal of a match dealt by ``Dealer(seed)``: each seat's points, calls, tricks."""
+    match = Match(RULES)
+    dealer = Dealer(seed)
+    for p in players:
+        if isinstance(p, Served):
+            p.new_deal()
+    while not match.results:
+        seat = match.to_act
+        if seat == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        assert seat is not None
+        view = match.view(seat)
+        p = players[seat]
+        match.apply(p.decide(view) if isinstance(p, Served) else p.decide(view, 1.0).action)
+    result = match.results[0]
+    return [x / 10 for x in result.points], list(result.calls), list(result.won)
+
+
+def _interval(values: list[float]) -> tuple[float, float]:
+    mean = statistics.mean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.nan
+    return mean, half
+
+
+def _local(spec: str, seed: int, iterations: int) -> Any:
+    if spec == "ismcts":
+        spec = f"ismcts:iterations={iterations}"
+    return make_bot(spec, seed=seed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", type=int, default=8, help="deals per field (each played 4x2)")
+    parser.add_argument("--h2h", type=int, default=4, help="deals of the head-to-head table")
+    parser.add_argument("--fields", default=",".join(FIELDS))
+    parser.add_argument("--deal-ms", type=float, default=1500.0)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--ismcts-iterations", type=int, default=1000)
+    parser.add_argument("--base-src", required=True, help="the baseline checkout's src")
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus; {args.deal_ms:g} ms a deal; "
+          f"ismcts {args.ismcts_iterations} iterations; baseline {args.base_src}", flush=True)
+    with ExitStack() as stack, httpx.Client(timeout=30) as http:
+        new_url = stack.enter_context(bot_server("expert", None))
+        old_url = stack.enter_context(bot_server("expert", args.base_src))
+        new = Served(new_url, http, args.deal_ms)
+        old = Served(old_url, http, args.deal_ms)
+        all_diffs: list[float] = []
+        field_means: list[float] = []
+        print("| field | sets | deals | new | old | new - old (95%) | new calls made | old calls "
+              "made | new missed pts/deal | old missed pts/deal | new overtricks/deal "
+              "| old overtricks/deal |", flush=True)
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+        for name in args.fields.split(","):
+            others = FIELDS[name]
+            set_diffs = []
+            tally: dict[str, list[float]] = {k: [] for k in (
+                "new", "old", "new_made", "old_made", "new_missed", "old_missed", "new_over",
+                "old_over")}
+            for k in range(args.sets):
+                seed = args.seed + k
+                diffs = []
+                for hero in range(4):
+                    for label, served in (("new", new), ("old", old)):
+                        seats: list[Any] = []
+                        it = iter(others)
+                        for s in range(4):
+                            seats.append(served if s == hero else
+                                         _local(next(it), seed * 10 + s, args.ismcts_iterations))
+                        points, calls, won = play_deal(seed, seats)
+                        tally[label].append(points[hero])
+                        made = won[hero] >= calls[hero]
+                        tally[f"{label}_made"].append(float(made))
+                        tally[f"{label}_missed"].append(0.0 if made else points[hero])
+                        tally[f"{label}_over"].append(max(0, won[hero] - calls[hero]))
+                    diffs.append(tally["new"][-1] - tally["old"][-1])
+                set_diffs.append(statistics.mean(diffs))
+            mean, half = _interval(set_diffs)
+            all_diffs.extend(set_diffs)
+            field_means.append(mean)
+            m = {k: statistics.mean(v) for k, v in tally.items()}
+            print(f"| {name} | {args.sets} | {len(tally['new'])} | {m['new']:+.2f} | {m['old']:+.2f} "
+                  f"| {mean:+.2f} ± {half:.2f} | {m['new_made']:.0%} | {m['old_made']:.0%} "
+                  f"| {m['new_missed']:+.2f} | {m['old_missed']:+.2f} | {m['new_over']:.2f} "
+                  f"| {m['old_over']:.2f} |", flush=True)
+        mean, half = _interval(all_diffs)
+        print(f"\naveraged over the fields (every set weighted alike): {mean:+.2f} ± {half:.2f} a "
+              f"deal ({len(all_diffs)} sets); field means {', '.join(f'{x:+.2f}' for x in field_means)}")
+        print(f"served requests: new p99 {sorted(new.requests_ms)[int(0.99 * len(new.requests_ms))]:.0f}"
+              f" ms, overruns {new.overruns}; old p99 "
+              f"{sorted(old.requests_ms)[int(0.99 * len(old.requests_ms))]:.0f} ms, overruns "
+              f"{old.overruns}", flush=True)
+        if args.h2h:
+            names = ["new expert", "old expert", "ismcts", "greedy"]
+            got: dict[str, list[float]] = {n: [] for n in names}
+            for k in range(args.h2h):
+                seed = args.seed + 5000 + k
+                for rot in range(4):
+                    order = names[rot:] + names[:rot]
+                    seats = [new if n == "new expert" else old if n == "old expert"
+                             else _local(n, seed * 10 + i, args.ismcts_iterations)
+                             for i, n in enumerate(order)]
+                    points, _, _ = play_deal(seed, seats)
+                    for i, n in enumerate(order):
+                        got[n].append(points[i])
+            print("\n| head to head | deals | points a deal (95%) |\n|---|---|---|")
+            for n in sorted(names, key=lambda n: -statistics.mean(got[n])):
+                mean, half = _interval(got[n])
+                print(f"| {n} | {len(got[n])} | {mean:+.2f} ± {half:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""`callbreak serve` as an operator starts it: a real uvicorn process, its flags, its limits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_server_restart import Server
+from websockets.sync.client import connect
+
+SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Server:
+    s = Server(f"sqlite:///{tmp_path / 'serve.db'}", practice=False)
+    yield s  # type: ignore[misc]
+    s.stop()
+
+
+def test_a_65_kb_message_gets_too_large_and_the_socket_stays_usable(server: Server) -> None:
+    r = server.http.post("/api/tables", json={"name": "Ann", "settings": SETTINGS})
+    assert r.status_code == 200, r.text
+    code, token = r.json()["code"], r.json()["token"]
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{code}", max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        ws.send(json.dumps({"type": "hint", "token": token, "pad": "x" * 65 * 1024}))
+        replies = []
+        while not replies or replies[-1].get("type") != "error":
+            replies.append(json.loads(ws.recv(timeout=10)))
+        assert replies[-1]["code"] == "too_large", replies[-1]
+        assert "too large" in replies[-1]["message"]
+        # Not closed: the same socket still answers.
+        ws.send("{broken")
+        while (reply := json.loads(ws.recv(timeout=10)))["type"] != "error":
+            pass
+        assert reply["code"] != "too_large"
+
+
+def test_a_seed_is_refused_without_practice_and_accepted_with_it(tmp_path: Path, server: Server) -> None:
+    body = {"name": "Ann", "settings": SETTINGS, "seed": 7}
+    r = server.http.post("/api/tables", json=body)
+    assert r.status_code == 400 and r.json()["error"] == "seed_refused", r.text
+    practice = Server(f"sqlite:///{tmp_path / 'practice.db'}", practice=True)
+    try:
+        r = practice.http.post("/api/tables", json=body)
+        assert r.status_code == 200, r.text
+        assert practice.http.get("/api/meta").json()["practice"] is True
+    finally:
+        practice.stop()
