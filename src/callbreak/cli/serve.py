@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Annotated
+import os
+from typing import Annotated, Any
 
 import typer
 
@@ -26,6 +27,9 @@ def serve(
         "--no-url-bots", envvar="CALLBREAK_NO_URL_BOTS",
         help="Refuse tables that seat a bot by URL (the server would send HTTP requests wherever "
              "a table's creator points it): use this on a public server.")] = False,
+    workers: Annotated[int, typer.Option(
+        min=1, help="Server processes on this port (PostgreSQL only: they share the tables through "
+                    "it, as do servers on other machines with the same --db).")] = 1,
     practice: Annotated[bool, typer.Option(
         "--practice", envvar="CALLBREAK_PRACTICE",
         help="Let a table's creator choose its seed (for practice and tests): such tables are "
@@ -47,6 +51,11 @@ def serve(
     except Exception as e:  # the database refused the connection, or the file is unusable
         typer.echo(f"error: cannot open the database {db or store_hint()}: {e}", err=True)
         raise typer.Exit(2) from None
+    if workers > 1 and store.is_sqlite:
+        typer.echo(f"error: --workers {workers} needs PostgreSQL: SQLite is one process's database (the "
+                   "processes could not share the tables, their leases or their messages); run one "
+                   "process on SQLite, or give --db postgresql://user@host/dbname", err=True)
+        raise typer.Exit(2)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
@@ -56,9 +65,18 @@ def serve(
     if practice:
         typer.echo("(practice: clients may seed the deals; such tables are labelled and not counted)")
     # No per-message compression: state messages are small and deflate costs more CPU than it saves.
-    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice), host=host, port=port,
-                log_level="warning", ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False,
-                ws_ping_interval=20, ws_ping_timeout=20)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": WS_MAX_FRAME,
+                               "ws_per_message_deflate": False, "ws_ping_interval": 20, "ws_ping_timeout": 20}
+    if workers > 1:
+        # Each worker process builds its own app and store from the environment (server/cluster.py).
+        store.close()
+        os.environ["CALLBREAK_DB"] = store.url
+        os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
+        os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
+        typer.echo(f"({workers} processes)")
+        uvicorn.run("callbreak.server.cluster:app_from_env", factory=True, workers=workers, **options)
+        return
+    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice), **options)
 
 
 def store_hint() -> str:

@@ -29,7 +29,15 @@ from callbreak.games import games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
 from callbreak.server.reviews import ReviewJobs
-from callbreak.server.tables import HANDOFF_TTL, Connection, TableService, hint_decision, new_code, token_hash
+from callbreak.server.tables import (
+    HANDOFF_TTL,
+    Connection,
+    Table,
+    TableService,
+    hint_decision,
+    new_code,
+    token_hash,
+)
 from callbreak.server.wire import (
     MAX_MESSAGE_BYTES,
     MessageError,
@@ -69,13 +77,20 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        resumed = service.resume_all()
+        if store.is_sqlite:
+            resumed = service.resume_all()
+        else:  # PostgreSQL: processes share the tables (server/cluster.py)
+            from callbreak.server.cluster import Cluster
+
+            resumed = await Cluster.start(service)
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
         yield
         for table in service.tables.values():
             service._cancel_clock(table)
         reviews.close()
+        if service.cluster is not None:
+            await service.cluster.stop()
 
     app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
@@ -168,7 +183,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        table, token, seat = service.join(code, data.get("name"), data.get("seat"), data.get("guest"))
+        table, token, seat = await service.run("join", code, data.get("name"), data.get("seat"), data.get("guest"))
         return {"code": table.code, "token": token, "seat": seat, "table": table.lobby_json()}
 
     @app.post("/api/tables/{code}/handoff")
@@ -187,17 +202,19 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables/{code}/seat")
     async def move(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        return service.move(code, data.get("token"), data.get("seat")).lobby_json()
+        table: Table = await service.run("move", code, data.get("token"), data.get("seat"))
+        return table.lobby_json()
 
     @app.post("/api/tables/{code}/start")
     async def start(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        return service.start(code, data.get("token")).lobby_json()
+        table: Table = await service.run("start", code, data.get("token"))
+        return table.lobby_json()
 
     @app.post("/api/tables/{code}/action")
     async def act(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        table = service.act(code, data.get("token"), data.get("version"), data.get("action"))
+        table = await service.run("act", code, data.get("token"), data.get("version"), data.get("action"))
         return service.state_message(table, table.seat_of(data.get("token")))
 
     @app.post("/api/tables/{code}/state")
@@ -220,12 +237,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables/{code}/stop")
     async def stop(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        return service.stop(code, data.get("token")).lobby_json()
+        table: Table = await service.run("stop", code, data.get("token"))
+        return table.lobby_json()
 
     @app.post("/api/tables/{code}/rematch")
     async def rematch(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        return service.rematch(code, data.get("token")).lobby_json()
+        table: Table = await service.run("rematch", code, data.get("token"))
+        return table.lobby_json()
 
     # --- the table websocket ---------------------------------------------------------------
 
@@ -309,16 +328,16 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         kind = message["type"]
         token = message.get("token")
         if kind == "action":
-            service.act(table.code, token, message.get("version"), message.get("action"))
+            await service.run("act", table.code, token, message.get("version"), message.get("action"))
         elif kind == "hint":
             t, seat, spec = service.hint(table.code, token)
             conn.send(await hint_decision(t, seat, spec))
         elif kind == "start":
-            service.start(table.code, token)
+            await service.run("start", table.code, token)
         elif kind == "rematch":
-            service.rematch(table.code, token)
+            await service.run("rematch", table.code, token)
         elif kind == "stop":
-            service.stop(table.code, token)
+            await service.run("stop", table.code, token)
         elif kind == "ping":
             conn.send({"type": "pong"})
         else:

@@ -37,7 +37,7 @@ from callbreak.server.wire import (
     state_text,
     view_json,
 )
-from callbreak.store import Store, StoredGame, StoreError
+from callbreak.store import LeaseLost, Store, StoredGame, StoreError
 
 log = logging.getLogger("callbreak.server")
 
@@ -222,6 +222,11 @@ class Table:
     rematch_tokens: dict[int, str] = field(default_factory=dict)  # for players who come back later
     stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
     paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
+    # Several processes (server/cluster.py): the lease epoch this process writes under while it
+    # owns the table; a replica follows the owner's stored actions and runs no clock of its own.
+    epoch: int | None = None
+    replica: bool = False
+    remote_seats: set[int] = field(default_factory=set)  # seats connected to other processes
     # What the clock did for people (newest last): shown to the table and to whoever comes back.
     notices: list[dict[str, Any]] = field(default_factory=list)
     # Seat -> (hash of a one-time code, expiry): the seat may move to the device that shows it.
@@ -241,7 +246,7 @@ class Table:
         return None
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat and c.alive for c in self.connections)
+        return seat in self.remote_seats or any(c.seat == seat and c.alive for c in self.connections)
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot,
@@ -271,6 +276,7 @@ class TableService:
         self.practice = practice  # whether a client may seed a table's deals (practice tables)
         self.tables: dict[str, Table] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.cluster: Any = None  # a server/cluster.Cluster when processes share PostgreSQL
 
     # --- startup ---------------------------------------------------------------------------
 
@@ -312,6 +318,8 @@ class TableService:
 
     def get(self, code: str) -> Table:
         table = self.tables.get(normalize_code(code))
+        if table is None and self.cluster is not None:  # a table another process opened
+            table = self.cluster.load(normalize_code(code))
         if table is None:
             raise MessageError("no_table", "no open table has that code (finished games are in the history)")
         return table
@@ -343,6 +351,8 @@ class TableService:
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
                       seats=seats)
         self.tables[code] = table
+        if self.cluster is not None:
+            self.cluster.adopt(table)
         return table, token, 0
 
     def join(self, code: str, name: Any, seat: Any = None,
@@ -469,6 +479,8 @@ class TableService:
         new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=host_hash,
                     seats=seats)
         self.tables[code2] = new
+        if self.cluster is not None:
+            self.cluster.adopt(new)
         table.rematch_code = code2
         table.rematch_tokens = new_tokens
         for c in table.connections:
@@ -543,7 +555,13 @@ class TableService:
         assert match is not None
         match.verify(action)
         try:
-            self.store.append_action(table.id, len(match.history), action.to_json())
+            fence = {} if table.epoch is None else {"epoch": table.epoch}  # only under a lease
+            self.store.append_action(table.id, len(match.history), action.to_json(), **fence)
+        except LeaseLost:
+            if self.cluster is not None:
+                self.cluster.lost(table)
+            raise MessageError("unavailable", "the table moved to another server process; try "
+                                              "again") from None
         except StoreError:
             raise MessageError("unavailable", "the action could not be saved, so it was not "
                                               "played; try again") from None
@@ -601,7 +619,7 @@ class TableService:
         if new_turn:
             table.turn_started = now
         self._cancel_clock(table)
-        if match is None or table.status != "playing" or match.to_act is None or match.to_act < 0:
+        if table.replica or match is None or table.status != "playing" or match.to_act is None or match.to_act < 0:
             return
         seat = match.to_act
         timer = table.config["timer"]
@@ -700,6 +718,8 @@ class TableService:
         if table.rematch_code is not None and conn.seat in table.rematch_tokens:
             conn.send({"type": "rematch", "code": table.rematch_code,
                        "token": table.rematch_tokens[conn.seat], "seat": conn.seat})
+        if self.cluster is not None:
+            self.cluster.presence(table)
         if conn.seat is not None:
             self._arm(table)
             self.broadcast(table)  # everyone sees the player is back
@@ -710,6 +730,8 @@ class TableService:
         conn.alive = False
         if conn in table.connections:
             table.connections.remove(conn)
+        if self.cluster is not None:
+            self.cluster.presence(table)
         if conn.seat is not None and table.status != "over":
             self._arm(table)
             self.broadcast(table)
@@ -736,6 +758,8 @@ class TableService:
         The public part is taken from the spectator view and encoded once; each seat's own view
         adds only its hand and legal actions.
         """
+        if self.cluster is not None:  # the owner tells the other processes the table moved on
+            self.cluster.changed(table)
         if not table.connections:
             return
         shared = self._shared_state(table)
@@ -751,6 +775,14 @@ class TableService:
                     personal = personal_json(watcher if seat is None else match.view(seat))
                 cache[seat] = state_text(shared, public, seat, personal)
             conn.send(cache[seat])
+
+    async def run(self, method: str, code: str, *args: Any) -> Any:
+        """``method`` (act, join, move, start, stop, rematch) of the table ``code``, run by the
+        process that owns the table: here, or forwarded to its owner."""
+        table = self.get(code)
+        if self.cluster is not None and table.replica:
+            return await self.cluster.forward(table, method, args)
+        return getattr(self, method)(code, *args)
 
     def hint(self, code: str, token: Any) -> tuple[Table, int, str]:
         table = self.get(code)

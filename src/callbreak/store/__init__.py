@@ -1,5 +1,5 @@
 """Persistence: SQLite by default, PostgreSQL by URL, schema migrations with alembic."""
 
-from callbreak.store.db import Store, StoredGame, StoreError, default_url, normalize_url
+from callbreak.store.db import LeaseLost, Store, StoredGame, StoreError, default_url, normalize_url
 
-__all__ = ["Store", "StoreError", "StoredGame", "default_url", "normalize_url"]
+__all__ = ["LeaseLost", "Store", "StoreError", "StoredGame", "default_url", "normalize_url"]

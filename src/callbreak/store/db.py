@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, Integer, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import text as text_sql
 from sqlalchemy.engine import make_url
 
 from callbreak.core import CallbreakError
@@ -28,6 +29,10 @@ CHECKPOINT_SECONDS = 2.0
 
 class StoreError(CallbreakError):
     """A database URL we cannot use, or a stored row that does not make sense."""
+
+
+class LeaseLost(StoreError):
+    """A write under a table lease this process no longer holds (it lapsed or another took it)."""
 
 
 def default_url() -> str:
@@ -96,6 +101,15 @@ class Store:
             self._checkpointer.start()
         marker = "?" if self.is_sqlite else "%s"
         self._insert_action = f"INSERT INTO actions (game_id, seq, action) VALUES ({marker}, {marker}, {marker})"
+        # The same insert, fenced: it writes only while the lease row still carries the writer's
+        # epoch and has not expired. On PostgreSQL FOR SHARE makes a concurrent takeover wait for
+        # this insert (or this insert re-check the row after the takeover), so no write slips in
+        # between a lease changing hands.
+        lock = "" if self.is_sqlite else " FOR SHARE"
+        self._insert_fenced = (
+            f"INSERT INTO actions (game_id, seq, action) SELECT {marker}, {marker}, {marker} "
+            f"WHERE EXISTS (SELECT 1 FROM table_leases WHERE game_id = {marker} AND epoch = {marker} "
+            f"AND expires_at > {self._now_sql()}{lock})")
 
     def _checkpoint_loop(self) -> None:
         while not self._stop.wait(CHECKPOINT_SECONDS):
@@ -152,24 +166,35 @@ class Store:
             with self.engine.begin() as conn:
                 conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
-    def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
         """Write and commit one accepted action; the unique (game, seq) pair refuses a double write.
+
+        With ``epoch`` (a process running the table under a lease) the write happens only while
+        that lease is held; otherwise it raises LeaseLost and nothing is written.
 
         This is the hot path (every card played), so it skips the SQL expression layer and uses
         one dedicated driver connection; call it from one thread (the server's event loop).
         """
-        params = (game_id, seq, json.dumps(action, separators=(",", ":")))
+        text = json.dumps(action, separators=(",", ":"))
+        sql, params = ((self._insert_action, (game_id, seq, text)) if epoch is None
+                       else (self._insert_fenced, (game_id, seq, text, game_id, epoch)))
         for attempt in (1, 2):
             if self._writer is None:
                 self._writer = self.engine.raw_connection()
             try:
                 cur = self._writer.cursor()
                 try:
-                    cur.execute(self._insert_action, params)
+                    cur.execute(sql, params)
+                    written = cur.rowcount
                 finally:
                     cur.close()
                 self._writer.commit()
+                if written != 1:
+                    raise LeaseLost(f"action {seq} of game {game_id} not stored: this process no longer "
+                                    f"holds the table's lease (epoch {epoch})")
                 return
+            except LeaseLost:
+                raise
             except Exception as e:
                 log.warning("storing action %d of game %d failed: %s", seq, game_id, e)
                 bad, self._writer = self._writer, None
@@ -181,6 +206,74 @@ class Store:
                 # duplicate (game, seq) or any other refusal is raised as it is.
                 if attempt == 2 or not self._connection_lost():
                     raise StoreError(f"could not store action {seq} of game {game_id}") from None
+
+    # --- table leases (several processes sharing one PostgreSQL) -----------------------------
+
+    def _now_sql(self, ahead: str | None = None) -> str:
+        """The database's clock (UTC), optionally ``ahead`` seconds (a bound parameter) later:
+        every process compares leases by the same clock, whatever its own says."""
+        if self.is_sqlite:
+            shift = "" if ahead is None else f", '+' || {ahead} || ' seconds'"
+            return f"strftime('%Y-%m-%d %H:%M:%f', 'now'{shift})"
+        base = "timezone('UTC', clock_timestamp())"
+        return base if ahead is None else f"({base} + {ahead} * interval '1 second')"
+
+    def acquire_lease(self, game_id: int, owner: str, ttl: float) -> int | None:
+        """Take the lease of a table that nobody holds (or whose lease lapsed) for ``ttl`` seconds.
+
+        Returns the new epoch (one more than the last owner's), or None while another owner's
+        lease is current."""
+        ahead = ":ttl"
+        sql = (f"INSERT INTO table_leases (game_id, owner, epoch, expires_at) "
+               f"VALUES (:game, :owner, 1, {self._now_sql(ahead)}) "
+               f"ON CONFLICT (game_id) DO UPDATE SET owner = :owner, epoch = table_leases.epoch + 1, "
+               f"expires_at = {self._now_sql(ahead)} "
+               f"WHERE table_leases.expires_at <= {self._now_sql()} OR table_leases.owner = :owner "
+               f"RETURNING epoch")
+        with self.engine.begin() as conn:
+            row = conn.execute(text_sql(sql), {"game": game_id, "owner": owner, "ttl": float(ttl)}).first()
+        return None if row is None else int(row[0])
+
+    def renew_lease(self, game_id: int, owner: str, epoch: int, ttl: float) -> bool:
+        """Extend a lease still held (same owner and epoch, not yet expired); False if it is lost."""
+        sql = (f"UPDATE table_leases SET expires_at = {self._now_sql(':ttl')} "
+               f"WHERE game_id = :game AND owner = :owner AND epoch = :epoch "
+               f"AND expires_at > {self._now_sql()}")
+        with self.engine.begin() as conn:
+            done = conn.execute(text_sql(sql), {"game": game_id, "owner": owner, "epoch": epoch,
+                                                "ttl": float(ttl)}).rowcount
+        return done == 1
+
+    def release_lease(self, game_id: int, owner: str, epoch: int) -> None:
+        """Give a lease up at once (a clean shutdown), so another process need not wait it out."""
+        sql = (f"UPDATE table_leases SET expires_at = {self._now_sql()} "
+               f"WHERE game_id = :game AND owner = :owner AND epoch = :epoch")
+        with self.engine.begin() as conn:
+            conn.execute(text_sql(sql), {"game": game_id, "owner": owner, "epoch": epoch})
+
+    def lease_of(self, game_id: int) -> tuple[str, int, bool] | None:
+        """The table's lease: (owner, epoch, whether it is current), or None if never leased."""
+        sql = (f"SELECT owner, epoch, expires_at > {self._now_sql()} FROM table_leases "
+               f"WHERE game_id = :game")
+        with self.engine.connect() as conn:
+            row = conn.execute(text_sql(sql), {"game": game_id}).first()
+        return None if row is None else (str(row[0]), int(row[1]), bool(row[2]))
+
+    def renew_leases(self, owner: str, ttl: float) -> set[int]:
+        """Extend every current lease ``owner`` holds, in one statement; the games still held."""
+        sql = (f"UPDATE table_leases SET expires_at = {self._now_sql(':ttl')} "
+               f"WHERE owner = :owner AND expires_at > {self._now_sql()} RETURNING game_id")
+        with self.engine.begin() as conn:
+            return {int(r[0]) for r in conn.execute(text_sql(sql), {"owner": owner, "ttl": float(ttl)})}
+
+    def unowned_games(self) -> list[str]:
+        """Codes of unfinished games that no process holds a current lease on (their owner died,
+        or none took them yet): the ones a live process should take over."""
+        sql = (f"SELECT g.code FROM games g LEFT JOIN table_leases l ON l.game_id = g.id "
+               f"WHERE g.status IN ('lobby', 'playing') "
+               f"AND (l.game_id IS NULL OR l.expires_at <= {self._now_sql()}) ORDER BY g.id")
+        with self.engine.connect() as conn:
+            return [str(r[0]) for r in conn.execute(text_sql(sql)).all()]
 
     def _connection_lost(self) -> bool:
         try:
@@ -219,12 +312,13 @@ class Store:
                                                             ReviewRow.settings == key)).first()
         return None if row is None else dict(json.loads(row[0]))
 
-    def load_game(self, code: str) -> StoredGame | None:
+    def load_game(self, code: str, since: int = 0) -> StoredGame | None:
+        """A game with its actions from version ``since`` on (all of them by default)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(GameRow).where(GameRow.code == code)).first()
             if row is None:
                 return None
-            return self._stored(conn, row)
+            return self._stored(conn, row, since)
 
     def load_games(self, *statuses: str) -> list[StoredGame]:
         with self.engine.connect() as conn:
@@ -232,10 +326,11 @@ class Store:
                                 .order_by(GameRow.id)).all()
             return [self._stored(conn, r) for r in rows]
 
-    def _stored(self, conn: Any, row: Any) -> StoredGame:
+    def _stored(self, conn: Any, row: Any, since: int = 0) -> StoredGame:
         acts = conn.execute(select(ActionRow.seq, ActionRow.action)
-                            .where(ActionRow.game_id == row.id).order_by(ActionRow.seq)).all()
-        for i, (seq, _) in enumerate(acts):
+                            .where(ActionRow.game_id == row.id, ActionRow.seq >= since)
+                            .order_by(ActionRow.seq)).all()
+        for i, (seq, _) in enumerate(acts, start=since):
             if seq != i:
                 raise StoreError(f"game {row.code}: action {i} is missing from the store")
         return StoredGame(id=row.id, code=row.code, status=row.status, config=json.loads(row.config),

@@ -42,6 +42,21 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)  # JSON of the action, cards included
 
 
+class LeaseRow(Base):
+    """Which process runs a live table (``owner``) until ``expires_at`` (the database's clock).
+
+    ``epoch`` grows by one at every change of owner; a write carries the epoch it was made under,
+    so an old owner that lost the lease (paused, cut off) can no longer write: fencing.
+    """
+
+    __tablename__ = "table_leases"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 class ResultRow(Base):
     """A finished game's outcome for one seat, for statistics and the leaderboard."""
 

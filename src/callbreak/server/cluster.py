@@ -1,0 +1,366 @@
+"""Several server processes (on one machine or many) sharing one PostgreSQL act as one server.
+
+Ownership: each live table is run by one process at a time, the holder of its lease in the
+store (``table_leases``: owner, expiry by the database's clock, and an epoch that grows at every
+change of hands). Only the owner runs the table's clock, bots and deals, and it writes actions
+under its epoch, so a process that lost the lease (killed, paused, cut off) cannot write again:
+fencing. The unique (table, version) key of the stored actions makes a duplicate impossible.
+
+Every other process that has sockets at the table keeps a replica: the same Table, rebuilt from
+the stored actions. Messages go through PostgreSQL's LISTEN/NOTIFY on one channel:
+
+- ``changed``: the owner stored and applied something; replicas read the new actions from the
+  store (the truth) and send each of their sockets its own seat's view. Nothing secret travels
+  in a notification: each process renders views itself.
+- ``call`` / ``reply``: an action, join, start... arriving at a replica is run by the owner.
+- ``presence``: which seats have sockets on a replica, so the owner's clock knows who is there.
+
+Failover: the owner renews its leases every second; a killed process's leases lapse after
+LEASE_SECONDS and a live process takes the table over by the restart path (load, replay, and
+carry on: timers and bots included).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import Any
+
+from callbreak.server import engines
+from callbreak.server.tables import Seat, Table, TableService
+from callbreak.server.wire import MessageError
+from callbreak.store import StoredGame
+
+log = logging.getLogger("callbreak.cluster")
+
+CHANNEL = "callbreak_tables"
+LEASE_SECONDS = 3.0  # a dead owner's tables wait at most this long for a new owner
+TICK_SECONDS = 1.0  # lease renewal, takeover scan and presence refresh
+CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
+
+
+class Cluster:
+    """This process's part in a set of processes sharing tables through PostgreSQL."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.store = service.store
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # owner side: per table, per other process, its connected seats and when it said so
+        self.remote: dict[str, dict[str, tuple[set[int], float]]] = {}
+        self.owner_seen: dict[str, str] = {}  # replica side: the owner that last spoke for a table
+        self.tasks: list[asyncio.Task[Any]] = []
+        self.listener: Any = None
+        self.sender: Any = None
+
+    @classmethod
+    async def start(cls, service: TableService) -> int:
+        """Join the cluster: listen, take over every unowned table, start the lease keeper."""
+        import psycopg
+
+        cluster = cls(service)
+        service.cluster = cluster
+        service.loop = asyncio.get_running_loop()
+        dsn = _dsn(cluster.store.url)
+        cluster.listener = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+        await cluster.listener.execute(f"LISTEN {CHANNEL}")
+        cluster.sender = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+        taken = cluster.take_over()
+        cluster.tasks = [asyncio.create_task(cluster._listen()), asyncio.create_task(cluster._send()),
+                         asyncio.create_task(cluster._keep())]
+        log.info("process %s joined; took over %d tables", cluster.me, taken)
+        return taken
+
+    async def stop(self) -> None:
+        """Leave: give every lease up at once, so the others need not wait for it to lapse."""
+        for task in self.tasks:
+            task.cancel()
+        for table in list(self.service.tables.values()):
+            if table.epoch is not None and not table.replica:
+                with contextlib.suppress(Exception):
+                    self.store.release_lease(table.id, self.me, table.epoch)
+        for conn in (self.listener, self.sender):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+
+    # --- ownership ---------------------------------------------------------------------------
+
+    def adopt(self, table: Table) -> None:
+        """A table this process just created: it owns it."""
+        epoch = self.store.acquire_lease(table.id, self.me, LEASE_SECONDS)
+        if epoch is None:  # cannot happen for a new game; refuse rather than run it unowned
+            raise MessageError("unavailable", "the new table could not be claimed; try again")
+        table.epoch, table.replica = epoch, False
+
+    def take_over(self) -> int:
+        """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""
+        count = 0
+        for code in self.store.unowned_games():
+            stored = self.store.load_game(code)
+            if stored is None:
+                continue
+            if self._claim(stored):
+                count += 1
+        return count
+
+    def _claim(self, stored: StoredGame) -> bool:
+        epoch = self.store.acquire_lease(stored.id, self.me, LEASE_SECONDS)
+        if epoch is None:
+            return False
+        service = self.service
+        table = service.tables.get(stored.code)
+        try:
+            if table is None:
+                # Loaded after the lease is ours: the old owner can write nothing more.
+                table = service._restore(self.store.load_game(stored.code) or stored)
+                service.tables[table.code] = table
+            else:
+                self.refresh(table)
+        except Exception as e:  # a damaged game must not stop the others
+            log.error("cannot take over table %s: %s", stored.code, e)
+            with contextlib.suppress(Exception):
+                self.store.release_lease(stored.id, self.me, epoch)
+            return False
+        table.epoch, table.replica = epoch, False
+        log.info("took over table %s (epoch %d)", table.code, epoch)
+        if table.match is not None:
+            service._advance(table)  # the restart path: deal on, arm the clock, broadcast
+        else:
+            service.broadcast(table)
+        return True
+
+    def lost(self, table: Table) -> None:
+        """This process no longer holds the table's lease: become a replica of the new owner."""
+        if table.replica:
+            return
+        log.warning("lost the lease of table %s (epoch %s)", table.code, table.epoch)
+        table.replica, table.epoch = True, None
+        table.remote_seats = set()
+        self.service._cancel_clock(table)
+        with contextlib.suppress(Exception):
+            self.refresh(table)
+        self.presence(table)
+
+    def load(self, code: str) -> Table | None:
+        """A table another process runs, loaded here as a replica (or claimed, if unowned)."""
+        stored = self.store.load_game(code)
+        if stored is None or stored.status not in ("lobby", "playing"):
+            return None
+        lease = self.store.lease_of(stored.id)
+        if (lease is None or not lease[2]) and self._claim(stored):
+            return self.service.tables.get(code)
+        table = self.service._restore(stored)
+        table.replica = True
+        self.service.tables[code] = table
+        return table
+
+    def refresh(self, table: Table, clock: dict[str, Any] | None = None) -> None:
+        """Bring a table up to the store: seats, status, and the actions it has not applied."""
+        have = table.version
+        stored = self.store.load_game(table.code, since=have)
+        if stored is None:
+            return
+        table.seats = [Seat.from_json(s) for s in stored.seats]
+        table.stop_requested = bool(stored.config.get("stop_requested", False))
+        if stored.status != "lobby" and table.match is None:
+            table.match = engines.new_game(table.config)
+        if table.match is not None:
+            for data in stored.actions:
+                table.match.apply(engines.stored_action(data))
+        table.status = stored.status
+        if clock is not None and table.replica:
+            left = clock.get("left")
+            table.deadline = None if left is None else time.monotonic() + float(left)
+            table.deadline_kind = clock.get("kind") or ""
+
+    # --- messages ----------------------------------------------------------------------------
+
+    def _post(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    def changed(self, table: Table) -> None:
+        """The owner's table moved on (called with every broadcast)."""
+        if table.replica:
+            return
+        left = None if table.deadline is None else round(max(0.0, table.deadline - time.monotonic()), 2)
+        self._post({"k": "changed", "code": table.code, "from": self.me, "v": table.version,
+                    "clock": {"left": left, "kind": table.deadline_kind or None}})
+
+    def presence(self, table: Table) -> None:
+        """Tell the owner which seats have sockets here."""
+        if not table.replica:
+            return
+        seats = sorted({c.seat for c in table.connections if c.alive and c.seat is not None})
+        self._post({"k": "presence", "code": table.code, "from": self.me, "seats": seats})
+
+    async def forward(self, table: Table, method: str, args: tuple[Any, ...]) -> Any:
+        """Run ``method`` at the table's owner and wait for its answer."""
+        lease = self.store.lease_of(table.id)
+        if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
+            stored = self.store.load_game(table.code)
+            if stored is not None and self._claim(stored):
+                return getattr(self.service, method)(table.code, *args)
+            lease = self.store.lease_of(table.id)
+        if lease is None or lease[0] == self.me:
+            raise MessageError("unavailable", "the table's server process is changing; try again")
+        call_id = secrets.token_hex(8)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[call_id] = answer
+        self._post({"k": "call", "to": lease[0], "from": self.me, "id": call_id, "code": table.code,
+                    "method": method, "args": list(args)})
+        try:
+            reply = await self._await_reply(answer, table, lease[0])
+        finally:
+            self.waiting.pop(call_id, None)
+        if not reply.get("ok"):
+            raise MessageError(str(reply.get("code", "unavailable")), str(reply.get("message", "")))
+        self.refresh(table)  # the owner stored it before answering
+        self.service.broadcast(table)
+        if method == "join":
+            return table, reply["token"], reply["seat"]
+        if method == "rematch":
+            return self.service.get(reply["code"])
+        return table
+
+    async def _await_reply(self, answer: asyncio.Future[dict[str, Any]], table: Table, owner: str) -> dict[str, Any]:
+        """The owner's reply; refused at once if the owner loses the lease meanwhile (it died):
+        the client tries again against the next owner, and the version check makes that safe."""
+        waited = 0.0
+        while waited < CALL_SECONDS:
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), TICK_SECONDS)
+            except TimeoutError:
+                waited += TICK_SECONDS
+            lease = self.store.lease_of(table.id)
+            if lease is None or lease[0] != owner or not lease[2]:
+                break
+        raise MessageError("unavailable", "the table's server process did not answer; try again")
+
+    def _answer_call(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"k": "reply", "to": message["from"], "id": message["id"]}
+        table = self.service.tables.get(message["code"])
+        try:
+            if table is None or table.replica or message["method"] not in FORWARDED:
+                raise MessageError("unavailable", "that table moved to another server process; try again")
+            result = getattr(self.service, message["method"])(message["code"], *message["args"])
+            reply["ok"] = True
+            if message["method"] == "join":
+                reply["token"], reply["seat"] = result[1], result[2]
+            elif message["method"] == "rematch":
+                reply["code"] = result.code
+        except MessageError as e:
+            reply.update(ok=False, code=e.code, message=e.message)
+        except Exception as e:  # the caller gets a refusal, never silence
+            log.exception("forwarded %s failed", message.get("method"))
+            reply.update(ok=False, code="unavailable", message=f"the table's server process failed: {e}")
+        self._post(reply)
+
+    def _on_changed(self, message: dict[str, Any]) -> None:
+        table = self.service.tables.get(message["code"])
+        if table is None or not table.replica:
+            return
+        if self.owner_seen.get(table.code) != message["from"]:  # a new owner: tell it who is here
+            self.owner_seen[table.code] = message["from"]
+            self.presence(table)
+        try:
+            self.refresh(table, message.get("clock"))
+        except Exception as e:
+            log.error("table %s: cannot follow the store: %s", table.code, e)
+            return
+        self.service.broadcast(table)
+
+    def _on_presence(self, message: dict[str, Any]) -> None:
+        table = self.service.tables.get(message["code"])
+        if table is None or table.replica:
+            return
+        self.remote.setdefault(table.code, {})[message["from"]] = (set(message["seats"]), time.monotonic())
+        self._remote_seats(table)
+
+    def _remote_seats(self, table: Table) -> None:
+        """Recount the seats connected elsewhere (forgetting processes gone quiet)."""
+        fresh = time.monotonic() - LEASE_SECONDS
+        others = self.remote.get(table.code, {})
+        for proc in [p for p, (_, seen) in others.items() if seen < fresh]:
+            del others[proc]
+        seats = set().union(*(s for s, _ in others.values())) if others else set()
+        if seats != table.remote_seats:
+            table.remote_seats = seats
+            self.service._arm(table)
+            self.service.broadcast(table)
+
+    # --- the loops ---------------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        handlers = {"changed": self._on_changed, "presence": self._on_presence, "call": self._answer_call}
+        async for note in self.listener.notifies():
+            try:
+                message = json.loads(note.payload)
+                kind = message.get("k")
+                if kind == "reply":
+                    waiting = self.waiting.get(message["id"]) if message.get("to") == self.me else None
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result(message)
+                elif kind == "call":
+                    if message.get("to") == self.me:
+                        self._answer_call(message)
+                elif kind in handlers and message.get("from") != self.me:
+                    handlers[kind](message)
+            except Exception:  # one bad message must not stop the listener
+                log.exception("cluster message failed")
+
+    async def _send(self) -> None:
+        while True:
+            payload = await self.outbox.get()
+            try:
+                await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+            except Exception as e:
+                log.error("cannot notify the other processes: %s", e)
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                self._tick()
+            except Exception as e:  # the database is away: try again next tick
+                log.error("lease upkeep failed: %s", e)
+
+    def _tick(self) -> None:
+        held = self.store.renew_leases(self.me, LEASE_SECONDS)
+        for table in list(self.service.tables.values()):
+            if table.replica:
+                if table.connections:
+                    self.presence(table)
+                else:  # nobody here watches it: stop following it (get() loads it again)
+                    self.service.tables.pop(table.code, None)
+            elif table.epoch is not None and table.status != "over":
+                if table.id not in held:
+                    self.lost(table)
+                else:
+                    self._remote_seats(table)
+        self.take_over()
+
+
+FORWARDED = frozenset({"act", "join", "move", "start", "stop", "rematch"})
+
+
+def _dsn(url: str) -> str:
+    """The store's SQLAlchemy URL as psycopg takes it."""
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def app_from_env() -> Any:
+    """The app for ``callbreak serve --workers N``: each worker process builds its own."""
+    from callbreak.server.app import create_app
+    from callbreak.store import Store
+
+    return create_app(Store(os.environ["CALLBREAK_DB"]),
+                      url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"))

@@ -1,0 +1,272 @@
+"""Several server processes on one PostgreSQL act as one server: real processes, real sockets.
+
+The four players of one table sit on different processes; the game's record is the same as the
+same seeded game on one process. The owner process is killed (SIGKILL) or paused past its lease
+(SIGSTOP): the table carries on at the other process, with no action lost or stored twice, and no
+message to a seat ever holds another seat's cards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import SeatClient, cards_in, choose
+from starlette.testclient import TestClient
+from test_server_leak import truth_by_version
+from test_server_restart import Server
+from websockets.sync.client import connect
+
+from callbreak.server.app import create_app
+from callbreak.store import Store
+
+pytestmark = pytest.mark.postgres
+SETTINGS = {"preset": "callbreak", "deals": 2, "bots": "random", "bot_delay": 0}
+SEED = 4411
+
+
+@pytest.fixture(name="pg_url")
+def pg_url_fixture() -> Iterator[str]:
+    if not os.environ.get("CALLBREAK_TEST_PG_URL"):
+        pytest.skip("CALLBREAK_TEST_PG_URL is not set (scripts/services.sh starts a server)")
+    sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
+    from store_helpers import fresh_pg_database
+
+    yield from fresh_pg_database()
+
+
+class Player(threading.Thread):
+    """One seat on a real websocket to one of the processes; on a lost connection it reconnects
+    to the next process in its list (as the page reconnects, through a proxy, to a live one)."""
+
+    def __init__(self, ports: list[int], code: str, token: str, first: int, think: float = 0.0) -> None:
+        super().__init__(daemon=True)
+        self.ports, self.code, self.token, self.at, self.think = ports, code, token, first, think
+        self.messages: list[dict[str, Any]] = []
+        self.connections = 0
+        self.error: BaseException | None = None
+        self.done = False
+
+    def run(self) -> None:
+        deadline = time.monotonic() + 900
+        while not self.done and time.monotonic() < deadline:
+            port = self.ports[self.at % len(self.ports)]
+            try:
+                with connect(f"ws://127.0.0.1:{port}/ws/{self.code}", open_timeout=3) as ws:
+                    self.connections += 1
+                    ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    while True:
+                        m = json.loads(ws.recv(timeout=30))
+                        self.messages.append(m)
+                        if m["type"] != "state" or m["view"] is None:
+                            continue
+                        if m["view"]["phase"] == "over":
+                            self.done = True
+                            return
+                        action = choose(m["view"])
+                        if action is not None:
+                            time.sleep(self.think)
+                            ws.send(json.dumps({"type": "action", "token": self.token,
+                                                "version": m["version"], "action": action}))
+            except Exception:  # the process died or refused: try the next one
+                self.at += 1
+                time.sleep(0.2)
+        if not self.done:
+            self.error = AssertionError(f"seat player {self.token[:4]} never saw the game end")
+
+
+def seat_table(http: list[Any], settings: dict[str, Any] = SETTINGS) -> tuple[str, list[str]]:
+    """A seeded table created at the first client; seats 1..3 join through the others in turn."""
+    r = http[0].post("/api/tables", json={"name": "P0", "settings": settings, "seed": SEED})
+    assert r.status_code == 200, r.text
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    for seat in (1, 2, 3):
+        r = http[seat % len(http)].post(f"/api/tables/{code}/join", json={"name": f"P{seat}", "seat": seat})
+        assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    return code, tokens
+
+
+def one_process_record(tmp: Path, settings: dict[str, Any] = SETTINGS) -> list[dict[str, Any]]:
+    """The same seeded game, the same players, on one process."""
+    store = Store(f"sqlite:///{tmp / 'one.db'}")
+    with TestClient(create_app(store, practice=True)) as client:
+        code, tokens = seat_table([client], settings)
+        players = [SeatClient(client, code, t) for t in tokens]
+        for p in players:
+            p.start()
+        time.sleep(0.3)
+        assert client.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
+        for p in players:
+            p.join(60)
+            assert p.error is None, p.error
+    stored = store.load_game(code)
+    store.close()
+    assert stored is not None and stored.status == "over"
+    return stored.actions
+
+
+def check_no_leak(pg_url: str, code: str, players: list[Player]) -> int:
+    """Every state message a seat received holds none of the other seats' cards at its version."""
+    store = Store(pg_url)
+    hands, _ = truth_by_version(store, code)
+    store.close()
+    checked = 0
+    for seat, p in enumerate(players):
+        for m in p.messages:
+            if m["type"] != "state" or m["view"] is None:
+                continue
+            hidden = set().union(*(hands[m["version"]][t] for t in range(4) if t != seat))
+            assert not cards_in(m) & hidden, (seat, m["version"])
+            checked += 1
+    return checked
+
+
+def reached(store: Store, code: str, version: int) -> bool:
+    """Whether the table's record has reached ``version`` actions."""
+    game = store.load_game(code, since=version - 1)
+    return game is not None and bool(game.actions)
+
+
+def stored_actions(pg_url: str, code: str) -> list[dict[str, Any]]:
+    store = Store(pg_url)
+    stored = store.load_game(code)
+    store.close()
+    assert stored is not None and stored.status == "over"
+    return stored.actions
+
+
+def test_four_players_on_two_processes_play_the_same_game_as_on_one(tmp_path: Path, pg_url: str) -> None:
+    expected = one_process_record(tmp_path)
+    servers = [Server(pg_url), Server(pg_url)]
+    try:
+        code, tokens = seat_table([s.http for s in servers])
+        ports = [s.port for s in servers]
+        players = [Player(ports, code, t, first=seat) for seat, t in enumerate(tokens)]
+        for p in players:
+            p.start()
+        time.sleep(0.5)
+        # The host starts through the process that does not own the table: the owner runs it.
+        r = servers[1].http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
+        assert r.status_code == 200, r.text
+        for p in players:
+            p.join(120)
+            assert p.error is None, p.error
+            assert p.connections == 1  # nobody was dropped
+        assert check_no_leak(pg_url, code, players) > 100
+        assert stored_actions(pg_url, code) == expected
+        # Both processes show the finished game in the history.
+        for s in servers:
+            assert s.http.get(f"/api/history/{code}").status_code == 200
+    finally:
+        for s in servers:
+            s.stop()
+
+
+@pytest.mark.slow
+def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Path, pg_url: str) -> None:
+    """SIGKILL the table's owner mid-trick (KILLS times over the game); a new process takes its
+    place each time, so two are always up. The game finishes with the one-process record."""
+    kills = int(os.environ.get("CALLBREAK_CLUSTER_KILLS", "6"))
+    # A long enough game for the kills, at a pace people might play (20 ms a move).
+    settings = {**SETTINGS, "deals": 2 if kills <= 8 else 5}
+    expected = one_process_record(tmp_path, settings)
+    servers = [Server(pg_url), Server(pg_url)]
+    try:
+        code, tokens = seat_table([s.http for s in servers], settings)
+        ports = [s.port for s in servers]
+        players = [Player(ports, code, t, first=seat, think=0.02) for seat, t in enumerate(tokens)]
+        for p in players:
+            p.start()
+        time.sleep(0.5)
+        assert servers[0].http.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
+        store = Store(pg_url)
+        game = store.load_game(code)
+        assert game is not None
+        done, target = 0, 0
+        step = max(2, len(expected) // (kills + 2))
+        while done < kills and not all(p.done for p in players):
+            target += step
+            while not reached(store, code, target) and not any(p.done for p in players):
+                time.sleep(0.02)
+            version = len((store.load_game(code) or game).actions)
+            target = max(target, version)
+            lease = store.lease_of(game.id)
+            assert lease is not None
+            owner_pid = int(lease[0].split(":")[1])
+            victim = next(s for s in servers if s.proc.pid == owner_pid)
+            victim.kill()
+            servers.remove(victim)
+            done += 1
+            fresh = Server(pg_url)
+            servers.append(fresh)
+            ports[:] = [s.port for s in servers]
+            for p in players:
+                p.ports = list(ports)
+        store.close()
+        for p in players:
+            p.join(900)
+            assert p.error is None, p.error
+        assert done == kills
+        assert sum(p.connections for p in players) > 4  # clients did reconnect
+        assert check_no_leak(pg_url, code, players) > 100
+        assert stored_actions(pg_url, code) == expected  # nothing lost, nothing twice
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_url: str) -> None:
+    """SIGSTOP the owner past its lease; the other process takes the table and plays on; SIGCONT:
+    the old owner's stale clock and bots cannot write (fencing), and the record stays the one."""
+    # A turn timer, so the paused owner holds an armed clock that is long overdue when it wakes
+    # (players act at once, so it never runs out otherwise).
+    settings = {**SETTINGS, "timer": 3}
+    expected = one_process_record(tmp_path, settings)
+    servers = [Server(pg_url), Server(pg_url)]
+    try:
+        code, tokens = seat_table([s.http for s in servers], settings)
+        ports = [s.port for s in servers]
+        players = [Player([ports[1]], code, t, first=0) for t in tokens]  # all at the non-owner
+        for p in players:
+            p.start()
+        time.sleep(0.5)
+        assert servers[1].http.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
+        store = Store(pg_url)
+        game = store.load_game(code)
+        assert game is not None
+        while not reached(store, code, 40):
+            time.sleep(0.02)
+        lease = store.lease_of(game.id)
+        assert lease is not None and int(lease[0].split(":")[1]) == servers[0].proc.pid
+        servers[0].proc.send_signal(signal.SIGSTOP)
+        time.sleep(5)  # past the lease: the other process takes over
+        taken = store.lease_of(game.id)
+        assert taken is not None and int(taken[0].split(":")[1]) == servers[1].proc.pid
+        assert taken[1] > lease[1]
+        servers[0].proc.send_signal(signal.SIGCONT)
+        for p in players:
+            p.join(120)
+            assert p.error is None, p.error
+        # The woken process noticed: it is a replica now and answers from the store.
+        with httpx.Client(base_url=f"http://127.0.0.1:{servers[0].port}", timeout=10) as http:
+            again = http.post(f"/api/tables/{code}/state", json={"token": tokens[0]})
+            assert again.status_code in (200, 404)
+        store.close()
+        assert check_no_leak(pg_url, code, players) > 100
+        assert stored_actions(pg_url, code) == expected
+    finally:
+        for s in servers:
+            s.stop()
+    assert servers[0].proc.stdout is not None
+    woken = servers[0].proc.stdout.read()
+    assert "lost the lease of table" in woken, woken

@@ -1,0 +1,70 @@
+"""Table leases on SQLite and PostgreSQL: one owner at a time, epochs that fence an old owner's
+writes, and the unique (game, version) pair that makes a duplicate action impossible."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from store_helpers import db_url_fixture  # noqa: F401 (fixture)
+
+from callbreak.store import LeaseLost, Store, StoreError
+
+CALL = {"type": "call", "seat": 0, "tricks": 3}
+
+
+def test_one_owner_at_a_time_and_a_lapsed_lease_changes_hands(db_url: str) -> None:
+    store = Store(db_url)
+    gid = store.create_game("LEASED", {"preset": "callbreak"}, [], status="playing")
+    assert store.unowned_games() == ["LEASED"]
+    first = store.acquire_lease(gid, "proc-a", ttl=0.6)
+    assert first == 1
+    assert store.acquire_lease(gid, "proc-b", ttl=0.6) is None  # a is still the owner
+    assert store.lease_of(gid) == ("proc-a", 1, True) and store.unowned_games() == []
+    assert store.renew_lease(gid, "proc-a", 1, ttl=0.6)
+    time.sleep(0.8)  # a stops renewing (killed or paused): the lease lapses
+    assert store.lease_of(gid) == ("proc-a", 1, False) and store.unowned_games() == ["LEASED"]
+    assert store.acquire_lease(gid, "proc-b", ttl=5) == 2
+    assert not store.renew_lease(gid, "proc-a", 1, ttl=5)  # a cannot get it back by renewing
+    store.release_lease(gid, "proc-b", 2)  # a clean shutdown hands it on at once
+    assert store.acquire_lease(gid, "proc-a", ttl=5) == 3
+    store.close()
+
+
+def test_fencing_refuses_writes_under_a_lost_lease(db_url: str) -> None:
+    store = Store(db_url)
+    gid = store.create_game("FENCED", {"preset": "callbreak"}, [], status="playing")
+    old = store.acquire_lease(gid, "proc-a", ttl=0.5)
+    assert old is not None
+    store.append_action(gid, 0, CALL, epoch=old)
+    time.sleep(0.7)
+    # Expired, nobody took it yet: the old owner still may not write (it cannot know whether
+    # someone else has resumed the table).
+    with pytest.raises(LeaseLost, match="no longer holds"):
+        store.append_action(gid, 1, CALL, epoch=old)
+    new = store.acquire_lease(gid, "proc-b", ttl=5)
+    assert new == old + 1
+    with pytest.raises(LeaseLost):
+        store.append_action(gid, 1, CALL, epoch=old)
+    store.append_action(gid, 1, {**CALL, "tricks": 4}, epoch=new)
+    with pytest.raises(StoreError):  # the same version twice, even under the current lease
+        store.append_action(gid, 1, CALL, epoch=new)
+    got = store.load_game("FENCED")
+    assert got is not None and [a["tricks"] for a in got.actions] == [3, 4]
+    store.close()
+
+
+def test_two_stores_race_for_one_version_and_exactly_one_wins(db_url: str) -> None:
+    a, b = Store(db_url), Store(db_url)
+    gid = a.create_game("RACE", {"preset": "callbreak"}, [], status="playing")
+    wins = 0
+    for store, tricks in ((a, 1), (b, 2)):
+        try:
+            store.append_action(gid, 0, {**CALL, "tricks": tricks})
+            wins += 1
+        except StoreError:
+            pass
+    got = a.load_game("RACE")
+    assert wins == 1 and got is not None and len(got.actions) == 1 and got.actions[0]["tricks"] == 1
+    a.close()
+    b.close()
