@@ -190,13 +190,13 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def handoff(code: str, request: Request) -> dict[str, Any]:
         """A link that moves the caller's seat to another device (shown to that player only)."""
         data = await body(request)
-        secret = service.handoff(code, data.get("token"))
+        secret = await service.run("handoff", code, data.get("token"))
         return {"handoff": secret, "link": f"/t/{code}#handoff={secret}", "expires_in": HANDOFF_TTL}
 
     @app.post("/api/tables/{code}/claim")
     async def claim(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        table, token, seat = service.claim(code, data.get("handoff"))
+        table, token, seat = await service.run("claim", code, data.get("handoff"))
         return {"code": table.code, "token": token, "seat": seat}
 
     @app.post("/api/tables/{code}/seat")

@@ -203,46 +203,58 @@ class Cluster:
         self._post({"k": "presence", "code": table.code, "from": self.me, "seats": seats})
 
     async def forward(self, table: Table, method: str, args: tuple[Any, ...]) -> Any:
-        """Run ``method`` at the table's owner and wait for its answer."""
-        lease = self.store.lease_of(table.id)
-        if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
-            stored = self.store.load_game(table.code)
-            if stored is not None and self._claim(stored):
-                return getattr(self.service, method)(table.code, *args)
+        """Run ``method`` at the table's owner and wait for its answer. If the owner dies while
+        the call waits, the call goes to the next owner (this process, if it claims the table):
+        the client sees a short wait, not an error; the version check stops a double action."""
+        for _ in range(3):
             lease = self.store.lease_of(table.id)
-        if lease is None or lease[0] == self.me:
-            raise MessageError("unavailable", "the table's server process is changing; try again")
-        call_id = secrets.token_hex(8)
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.waiting[call_id] = answer
-        self._post({"k": "call", "to": lease[0], "from": self.me, "id": call_id, "code": table.code,
-                    "method": method, "args": list(args)})
-        try:
-            reply = await self._await_reply(answer, table, lease[0])
-        finally:
-            self.waiting.pop(call_id, None)
+            if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
+                stored = self.store.load_game(table.code)
+                if stored is not None and self._claim(stored):
+                    return getattr(self.service, method)(table.code, *args)
+                lease = self.store.lease_of(table.id)
+            if lease is not None and lease[0] == self.me and lease[2]:
+                # taken over meanwhile (by the tick, maybe as a new Table object): run it here
+                return getattr(self.service, method)(table.code, *args)
+            if lease is None or lease[0] == self.me:
+                raise MessageError("unavailable", "the table's server process is changing; try again")
+            reply = await self._call(table, lease[0], method, args)
+            if reply is not None:
+                break
+        else:
+            raise MessageError("unavailable", "the table's server process did not answer; try again")
         if not reply.get("ok"):
             raise MessageError(str(reply.get("code", "unavailable")), str(reply.get("message", "")))
         self.refresh(table)  # the owner stored it before answering
         self.service.broadcast(table)
-        if method == "join":
+        if method in ("join", "claim"):
             return table, reply["token"], reply["seat"]
+        if method == "handoff":
+            return reply["secret"]
         if method == "rematch":
             return self.service.get(reply["code"])
         return table
 
-    async def _await_reply(self, answer: asyncio.Future[dict[str, Any]], table: Table, owner: str) -> dict[str, Any]:
-        """The owner's reply; refused at once if the owner loses the lease meanwhile (it died):
-        the client tries again against the next owner, and the version check makes that safe."""
-        waited = 0.0
-        while waited < CALL_SECONDS:
-            try:
-                return await asyncio.wait_for(asyncio.shield(answer), TICK_SECONDS)
-            except TimeoutError:
-                waited += TICK_SECONDS
-            lease = self.store.lease_of(table.id)
-            if lease is None or lease[0] != owner or not lease[2]:
-                break
+    async def _call(self, table: Table, owner: str, method: str, args: tuple[Any, ...]) -> dict[str, Any] | None:
+        """Send one call to ``owner``; its reply, or None if the owner lost the lease (died)
+        before answering. A live owner that stays silent past CALL_SECONDS is an error."""
+        call_id = secrets.token_hex(8)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[call_id] = answer
+        self._post({"k": "call", "to": owner, "from": self.me, "id": call_id, "code": table.code,
+                    "method": method, "args": list(args)})
+        try:
+            waited = 0.0
+            while waited < CALL_SECONDS:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(answer), TICK_SECONDS)
+                except TimeoutError:
+                    waited += TICK_SECONDS
+                lease = self.store.lease_of(table.id)
+                if lease is None or lease[0] != owner or not lease[2]:
+                    return None
+        finally:
+            self.waiting.pop(call_id, None)
         raise MessageError("unavailable", "the table's server process did not answer; try again")
 
     def _answer_call(self, message: dict[str, Any]) -> None:
@@ -253,8 +265,10 @@ class Cluster:
                 raise MessageError("unavailable", "that table moved to another server process; try again")
             result = getattr(self.service, message["method"])(message["code"], *message["args"])
             reply["ok"] = True
-            if message["method"] == "join":
+            if message["method"] in ("join", "claim"):
                 reply["token"], reply["seat"] = result[1], result[2]
+            elif message["method"] == "handoff":
+                reply["secret"] = result
             elif message["method"] == "rematch":
                 reply["code"] = result.code
         except MessageError as e:
@@ -349,7 +363,7 @@ class Cluster:
         self.take_over()
 
 
-FORWARDED = frozenset({"act", "join", "move", "start", "stop", "rematch"})
+FORWARDED = frozenset({"act", "join", "move", "start", "stop", "rematch", "handoff", "claim"})
 
 
 def _dsn(url: str) -> str:

@@ -777,7 +777,7 @@ class TableService:
             conn.send(cache[seat])
 
     async def run(self, method: str, code: str, *args: Any) -> Any:
-        """``method`` (act, join, move, start, stop, rematch) of the table ``code``, run by the
+        """``method`` (act, join, move, start, stop, rematch, handoff, claim) of the table ``code``, run by the
         process that owns the table: here, or forwarded to its owner."""
         table = self.get(code)
         if self.cluster is not None and table.replica:
