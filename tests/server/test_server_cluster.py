@@ -48,13 +48,15 @@ class Player(threading.Thread):
     """One seat on a real websocket to one of the processes; on a lost connection it reconnects
     to the next process in its list (as the page reconnects, through a proxy, to a live one)."""
 
-    def __init__(self, ports: list[int], code: str, token: str, first: int, think: float = 0.0) -> None:
+    def __init__(self, ports: list[int], code: str, token: str, first: int, think: float = 0.0,
+                 wait_rematch: bool = False) -> None:
         super().__init__(daemon=True)
         self.ports, self.code, self.token, self.at, self.think = ports, code, token, first, think
+        self.wait_rematch = wait_rematch  # stay at the finished table until told of a rematch
         self.messages: list[dict[str, Any]] = []
         self.connections = 0
         self.error: BaseException | None = None
-        self.done = False
+        self.over = self.done = False
 
     def run(self) -> None:
         deadline = time.monotonic() + 900
@@ -67,11 +69,17 @@ class Player(threading.Thread):
                     while True:
                         m = json.loads(ws.recv(timeout=30))
                         self.messages.append(m)
+                        if m["type"] == "rematch" and self.over:
+                            self.done = True
+                            return
                         if m["type"] != "state" or m["view"] is None:
                             continue
                         if m["view"]["phase"] == "over":
-                            self.done = True
-                            return
+                            self.over = True
+                            if not self.wait_rematch:
+                                self.done = True
+                                return
+                            continue
                         action = choose(m["view"])
                         if action is not None:
                             time.sleep(self.think)
@@ -167,6 +175,69 @@ def test_four_players_on_two_processes_play_the_same_game_as_on_one(tmp_path: Pa
         # Both processes show the finished game in the history.
         for s in servers:
             assert s.http.get(f"/api/history/{code}").status_code == 200
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_rematch_asked_at_one_process_reaches_the_players_on_every_process(pg_url: str) -> None:
+    """The host asks for the rematch at the process that does not own the table: every player,
+    whichever process their socket is on, is told the new table and gets their own new seat."""
+    servers = [Server(pg_url), Server(pg_url)]
+    try:
+        code, tokens = seat_table([s.http for s in servers], {**SETTINGS, "deals": 1})
+        ports = [s.port for s in servers]
+        players = [Player(ports, code, t, first=seat, wait_rematch=True) for seat, t in enumerate(tokens)]
+        for p in players:
+            p.start()
+        time.sleep(0.5)
+        assert servers[0].http.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
+        deadline = time.monotonic() + 120
+        while not all(p.over for p in players):
+            assert time.monotonic() < deadline, "the game did not end"
+            time.sleep(0.1)
+        time.sleep(1.5)  # the owner hears of the other process's sockets (presence, every second)
+        r = servers[1].http.post(f"/api/tables/{code}/rematch", json={"token": tokens[0]})
+        assert r.status_code == 200, r.text
+        new_code = r.json()["code"]
+        for seat, p in enumerate(players):
+            p.join(30)
+            assert p.error is None and p.done, f"seat {seat} was not told of the rematch"
+            told = [m for m in p.messages if m["type"] == "rematch"][-1]
+            assert told["code"] == new_code and told["seat"] == seat
+            assert told["token"] not in tokens  # a new seat, not the old one
+            # The new token holds that seat at the new table, asked at either process.
+            s = servers[seat % 2].http.post(f"/api/tables/{new_code}/state", json={"token": told["token"]})
+            assert s.status_code == 200 and s.json()["you"] == seat, s.text
+        assert len({p.messages[-1]["token"] for p in players}) == 4
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_what_the_owners_clock_did_is_shown_on_every_process(pg_url: str) -> None:
+    """The host's socket is on the process that does not run the table: when the owner's turn
+    timer calls for her, her page is told so (the clock's notices reach the other process)."""
+    servers = [Server(pg_url), Server(pg_url)]
+    try:
+        r = servers[0].http.post("/api/tables", json={"name": "Asha", "settings": {
+            "preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0, "timer": 1}})
+        assert r.status_code == 200, r.text
+        code, token = r.json()["code"], r.json()["token"]
+        with connect(f"ws://127.0.0.1:{servers[1].port}/ws/{code}", open_timeout=5) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            ws.send(json.dumps({"type": "start", "token": token}))
+            deadline = time.monotonic() + 30
+            while True:  # we do nothing: the owner's timer calls the minimum for us
+                assert time.monotonic() < deadline, "the timer's call never reached this process"
+                m = json.loads(ws.recv(timeout=30))
+                if m["type"] == "state" and m["view"] and m["view"]["calls"][0] is not None:
+                    break
+        assert m["view"]["calls"][0] == 1
+        # (the bots after her may have called already: the notice is at her call's version)
+        assert [{**n, "version": None} for n in m["notices"]] == [
+            {"version": None, "seat": 0, "why": "timer", "action": {"type": "call", "seat": 0, "tricks": 1}}]
+        assert 1 <= m["notices"][0]["version"] <= m["version"]
     finally:
         for s in servers:
             s.stop()

@@ -192,8 +192,21 @@ class Cluster:
         if table.replica:
             return
         left = None if table.deadline is None else round(max(0.0, table.deadline - time.monotonic()), 2)
-        self._post({"k": "changed", "code": table.code, "from": self.me, "v": table.version,
-                    "clock": {"left": left, "kind": table.deadline_kind or None}})
+        message = {"k": "changed", "code": table.code, "from": self.me, "v": table.version,
+                   "clock": {"left": left, "kind": table.deadline_kind or None}}
+        if table.notices:  # public: what the clock did (a few dozen bytes each, NOTICES_KEPT at most)
+            message["notices"] = table.notices
+        self._post(message)
+
+    def rematched(self, table: Table) -> None:
+        """The owner made the table's rematch: every process with players of this table gets its
+        players' new seat tokens (addressed to it alone, as a join's reply is) to hand them on."""
+        if table.replica or table.rematch_code is None:
+            return
+        for proc, (seats, _) in self.remote.get(table.code, {}).items():
+            tokens = {str(s): t for s, t in table.rematch_tokens.items() if s in seats}
+            self._post({"k": "rematch", "to": proc, "from": self.me, "code": table.code,
+                        "new": table.rematch_code, "tokens": tokens})
 
     def presence(self, table: Table) -> None:
         """Tell the owner which seats have sockets here."""
@@ -287,10 +300,19 @@ class Cluster:
             self.presence(table)
         try:
             self.refresh(table, message.get("clock"))
+            table.notices = list(message.get("notices", []))
         except Exception as e:
             log.error("table %s: cannot follow the store: %s", table.code, e)
             return
         self.service.broadcast(table)
+
+    def _on_rematch(self, message: dict[str, Any]) -> None:
+        table = self.service.tables.get(message["code"])
+        if message.get("to") != self.me or table is None or not table.replica:
+            return
+        table.rematch_code = str(message["new"])
+        table.rematch_tokens.update({int(s): str(t) for s, t in message["tokens"].items()})
+        self.service.announce_rematch(table)
 
     def _on_presence(self, message: dict[str, Any]) -> None:
         table = self.service.tables.get(message["code"])
@@ -314,7 +336,8 @@ class Cluster:
     # --- the loops ---------------------------------------------------------------------------
 
     async def _listen(self) -> None:
-        handlers = {"changed": self._on_changed, "presence": self._on_presence, "call": self._answer_call}
+        handlers = {"changed": self._on_changed, "presence": self._on_presence,
+                    "rematch": self._on_rematch}
         async for note in self.listener.notifies():
             try:
                 message = json.loads(note.payload)

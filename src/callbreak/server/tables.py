@@ -483,12 +483,20 @@ class TableService:
             self.cluster.adopt(new)
         table.rematch_code = code2
         table.rematch_tokens = new_tokens
-        for c in table.connections:
-            if c.seat in new_tokens:
-                c.send({"type": "rematch", "code": code2, "token": new_tokens[c.seat], "seat": c.seat})
-            else:
-                c.send({"type": "rematch", "code": code2})
+        self.announce_rematch(table)
+        if self.cluster is not None:
+            self.cluster.rematched(table)
         return new
+
+    def announce_rematch(self, table: Table) -> None:
+        """Tell the table's sockets here where the rematch is; each player gets their new seat."""
+        assert table.rematch_code is not None
+        for c in table.connections:
+            if c.seat in table.rematch_tokens:
+                c.send({"type": "rematch", "code": table.rematch_code,
+                        "token": table.rematch_tokens[c.seat], "seat": c.seat})
+            else:
+                c.send({"type": "rematch", "code": table.rematch_code})
 
     def _save_seats(self, table: Table) -> None:
         self.store.update_game(table.id, seats=[s.to_json() for s in table.seats])
