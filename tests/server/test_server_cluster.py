@@ -57,6 +57,7 @@ class Player(threading.Thread):
         self.connections = 0
         self.error: BaseException | None = None
         self.over = self.done = False
+        self.log: list[str] = []  # when it connected where, and why it left (for a failing test)
 
     def run(self) -> None:
         deadline = time.monotonic() + 900
@@ -65,6 +66,7 @@ class Player(threading.Thread):
             try:
                 with connect(f"ws://127.0.0.1:{port}/ws/{self.code}", open_timeout=3) as ws:
                     self.connections += 1
+                    self.log.append(f"{time.monotonic():.1f} connected to {port}")
                     ws.send(json.dumps({"type": "hello", "token": self.token}))
                     while True:
                         m = json.loads(ws.recv(timeout=30))
@@ -85,7 +87,8 @@ class Player(threading.Thread):
                             time.sleep(self.think)
                             ws.send(json.dumps({"type": "action", "token": self.token,
                                                 "version": m["version"], "action": action}))
-            except Exception:  # the process died or refused: try the next one
+            except Exception as e:  # the process died or refused: try the next one
+                self.log.append(f"{time.monotonic():.1f} {port}: {e!r}")
                 self.at += 1
                 time.sleep(0.2)
         if not self.done:
@@ -215,6 +218,33 @@ def test_a_rematch_asked_at_one_process_reaches_the_players_on_every_process(pg_
             s.stop()
 
 
+def test_a_player_slow_to_say_hello_at_another_process_still_follows_the_game(pg_url: str) -> None:
+    """A socket opened at the process that does not own the table, whose hello comes only after
+    that process's lease keeper has let its idle copy of the table go: the player is attached to
+    the table that process follows, and sees the game start and move on."""
+    servers = [Server(pg_url), Server(pg_url)]
+    try:
+        r = servers[0].http.post("/api/tables", json={"name": "Asha", "settings": {
+            "preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}})
+        assert r.status_code == 200, r.text
+        code, token = r.json()["code"], r.json()["token"]
+        with connect(f"ws://127.0.0.1:{servers[1].port}/ws/{code}", open_timeout=5) as ws:
+            time.sleep(2.5)  # two lease-keeper ticks with no socket attached at this process
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            r = servers[0].http.post(f"/api/tables/{code}/start", json={"token": token})
+            assert r.status_code == 200, r.text
+            deadline = time.monotonic() + 15
+            while True:
+                assert time.monotonic() < deadline, "the game's start never reached this socket"
+                m = json.loads(ws.recv(timeout=15))
+                if m["type"] == "state" and m["view"] and m["view"]["phase"] == "call":
+                    break
+        assert m["you"] == 0
+    finally:
+        for s in servers:
+            s.stop()
+
+
 def test_what_the_owners_clock_did_is_shown_on_every_process(pg_url: str) -> None:
     """The host's socket is on the process that does not run the table: when the owner's turn
     timer calls for her, her page is told so (the clock's notices reach the other process)."""
@@ -252,6 +282,7 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
     settings = {**SETTINGS, "deals": 2 if kills <= 8 else 5}
     expected = one_process_record(tmp_path, settings)
     servers = [Server(pg_url), Server(pg_url)]
+    every = list(servers)  # for their logs if the test fails
     try:
         code, tokens = seat_table([s.http for s in servers], settings)
         ports = [s.port for s in servers]
@@ -280,6 +311,7 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
             done += 1
             fresh = Server(pg_url)
             servers.append(fresh)
+            every.append(fresh)
             ports[:] = [s.port for s in servers]
             for p in players:
                 p.ports = list(ports)
@@ -290,7 +322,9 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
         assert done == kills
         assert sum(p.connections for p in players) > 4  # clients did reconnect
         assert check_no_leak(pg_url, code, players) > 100
-        assert stored_actions(pg_url, code) == expected  # nothing lost, nothing twice
+        logs = "".join(f"--- process {s.proc.pid} port {s.port}\n" + "".join(s.output) for s in every)
+        logs += "".join(f"--- seat {i}\n" + "\n".join(p.log) + "\n" for i, p in enumerate(players))
+        assert stored_actions(pg_url, code) == expected, logs  # nothing lost, nothing twice
     finally:
         for s in servers:
             s.stop()

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,6 +51,10 @@ class Server:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert f"Call Break is running at http://127.0.0.1:{self.port}" in line, line
+        # Keep reading what it prints (a full pipe would block the server) for a failing test.
+        self.output: list[str] = []
+        threading.Thread(target=lambda: self.output.extend(iter(self.proc.stdout.readline, "")),
+                         daemon=True).start()
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=10)
         deadline = time.monotonic() + 20
         while True:

@@ -301,6 +301,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                         if kind != "hello":
                             raise MessageError("hello_first", "say hello first: {\"type\": \"hello\", "
                                                               "\"token\": ...} (no token to watch)")
+                        # The table as it is now: while we waited for the hello, another
+                        # process's table may have been let go here and loaded again.
+                        table = service.get(code)
                         token = message.get("token")
                         conn.seat = table.seat_of(token)
                         if token is not None and conn.seat is None:

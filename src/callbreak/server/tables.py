@@ -668,6 +668,9 @@ class TableService:
             self._play_for(table, match.default_action(), "timer")
             return
         spec = table.seats[seat].bot or engines.strongest_bot(table.config)
+        if table.seats[seat].kind != "bot":
+            log.info("table %s: seat %d away for %s s, a bot plays for them", table.code, seat,
+                     ABSENT_GRACE if table.deadline_kind == "absent" else table.config["timer"])
         view = match.view(seat)
         seed = _mix(table.seed, version, seat)
         table.thinking = True
