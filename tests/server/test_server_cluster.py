@@ -245,6 +245,44 @@ def test_a_player_slow_to_say_hello_at_another_process_still_follows_the_game(pg
             s.stop()
 
 
+def test_a_seat_moved_to_a_device_on_one_process_leaves_the_old_device_on_another(pg_url: str) -> None:
+    """The old device's socket is on the process that does not own the table; the link is made
+    there and opened at the owner: the old device is told its seat moved and only watches, and
+    the new token holds the seat and the host's rights at both processes."""
+    servers = [Server(pg_url), Server(pg_url)]
+    try:
+        r = servers[0].http.post("/api/tables", json={"name": "Asha", "settings": {
+            "preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}})
+        assert r.status_code == 200, r.text
+        code, old = r.json()["code"], r.json()["token"]
+        with connect(f"ws://127.0.0.1:{servers[1].port}/ws/{code}", open_timeout=5) as old_device:
+            old_device.send(json.dumps({"type": "hello", "token": old}))
+            assert json.loads(old_device.recv(timeout=10))["seat"] == 0
+            link = servers[1].http.post(f"/api/tables/{code}/handoff", json={"token": old})
+            assert link.status_code == 200, link.text
+            claimed = servers[0].http.post(f"/api/tables/{code}/claim", json={"handoff": link.json()["handoff"]})
+            assert claimed.status_code == 200, claimed.text
+            new = claimed.json()["token"]
+            assert claimed.json()["seat"] == 0 and new != old
+            deadline = time.monotonic() + 10
+            messages: list[dict[str, Any]] = []
+            while not any(m["type"] == "moved" for m in messages):
+                assert time.monotonic() < deadline, f"the old device was not told: {messages}"
+                messages.append(json.loads(old_device.recv(timeout=10)))
+            while (m := json.loads(old_device.recv(timeout=10)))["type"] != "state":
+                pass
+            assert m["you"] is None  # watching now
+        for s in servers:
+            r = s.http.post(f"/api/tables/{code}/state", json={"token": old})
+            assert r.status_code == 403 and r.json()["error"] == "bad_token"
+            assert s.http.post(f"/api/tables/{code}/state", json={"token": new}).json()["you"] == 0
+        r = servers[1].http.post(f"/api/tables/{code}/start", json={"token": new})
+        assert r.status_code == 200, r.text
+    finally:
+        for s in servers:
+            s.stop()
+
+
 def test_what_the_owners_clock_did_is_shown_on_every_process(pg_url: str) -> None:
     """The host's socket is on the process that does not run the table: when the owner's turn
     timer calls for her, her page is told so (the clock's notices reach the other process)."""
@@ -322,7 +360,7 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
         assert done == kills
         assert sum(p.connections for p in players) > 4  # clients did reconnect
         assert check_no_leak(pg_url, code, players) > 100
-        logs = "".join(f"--- process {s.proc.pid} port {s.port}\n" + "".join(s.output) for s in every)
+        logs = "".join(f"--- process {s.proc.pid} port {s.port}\n" + s.printed() for s in every)
         logs += "".join(f"--- seat {i}\n" + "\n".join(p.log) + "\n" for i, p in enumerate(players))
         assert stored_actions(pg_url, code) == expected, logs  # nothing lost, nothing twice
     finally:
@@ -372,6 +410,5 @@ def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_u
     finally:
         for s in servers:
             s.stop()
-    assert servers[0].proc.stdout is not None
-    woken = servers[0].proc.stdout.read()
+    woken = servers[0].printed()
     assert "lost the lease of table" in woken, woken

@@ -53,8 +53,9 @@ class Server:
         assert f"Call Break is running at http://127.0.0.1:{self.port}" in line, line
         # Keep reading what it prints (a full pipe would block the server) for a failing test.
         self.output: list[str] = []
-        threading.Thread(target=lambda: self.output.extend(iter(self.proc.stdout.readline, "")),
-                         daemon=True).start()
+        self.reader = threading.Thread(target=lambda: self.output.extend(iter(self.proc.stdout.readline, "")),
+                                       daemon=True)
+        self.reader.start()
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=10)
         deadline = time.monotonic() + 20
         while True:
@@ -64,6 +65,12 @@ class Server:
             except httpx.TransportError:
                 assert time.monotonic() < deadline, "the server did not come up"
                 time.sleep(0.1)
+
+    def printed(self) -> str:
+        """What the server printed so far (all of it, once it has exited)."""
+        if self.proc.poll() is not None:
+            self.reader.join(5)
+        return "".join(self.output)
 
     def kill(self) -> None:
         self.http.close()

@@ -306,6 +306,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                         table = service.get(code)
                         token = message.get("token")
                         conn.seat = table.seat_of(token)
+                        conn.token_hash = token_hash(token) if conn.seat is not None and isinstance(token, str) else None
                         if token is not None and conn.seat is None:
                             send(error_json("bad_token", "that token does not hold a seat at this table; "
                                                          "you are watching"))

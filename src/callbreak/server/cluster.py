@@ -170,7 +170,9 @@ class Cluster:
         if stored is None:
             return
         table.seats = [Seat.from_json(s) for s in stored.seats]
+        table.host_hash = stored.config.get("host_hash", table.host_hash)
         table.stop_requested = bool(stored.config.get("stop_requested", False))
+        self.service.follow_seats(table)  # a seat moved or claimed at another process
         if stored.status != "lobby" and table.match is None:
             table.match = engines.new_game(table.config)
         if table.match is not None:

@@ -175,6 +175,7 @@ class Connection:
     seat: int | None
     send: Callable[[dict[str, Any] | str], None]  # a message, or one already encoded
     alive: bool = True
+    token_hash: str | None = None  # of the token it said hello with: the seat is its while they match
 
 
 @dataclass
@@ -409,13 +410,24 @@ class TableService:
         table.seats[seat].token_hash = new_hash
         del table.handoffs[seat]
         self._save_seats(table)
-        for c in table.connections:
-            if c.seat == seat:
-                c.send({"type": "moved", "message": "your seat moved to another device; "
-                                                    "this one now watches"})
-                c.seat = None
+        self.follow_seats(table)
         self.broadcast(table)
         return table, token, seat
+
+    def follow_seats(self, table: Table) -> None:
+        """Each player's sockets follow their token: to the seat it moved to in the lobby, or,
+        if the seat went to another device (the token changed), they are told so and only
+        watch from now on. Here, or on any other process (which calls this as it follows)."""
+        seat_of_hash = {s.token_hash: i for i, s in enumerate(table.seats) if s.token_hash}
+        for c in table.connections:
+            if c.seat is None or c.token_hash is None:
+                continue
+            seat = seat_of_hash.get(c.token_hash)
+            if seat is None:
+                c.send({"type": "moved", "message": "your seat moved to another device; "
+                                                    "this one now watches"})
+                c.token_hash = None
+            c.seat = seat
 
     def move(self, code: str, token: Any, seat: Any) -> Table:
         """Before the start, a seated player may move to another open seat."""
@@ -428,9 +440,7 @@ class TableService:
             if table.seats[seat].kind != "open":
                 raise MessageError("seat_taken", f"seat {seat} is taken")
             table.seats[seat], table.seats[current] = table.seats[current], Seat()
-            for c in table.connections:
-                if c.seat == current:
-                    c.seat = seat
+            self.follow_seats(table)
             self._save_seats(table)
             self.broadcast(table)
         return table
