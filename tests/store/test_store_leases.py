@@ -54,6 +54,31 @@ def test_fencing_refuses_writes_under_a_lost_lease(db_url: str) -> None:
     store.close()
 
 
+def test_fencing_refuses_seat_and_setting_changes_under_a_lost_lease(db_url: str) -> None:
+    """A bot's fault count, a seat handed to another device or a stop: the old owner of a table
+    can change none of them once its lease is gone, and the new owner can."""
+    store = Store(db_url)
+    gid = store.create_game("FENCED2", {"preset": "callbreak"}, [{"kind": "human", "name": "A"}],
+                            status="playing")
+    old = store.acquire_lease(gid, "proc-a", ttl=0.5)
+    assert old is not None
+    store.update_game(gid, seats=[{"kind": "human", "name": "B"}], epoch=old)
+    time.sleep(0.7)
+    with pytest.raises(LeaseLost, match="no longer holds"):
+        store.update_game(gid, seats=[{"kind": "human", "name": "stale"}], epoch=old)
+    new = store.acquire_lease(gid, "proc-b", ttl=5)
+    assert new is not None
+    with pytest.raises(LeaseLost):
+        store.update_game(gid, config={"preset": "callbreak", "stop_requested": True}, epoch=old)
+    got = store.load_game("FENCED2")
+    assert got is not None and got.seats == [{"kind": "human", "name": "B"}]
+    assert "stop_requested" not in got.config
+    store.update_game(gid, seats=[{"kind": "human", "name": "C"}], epoch=new)
+    got = store.load_game("FENCED2")
+    assert got is not None and got.seats == [{"kind": "human", "name": "C"}]
+    store.close()
+
+
 def test_two_stores_race_for_one_version_and_exactly_one_wins(db_url: str) -> None:
     a, b = Store(db_url), Store(db_url)
     gid = a.create_game("RACE", {"preset": "callbreak"}, [], status="playing")

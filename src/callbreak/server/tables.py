@@ -403,9 +403,8 @@ class TableService:
         new_hash = token_hash(token)
         host_moves = old == table.host_hash
         if host_moves:  # stored first: a restart must know the host's new token
-            self.store.update_game(table.id, config={**table.config, "seed": table.seed,
-                                                     "host_hash": new_hash,
-                                                     "stop_requested": table.stop_requested})
+            self._store_change(table, config={**table.config, "seed": table.seed, "host_hash": new_hash,
+                                              "stop_requested": table.stop_requested})
             table.host_hash = new_hash
         table.seats[seat].token_hash = new_hash
         del table.handoffs[seat]
@@ -451,13 +450,12 @@ class TableService:
         self._require_host(table, token)
         if table.status != "lobby":
             raise MessageError("started", "this table has already started")
-        for i, s in enumerate(table.seats):
-            if s.kind == "open":
-                level = table.config["bots"][i]
-                table.seats[i] = Seat(kind="bot", name=_bot_name(level, i), bot=level)
-        table.status = "playing"
-        table.match = engines.new_game(table.config)
-        self.store.update_game(table.id, seats=[s.to_json() for s in table.seats], status="playing")
+        bots = table.config["bots"]
+        seats = [Seat(kind="bot", name=_bot_name(bots[i], i), bot=bots[i]) if s.kind == "open" else s
+                 for i, s in enumerate(table.seats)]
+        match = engines.new_game(table.config)
+        self._store_change(table, seats=[s.to_json() for s in seats], status="playing")  # stored first
+        table.seats, table.status, table.match = seats, "playing", match
         self._advance(table)
         return table
 
@@ -509,7 +507,19 @@ class TableService:
                 c.send({"type": "rematch", "code": table.rematch_code})
 
     def _save_seats(self, table: Table) -> None:
-        self.store.update_game(table.id, seats=[s.to_json() for s in table.seats])
+        self._store_change(table, seats=[s.to_json() for s in table.seats])
+
+    def _store_change(self, table: Table, **values: Any) -> None:
+        """Store a change of the table's seats, status or settings, or refuse it with why."""
+        try:
+            self.store.update_game(table.id, epoch=table.epoch, **values)
+        except LeaseLost:
+            if self.cluster is not None:
+                self.cluster.lost(table)  # follows the store again: the change is undone here
+            raise MessageError("unavailable", "the table moved to another server process; try "
+                                              "again") from None
+        except StoreError:
+            raise MessageError("unavailable", "the change could not be saved; try again") from None
 
     def _require_seat(self, table: Table, token: Any) -> int:
         seat = table.seat_of(token)
@@ -558,14 +568,19 @@ class TableService:
         if not table.stop_requested:
             # Stored first, so a server restart before the deal ends still stops the table.
             try:
-                self.store.update_game(table.id, config={**table.config, "seed": table.seed,
-                                                         "host_hash": table.host_hash,
-                                                         "stop_requested": True})
+                self.store.update_game(table.id, epoch=table.epoch,
+                                       config={**table.config, "seed": table.seed,
+                                               "host_hash": table.host_hash, "stop_requested": True})
             except Exception:  # any store failure: refuse, and nothing has changed
                 raise MessageError("unavailable", "the stop could not be saved; try again") from None
             table.stop_requested = True
         self._advance(table)
         return table
+
+    @staticmethod
+    def _fence(table: Table) -> dict[str, int]:
+        """The store writes of a table run under a lease carry its epoch (fencing)."""
+        return {} if table.epoch is None else {"epoch": table.epoch}
 
     def _apply(self, table: Table, action: Any) -> None:
         """Verify, store, apply: a refused or unstorable action changes nothing."""
@@ -573,8 +588,7 @@ class TableService:
         assert match is not None
         match.verify(action)
         try:
-            fence = {} if table.epoch is None else {"epoch": table.epoch}  # only under a lease
-            self.store.append_action(table.id, len(match.history), action.to_json(), **fence)
+            self.store.append_action(table.id, len(match.history), action.to_json(), **self._fence(table))
         except LeaseLost:
             if self.cluster is not None:
                 self.cluster.lost(table)
@@ -712,7 +726,7 @@ class TableService:
         s.faults += 1
         s.last_fault = f"{type(error).__name__}: {error}"[:200]
         try:
-            self.store.update_game(table.id, seats=[x.to_json() for x in table.seats])
+            self.store.update_game(table.id, epoch=table.epoch, seats=[x.to_json() for x in table.seats])
         except Exception as e:  # the count is information; the game must go on without it
             log.error("table %s: could not store a bot fault: %s", table.code, e)
 

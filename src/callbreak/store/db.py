@@ -154,7 +154,10 @@ class Store:
             return int(key[0])
 
     def update_game(self, game_id: int, *, seats: list[dict[str, Any]] | None = None,
-                    status: str | None = None, config: dict[str, Any] | None = None) -> None:
+                    status: str | None = None, config: dict[str, Any] | None = None,
+                    epoch: int | None = None) -> None:
+        """Change a game's seats, status or settings. With ``epoch`` (a process running the table
+        under a lease), only while that lease is held: otherwise LeaseLost, and nothing changes."""
         values: dict[str, Any] = {}
         if config is not None:
             values["config"] = json.dumps(config)
@@ -162,9 +165,18 @@ class Store:
             values["seats"] = json.dumps(seats)
         if status is not None:
             values["status"] = status
-        if values:
-            with self.engine.begin() as conn:
-                conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        if not values:
+            return
+        statement = update(GameRow).where(GameRow.id == game_id).values(**values)
+        if epoch is not None:
+            statement = statement.where(text_sql(
+                f"EXISTS (SELECT 1 FROM table_leases WHERE game_id = :fence_game AND epoch = :fence_epoch "
+                f"AND expires_at > {self._now_sql()})").bindparams(fence_game=game_id, fence_epoch=epoch))
+        with self.engine.begin() as conn:
+            changed = conn.execute(statement).rowcount
+        if epoch is not None and changed != 1:
+            raise LeaseLost(f"game {game_id} not changed: this process no longer holds the table's "
+                            f"lease (epoch {epoch})")
 
     def append_action(self, game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
         """Write and commit one accepted action; the unique (game, seq) pair refuses a double write.
