@@ -68,7 +68,7 @@ class Player:
                 if m["type"] == "state":
                     self.ready.set()
                 elif m["type"] == "error":
-                    self.errors.append(m["code"])
+                    self.errors.append(f"{m['code']}: {m.get('message', '')}")
                 if m["type"] != "state" or m["view"] is None:
                     continue
                 if self.sent is not None and m["version"] > self.sent[0]:
@@ -199,7 +199,8 @@ def serve_and_report(args: argparse.Namespace, db: str, workers: int) -> float:
                "--port", str(port), "--db", db]
     if workers > 1:
         command += ["--workers", str(workers)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = open(args.server_log, "a") if args.server_log else subprocess.DEVNULL  # noqa: SIM115
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -224,6 +225,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10, help="deals per table (long enough to outlast the run)")
     parser.add_argument("--db", default=None, help="database URL for the server (default: temporary SQLite)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server-log", default=None, help="append the server's own log to this file")
     parser.add_argument("--url", default=None, help="load an already running server instead of starting one")
     parser.add_argument("--workers", type=int, nargs="+", default=[1],
                         help="server process counts to compare in one run (above 1 needs --db PostgreSQL)")

@@ -41,6 +41,7 @@ def serve(
 
     from callbreak.core import CallbreakError
     from callbreak.server.app import create_app
+    from callbreak.server.cluster import LOG_FORMAT
     from callbreak.store import Store
 
     try:
@@ -56,7 +57,7 @@ def serve(
                    "processes could not share the tables, their leases or their messages); run one "
                    "process on SQLite, or give --db postgresql://user@host/dbname", err=True)
         raise typer.Exit(2)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
     typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")

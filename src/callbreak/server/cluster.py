@@ -9,9 +9,11 @@ fencing. The unique (table, version) key of the stored actions makes a duplicate
 Every other process that has sockets at the table keeps a replica: the same Table, rebuilt from
 the stored actions. Messages go through PostgreSQL's LISTEN/NOTIFY on one channel:
 
-- ``changed``: the owner stored and applied something; replicas read the new actions from the
-  store (the truth) and send each of their sockets its own seat's view. Nothing secret travels
-  in a notification: each process renders views itself.
+- ``changed``: the owner stored and applied something. The notice carries the latest stored
+  actions (what the store holds, seen only by the processes, which read the store anyway) and a
+  fingerprint of the table; a replica applies the actions it lacks and reads the store (the
+  truth) only if it still differs. Each process renders each of its sockets its own seat's view
+  itself: no view, and so no card, is ever carried for a seat.
 - ``call`` / ``reply``: an action, join, start... arriving at a replica is run by the owner.
 - ``presence``: which seats have sockets on a replica, so the owner's clock knows who is there.
 
@@ -30,6 +32,7 @@ import os
 import secrets
 import socket
 import time
+import zlib
 from typing import Any
 
 from callbreak.server import engines
@@ -39,9 +42,12 @@ from callbreak.store import StoredGame
 
 log = logging.getLogger("callbreak.cluster")
 
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"  # what `callbreak serve` prints, in every process
 CHANNEL = "callbreak_tables"
 LEASE_SECONDS = 3.0  # a dead owner's tables wait at most this long for a new owner
 TICK_SECONDS = 1.0  # lease renewal, takeover scan and presence refresh
+TAIL_ACTIONS = 8  # the latest actions a change notice carries
+TAIL_BYTES = 6000
 CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
 
 
@@ -163,7 +169,7 @@ class Cluster:
         self.service.tables[code] = table
         return table
 
-    def refresh(self, table: Table, clock: dict[str, Any] | None = None) -> None:
+    def refresh(self, table: Table) -> None:
         """Bring a table up to the store: seats, status, and the actions it has not applied."""
         have = table.version
         stored = self.store.load_game(table.code, since=have)
@@ -179,6 +185,10 @@ class Cluster:
             for data in stored.actions:
                 table.match.apply(engines.stored_action(data))
         table.status = stored.status
+
+    @staticmethod
+    def follow_clock(table: Table, clock: dict[str, Any] | None) -> None:
+        """A replica shows the owner's clock (what is left, and what happens when it runs out)."""
         if clock is not None and table.replica:
             left = clock.get("left")
             table.deadline = None if left is None else time.monotonic() + float(left)
@@ -194,8 +204,16 @@ class Cluster:
         if table.replica:
             return
         left = None if table.deadline is None else round(max(0.0, table.deadline - time.monotonic()), 2)
-        message = {"k": "changed", "code": table.code, "from": self.me, "v": table.version,
-                   "clock": {"left": left, "kind": table.deadline_kind or None}}
+        message: dict[str, Any] = {"k": "changed", "code": table.code, "from": self.me, "v": table.version,
+                                   "state": _state_key(table),
+                                   "clock": {"left": left, "kind": table.deadline_kind or None}}
+        if table.match is not None:
+            # The latest actions ride along, so a replica that is up to date need not read the
+            # store (the payload stays far under NOTIFY's 8,000 bytes; else it reads).
+            first = max(0, table.version - TAIL_ACTIONS)
+            tail = [a.to_json() for a in table.match.history[first:]]
+            if len(json.dumps(tail)) < TAIL_BYTES:
+                message["first"], message["tail"] = first, tail
         if table.notices:  # public: what the clock did (a few dozen bytes each, NOTICES_KEPT at most)
             message["notices"] = table.notices
         self._post(message)
@@ -240,6 +258,8 @@ class Cluster:
             raise MessageError("unavailable", "the table's server process did not answer; try again")
         if not reply.get("ok"):
             raise MessageError(str(reply.get("code", "unavailable")), str(reply.get("message", "")))
+        if method == "act" and table.version >= int(reply.get("v", table.version + 1)):
+            return table  # the owner's change notice came first (it is sent first) and is followed
         self.refresh(table)  # the owner stored it before answering
         self.service.broadcast(table)
         if method in ("join", "claim"):
@@ -270,6 +290,8 @@ class Cluster:
                     return None
         finally:
             self.waiting.pop(call_id, None)
+        log.warning("table %s: %s (call %s) had no answer from %s in %.0f s", table.code, method,
+                    call_id, owner, CALL_SECONDS)
         raise MessageError("unavailable", "the table's server process did not answer; try again")
 
     def _answer_call(self, message: dict[str, Any]) -> None:
@@ -280,6 +302,7 @@ class Cluster:
                 raise MessageError("unavailable", "that table moved to another server process; try again")
             result = getattr(self.service, message["method"])(message["code"], *message["args"])
             reply["ok"] = True
+            reply["v"] = table.version
             if message["method"] in ("join", "claim"):
                 reply["token"], reply["seat"] = result[1], result[2]
             elif message["method"] == "handoff":
@@ -301,7 +324,14 @@ class Cluster:
             self.owner_seen[table.code] = message["from"]
             self.presence(table)
         try:
-            self.refresh(table, message.get("clock"))
+            first, tail = int(message.get("first", 0)), message.get("tail")
+            if (tail is not None and table.match is not None and table.status == "playing"
+                    and first <= table.version < first + len(tail)):
+                for data in tail[table.version - first:]:
+                    table.match.apply(engines.stored_action(data))
+            if message.get("state") != _state_key(table):  # else nothing to read
+                self.refresh(table)
+            self.follow_clock(table, message.get("clock"))
             table.notices = list(message.get("notices", []))
         except Exception as e:
             log.error("table %s: cannot follow the store: %s", table.code, e)
@@ -388,6 +418,14 @@ class Cluster:
         self.take_over()
 
 
+def _state_key(table: Table) -> int:
+    """A short fingerprint of what a replica reads from the store (actions, seats, status), so a
+    change notice that brings nothing new costs no read."""
+    seats = [(s.kind, s.name, s.bot, s.token_hash, s.faults, s.player) for s in table.seats]
+    return zlib.crc32(repr((table.version, table.status, table.stop_requested, table.host_hash,
+                            seats)).encode())
+
+
 FORWARDED = frozenset({"act", "join", "move", "start", "stop", "rematch", "handoff", "claim"})
 
 
@@ -401,5 +439,7 @@ def app_from_env() -> Any:
     from callbreak.server.app import create_app
     from callbreak.store import Store
 
-    return create_app(Store(os.environ["CALLBREAK_DB"]),
+    store = Store(os.environ["CALLBREAK_DB"])
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)  # a worker starts afresh
+    return create_app(store,
                       url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"))
