@@ -8,6 +8,7 @@ message to a seat ever holds another seat's cards.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -23,7 +24,7 @@ import pytest
 from server_helpers import SeatClient, cards_in, choose
 from starlette.testclient import TestClient
 from test_server_leak import truth_by_version
-from test_server_restart import Server
+from test_server_restart import KILL_AT, Server, play, start_table, uninterrupted_actions
 from websockets.sync.client import connect
 
 from callbreak.server.app import create_app
@@ -366,6 +367,53 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
     finally:
         for s in servers:
             s.stop()
+
+
+def worker_processes(pid: int) -> set[int]:
+    """The live worker processes ``pid`` (uvicorn's supervisor) has started, from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+            if int(fields[1]) == pid and fields[0] != "Z" and b"spawn_main" in command:
+                found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.slow
+def test_serve_workers_replaces_a_killed_worker_and_its_tables_carry_on(tmp_path: Path, pg_url: str) -> None:
+    """``callbreak serve --workers 2``: SIGKILL the worker that owns a table mid-deal. The other
+    worker takes the table over, the supervisor starts a replacement worker, and the game ends
+    with the record of the same seeded game played without the kill."""
+    expected = uninterrupted_actions(tmp_path)
+    server = Server(pg_url, workers=2)
+    try:
+        deadline = time.monotonic() + 30
+        while len(workers := worker_processes(server.proc.pid)) < 2:
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        code, token = start_table(server.http)
+        mid = play(server.http, code, token, until=KILL_AT, patient=True)
+        assert mid["view"]["phase"] == "play"
+        store = Store(pg_url)
+        game = store.load_game(code)
+        assert game is not None
+        lease = store.lease_of(game.id)
+        store.close()
+        assert lease is not None
+        owner = int(lease[0].split(":")[1])
+        assert owner in workers
+        os.kill(owner, signal.SIGKILL)
+        end = play(server.http, code, token, patient=True)
+        assert end["view"]["phase"] == "over"
+        assert stored_actions(pg_url, code) == expected  # nothing lost, nothing twice
+        deadline = time.monotonic() + 30
+        while len(now := worker_processes(server.proc.pid)) < 2 or owner in now:
+            assert time.monotonic() < deadline, f"no replacement worker: {now}"
+            time.sleep(0.2)
+    finally:
+        server.stop()
 
 
 def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_url: str) -> None:

@@ -40,12 +40,13 @@ def free_port() -> int:
 class Server:
     """``callbreak serve`` in a child process."""
 
-    def __init__(self, db: str, *, practice: bool = True) -> None:
+    def __init__(self, db: str, *, practice: bool = True, workers: int = 1) -> None:
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if k != "CALLBREAK_PRACTICE"}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
-             "--port", str(self.port), "--db", db, *(["--practice"] if practice else [])],
+             "--port", str(self.port), "--db", db, *(["--practice"] if practice else []),
+             *(["--workers", str(workers)] if workers > 1 else [])],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         # (practice: the crash tests seed their tables, to compare with an uninterrupted game)
         assert self.proc.stdout is not None
@@ -87,25 +88,38 @@ class Server:
                 self.proc.kill()
 
 
-def play(http: Any, code: str, token: str, until: int | None = None) -> dict[str, Any]:
+def play(http: Any, code: str, token: str, until: int | None = None, patient: bool = False) -> dict[str, Any]:
     """Play seat 0 (first ordinary legal action) until the game is over or ``until`` is reached
-    on seat 0's turn. Returns the last state seen."""
+    on seat 0's turn. Returns the last state seen. ``patient``: as a page does while a server
+    process is replaced, try again on a lost connection or a "try again" refusal."""
     deadline = time.monotonic() + 60
     while True:
-        s = http.post(f"/api/tables/{code}/state", json={"token": token}).json()
-        view = s["view"]
-        if view["phase"] == "over":
-            return s  # type: ignore[no-any-return]
-        action = choose(view)
-        if action is not None:
-            if until is not None and s["version"] >= until:
-                return s  # type: ignore[no-any-return]
-            r = http.post(f"/api/tables/{code}/action",
-                          json={"token": token, "version": s["version"], "action": action})
-            assert r.status_code == 200, r.text
-        else:
-            time.sleep(0.005)
         assert time.monotonic() < deadline, "the game did not progress"
+        try:
+            got = http.post(f"/api/tables/{code}/state", json={"token": token})
+            if patient and got.status_code == 503:
+                time.sleep(0.2)
+                continue
+            s = got.json()
+            view = s["view"]
+            if view["phase"] == "over":
+                return s  # type: ignore[no-any-return]
+            action = choose(view)
+            if action is not None:
+                if until is not None and s["version"] >= until:
+                    return s  # type: ignore[no-any-return]
+                r = http.post(f"/api/tables/{code}/action",
+                              json={"token": token, "version": s["version"], "action": action})
+                if patient and (r.status_code == 503 or r.json().get("error") == "stale"):
+                    time.sleep(0.2)  # moving to another process, or stored just before it died
+                    continue
+                assert r.status_code == 200, r.text
+            else:
+                time.sleep(0.005)
+        except httpx.TransportError:
+            if not patient:
+                raise
+            time.sleep(0.2)
 
 
 def start_table(http: Any) -> tuple[str, str]:
