@@ -316,7 +316,7 @@ def test_what_the_owners_clock_did_is_shown_on_every_process(pg_url: str) -> Non
 def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Path, pg_url: str) -> None:
     """SIGKILL the table's owner mid-trick (KILLS times over the game); a new process takes its
     place each time, so two are always up. The game finishes with the one-process record."""
-    kills = int(os.environ.get("CALLBREAK_CLUSTER_KILLS", "6"))
+    kills = int(os.environ.get("CALLBREAK_CLUSTER_KILLS", "20"))
     # A long enough game for the kills, at a pace people might play (20 ms a move).
     settings = {**SETTINGS, "deals": 2 if kills <= 8 else 5}
     expected = one_process_record(tmp_path, settings)
