@@ -3,9 +3,7 @@
 The server is stateless: each request is checked and turned into the requesting seat's view on its
 own (see :mod:`callbreak.protocol.wire`), and a fresh bot, seeded from the request, decides. So one
 server can serve many games and seats at once, and the same request always gets the same answer
-from a deterministic bot. One exception, by choice: a bot that reads the others' styles
-(``expert:read=on``) is told what earlier deals showed of those players, which the server keeps
-per player id in a bounded, expiring memory (:mod:`callbreak.protocol.memory`).
+from a deterministic bot.
 
 Time: ``timeBudget`` is what the seat has left for the deal. The server plans it over the
 decisions left (:func:`think_budget`: a share by weight, stretched for a choice that stays
@@ -38,10 +36,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from callbreak.bots import Bot, make_bot
-from callbreak.bots.expert import ExpertBot
 from callbreak.core import Action, Call, Dealer, Match, Play, SeatView
 from callbreak.core.tricks import biggest_card
-from callbreak.protocol.memory import StyleMemory
 from callbreak.protocol.wire import (
     RULES,
     SPADES,
@@ -171,7 +167,6 @@ class BotService:
         self.seed = seed
         self.max_think = max_think
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
-        self.memory = StyleMemory()  # for a bot that reads the others' styles (expert:read=on)
         self.answered = 0  # decisions the bot made
         self.defaulted = 0  # decisions the server made for it (late, failed or illegal)
 
@@ -196,14 +191,7 @@ class BotService:
         # so it still answers before the deadline rather than being cut off by it.
         budget = max(MIN_THINK, budget - (time.monotonic() - arrived))
         bot: Bot = make_bot(self.spec, seed=request_seed(body, self.seed))
-        view = request.view
-        assert view.seat is not None  # a request is always a seat's
-        reader = bot if isinstance(bot, ExpertBot) and bot.read else None
-        if reader is not None:  # what earlier deals showed of these players (protocol/memory.py)
-            reader.known = self.memory.known(request.player_ids, view.seat, view.deal_number)
-        action = bot.decide(view, budget).action
-        if reader is not None and reader.belief is not None:
-            self.memory.record(request.player_ids, view.seat, view.deal_number, reader.read_evidence)
+        action = bot.decide(request.view, budget).action
         if action not in request.view.legal:
             raise IllegalChoiceError(f"bot {self.spec} chose {action!r}, which is not legal")
         return action
