@@ -7,7 +7,6 @@ import random
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_styles import _other_deal
 
 from callbreak.bots import make_bot
 from callbreak.bots.expert import ExpertBot
@@ -15,16 +14,9 @@ from callbreak.bots.heuristic import classic_steps
 from callbreak.bots.kernel import Kernel, options_array
 from callbreak.bots.kernel_classic import S_SEAT
 from callbreak.bots.kernel_sampling import WorldSampler
-from callbreak.bots.reading import (
-    CARRY_CAP,
-    PRIOR_CLASSIC,
-    apply_inference,
-    carry,
-    classic_belief,
-    classic_evidence,
-    mismatch_factors,
-)
+from callbreak.bots.reading import PRIOR_CLASSIC, apply_inference, classic_belief, mismatch_factors
 from callbreak.core import CHANCE, Dealer, Match, Phase, SeatView, make_rules
+from test_styles import _other_deal
 
 
 def late_view(others: str, seed: int, tricks: int = 9) -> tuple[Match, SeatView]:
@@ -61,11 +53,11 @@ def test_classic_players_are_read_as_classic_and_random_ones_as_not(kernel: Kern
         _, view = late_view("heuristic", seed)
         *_, steps, agree, options = read(kernel, view)
         weights = np.ones(len(agree))
-        belief = classic_belief(classic_evidence(agree, options, weights, steps[:, S_SEAT]))
+        belief = classic_belief(agree, options, weights, steps[:, S_SEAT])
         assert (belief[1:] > 0.95).all(), (seed, belief)
         _, view = late_view("random", seed)
         *_, steps, agree, options = read(kernel, view)
-        belief = classic_belief(classic_evidence(agree, options, np.ones(len(agree)), steps[:, S_SEAT]))
+        belief = classic_belief(agree, options, np.ones(len(agree)), steps[:, S_SEAT])
         assert (belief[1:] < 0.3).all(), (seed, belief)  # from 0.8 before any move
         assert belief[0] == PRIOR_CLASSIC  # the reader's own seat: no moves of its own read
 
@@ -78,20 +70,15 @@ def test_a_belief_is_a_probability_that_forced_moves_do_not_move(moves: int, wor
     options = np.where(agree < 0, 1, rng.integers(2, 14, size=(worlds, moves)))
     seats = rng.integers(1, 4, size=moves)
     weights = rng.random(worlds) + 0.01
-    belief = classic_belief(classic_evidence(agree, options, weights, seats))
+    belief = classic_belief(agree, options, weights, seats)
     assert ((belief > 0) & (belief < 1)).all()
-    forced = classic_evidence(np.full_like(agree, -1), np.ones_like(options), weights, seats)
-    assert (forced == 0).all() and (classic_belief(forced) == PRIOR_CLASSIC).all()
+    forced = classic_belief(np.full_like(agree, -1), np.ones_like(options), weights, seats)
+    assert (forced == PRIOR_CLASSIC).all()
     # One more move that classic explains in every deal never makes a seat look less classic.
-    more = classic_belief(classic_evidence(np.hstack([agree, np.ones((worlds, 1), dtype=np.int64)]),
-                                           np.hstack([options, np.full((worlds, 1), 5)]), weights,
-                                           np.append(seats, 1)))
+    more = classic_belief(np.hstack([agree, np.ones((worlds, 1), dtype=np.int64)]),
+                          np.hstack([options, np.full((worlds, 1), 5)]), weights,
+                          np.append(seats, 1))
     assert more[1] >= belief[1] - 1e-12
-    # What deals carry into the next is capped: never a certain reading.
-    known = np.zeros(4)
-    for _ in range(50):
-        known = carry(known, classic_evidence(agree, options, weights, seats))
-    assert (np.abs(known) <= CARRY_CAP).all()
 
 
 def test_read_as_classic_the_inference_is_the_classic_weights(kernel: Kernel) -> None:
@@ -117,33 +104,6 @@ def test_the_expert_reads_random_opponents_and_plays_on(kernel: Kernel) -> None:
     assert action in view.legal
     assert bot.belief is not None and (bot.belief[1:] < 0.2).all()
     assert make_bot("expert:samples=60,read=on").read and not make_bot("expert:samples=60").read
-
-
-def test_what_one_deal_showed_is_carried_into_the_next(kernel: Kernel) -> None:
-    """One bot through a match against random players: by the second deal's first reads it
-    already doubts them (before they have shown much in that deal)."""
-    match = Match(make_rules("callbreak"))
-    dealer = Dealer(9)
-    expert = ExpertBot(samples=80, seed=2, read=True)
-    others = [make_bot("random", seed=s) for s in (1, 2, 3)]
-    early_second_deal = None
-    while match.deal_number <= 2:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
-        view = match.view(seat)
-        if seat == 0:
-            match.apply(expert.decide(view, 1.0).action)
-            if match.deal_number == 2 and view.phase is Phase.PLAY and early_second_deal is None \
-                    and expert.belief is not None:
-                early_second_deal = expert.belief.copy()
-        else:
-            match.apply(others[seat - 1].decide(view, 1.0).action)
-    # The first deal's evidence, carried (one deal is few moves: read on average over the seats).
-    assert expert.known[1:].mean() < -2
-    assert early_second_deal is not None and early_second_deal[1:].mean() < 0.5
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

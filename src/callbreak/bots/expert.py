@@ -50,7 +50,7 @@ from callbreak.bots.kernel import (
 )
 from callbreak.bots.kernel_classic import S_SEAT
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
-from callbreak.bots.reading import apply_inference, carry, classic_belief, classic_evidence, mismatch_factors
+from callbreak.bots.reading import apply_inference, classic_belief, mismatch_factors
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
@@ -308,13 +308,7 @@ class ExpertBot:
                              f"got {settle!r}")
         self.settle = settle
         self.read = read
-        # The reading of the others: what earlier deals of the match showed (log-odds a seat
-        # plays classic; a bot-server keeps it per player), this deal's evidence so far, and the
-        # last move's belief.
-        self.known = np.zeros(4)
-        self.read_evidence = np.zeros(4)
-        self.belief: np.ndarray | None = None
-        self._reading_deal: int | None = None
+        self.belief: np.ndarray | None = None  # the last move's reading of the others (for tests)
         self.opponents_classic = opponents == "classic"
         self.solve = solve
         self.infer = infer
@@ -343,16 +337,6 @@ class ExpertBot:
         self._opts: dict[tuple[Rules, bool], np.ndarray] = {}
 
     # --- entry point -------------------------------------------------------------------
-
-    def _read(self, view: SeatView, evidence: np.ndarray) -> np.ndarray:
-        """This move's belief that each other seat plays classic; a new deal first carries the
-        last one's evidence into what is known."""
-        if self._reading_deal is not None and view.deal_number != self._reading_deal:
-            self.known = carry(self.known, self.read_evidence)
-        self._reading_deal = view.deal_number
-        self.read_evidence = evidence
-        self.belief = classic_belief(self.known + evidence)
-        return self.belief
 
     def decide(self, view: SeatView, budget: float) -> Decision:
         """Choose one of ``view.legal`` within the budget."""
@@ -463,7 +447,7 @@ class ExpertBot:
                 self.kernel.classic_agreement(worlds, steps, trump, opts, agree, options)
                 seats = steps[:, S_SEAT]
                 if belief is None:  # read once a move, from the first batch of deals
-                    belief = self._read(view, classic_evidence(agree, options, weights, seats))
+                    belief = self.belief = classic_belief(agree, options, weights, seats)
                 apply_inference(agree, seats, mismatch_factors(belief, self.infer), weights)
             elif steps is not None:
                 self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,

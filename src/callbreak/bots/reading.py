@@ -23,27 +23,25 @@ import numpy as np
 SLIP = 0.1  # how often a classic player is taken to play another card than the model's
 PRIOR_CLASSIC = 0.8  # before any move: most players at a table play roughly classic
 MIN_BELIEF = 1e-6  # the reading never rules a style out for good
-CARRY_CAP = 8.0  # the most log-odds earlier deals can lend a reading (about 3,000 to 1)
 
 
-def classic_evidence(agree: np.ndarray, options: np.ndarray, weights: np.ndarray,
-                     seats: np.ndarray) -> np.ndarray:
-    """Per seat, the log of how much likelier its moves so far are if it plays classic than if
-    it plays any legal card alike (0: no evidence either way).
+def classic_belief(agree: np.ndarray, options: np.ndarray, weights: np.ndarray, seats: np.ndarray,
+                   prior: float = PRIOR_CLASSIC) -> np.ndarray:
+    """Each seat's probability of playing classic, given its moves so far.
 
     ``agree[i, k]`` and ``options[i, k]`` are :func:`callbreak.bots.kernel_classic.classic_agreement`'s
     output for sampled deal ``i`` (of weight ``weights[i]``) and earlier move ``k``, a move of
     ``seats[k]``. Forced moves (and moves the model has no opinion on) say nothing."""
-    evidence = np.zeros(4)
     total = float(weights.sum())
     if total <= 0 or agree.shape[1] == 0:
-        return evidence
+        return np.full(4, prior)
     w = weights / total
     n = np.maximum(options, 1).astype(float)
     informative = agree >= 0
     # P(the card played | classic) and P(... | any legal card alike), per deal, then averaged.
     classic = np.where(agree == 1, 1 - SLIP, SLIP / np.maximum(n - 1, 1))
     anything = 1 / n
+    log_odds = np.full(4, np.log(prior / (1 - prior)))
     for k in range(agree.shape[1]):
         mask = informative[:, k]
         weight = float(w[mask].sum())
@@ -51,23 +49,9 @@ def classic_evidence(agree: np.ndarray, options: np.ndarray, weights: np.ndarray
             continue
         like_classic = float(w[mask] @ classic[mask, k]) / weight
         like_anything = float(w[mask] @ anything[mask, k]) / weight
-        evidence[seats[k]] += np.log(like_classic / like_anything)
-    return evidence
-
-
-def classic_belief(evidence: np.ndarray, prior: float = PRIOR_CLASSIC) -> np.ndarray:
-    """Each seat's probability of playing classic, from the evidence of its moves (this deal's,
-    plus what earlier deals showed: see :func:`carry`)."""
-    log_odds = np.log(prior / (1 - prior)) + evidence
+        log_odds[seats[k]] += np.log(like_classic / like_anything)
     belief: np.ndarray = np.clip(1 / (1 + np.exp(-log_odds)), MIN_BELIEF, 1 - MIN_BELIEF)
     return belief
-
-
-def carry(known: np.ndarray, evidence: np.ndarray) -> np.ndarray:
-    """What a finished deal adds to what is known of each seat. Capped, so a long match never
-    makes a reading certain: people change how they play."""
-    added: np.ndarray = np.clip(known + evidence, -CARRY_CAP, CARRY_CAP)
-    return added
 
 
 def mismatch_factors(belief: np.ndarray, infer: float) -> np.ndarray:
