@@ -48,9 +48,7 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_classic import S_SEAT
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
-from callbreak.bots.reading import apply_inference, classic_belief, mismatch_factors
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
@@ -75,8 +73,6 @@ POLICY_DEFAULT = "heuristic"
 INFER_MODELS = (*POLICIES, "classic")
 # Who the other seats are in the playouts: the rollout policy, or classic players.
 OPPONENT_MODELS = ("policy", "classic")
-# Read each seat's style before inferring from its play (bots/reading.py): off until measured.
-READ_DEFAULT = False
 # Measured (benchmarks/RESULTS.md, 2026-11-23): classic opponents in the playouts, and sampled
 # deals weighed by how well classic play explains the others' moves (a factor of 0.2 for each
 # move it does not explain), gained +0.16 [+0.04, +0.28] a deal over rollout-policy opponents.
@@ -259,9 +255,6 @@ class ExpertBot:
             :func:`callbreak.bots.kernel_impl.solve_rest`), instead of rolled out (0: none).
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
-        read: read each other seat's style from its play first (see
-            :mod:`callbreak.bots.reading`): the classic inference counts for a seat only as far
-            as its moves look classic (with ``infer_policy=classic``).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -272,7 +265,7 @@ class ExpertBot:
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
-                 settle: float = SETTLE_DEFAULT, read: bool = READ_DEFAULT) -> None:
+                 settle: float = SETTLE_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -307,8 +300,6 @@ class ExpertBot:
             raise ValueError(f"settle must be between 0 (off) and 100 standard errors, "
                              f"got {settle!r}")
         self.settle = settle
-        self.read = read
-        self.belief: np.ndarray | None = None  # the last move's reading of the others (for tests)
         self.opponents_classic = opponents == "classic"
         self.solve = solve
         self.infer = infer
@@ -433,7 +424,6 @@ class ExpertBot:
         safe = np.zeros(len(plays))
         count = 0
         settled = False
-        belief = None
         while self.samples is None or count < self.samples:
             cap = 1024 if self.samples is None else self.samples - count
             n = clock.batch(cap, fixed=self.samples is not None)
@@ -441,15 +431,7 @@ class ExpertBot:
                 break
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng)
-            if steps is not None and self.read:
-                agree = np.empty((n, len(steps)), dtype=np.int64)
-                options = np.empty((n, len(steps)), dtype=np.int64)
-                self.kernel.classic_agreement(worlds, steps, trump, opts, agree, options)
-                seats = steps[:, S_SEAT]
-                if belief is None:  # read once a move, from the first batch of deals
-                    belief = self.belief = classic_belief(agree, options, weights, seats)
-                apply_inference(agree, seats, mismatch_factors(belief, self.infer), weights)
-            elif steps is not None:
+            if steps is not None:
                 self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,
                                             weights)
             elif infer:
@@ -708,14 +690,6 @@ def _float(value: str, name: str) -> float:
         raise ValueError(f"{name} must be a number, got {value!r}") from None
 
 
-def _flag(value: str, name: str) -> bool:
-    if value.lower() in ("1", "on", "true", "yes"):
-        return True
-    if value.lower() in ("0", "off", "false", "no"):
-        return False
-    raise ValueError(f"{name} must be on or off, got {value!r}")
-
-
 @register("expert")
 def _expert(budget: str | None = None, samples: str | None = None, seed: str | None = None,
             backend: str | None = None, reps: str | None = None,
@@ -725,7 +699,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             match_weight: str | None = None, infer: str | None = None,
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
-            settle: str | None = None, read: str | None = None) -> ExpertBot:
+            settle: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -743,5 +717,4 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0,
                      infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
                      evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT,
-                     settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"),
-                     read=READ_DEFAULT if read is None else _flag(read, "read"))
+                     settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"))

@@ -104,7 +104,6 @@ class Kernel:
     play_weights: Any
     solve: Any
     classic_weights: Any
-    classic_agreement: Any
     classic_evaluate: Any
 
     def __init__(self, backend: str) -> None:
@@ -167,8 +166,6 @@ class Kernel:
         step[0, classic.S_SEAT:classic.S_T0] = (1, 13, 1, 0)  # a heart played to a spade lead
         step[0, classic.S_ALLOWED:] = (1 << 52) - 1
         self.classic_weights(full, step, 0, opts, 0.5, np.ones(1))
-        self.classic_agreement(full, step, 0, opts, np.zeros((1, 1), dtype=np.int64),
-                               np.zeros((1, 1), dtype=np.int64))
         table = np.zeros((4, classic.TABLE_COLS), dtype=np.int64)
         table[:, classic.T_ALLOWED] = (1 << 52) - 1
         self.classic_evaluate(full, np.zeros(4, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),

@@ -409,43 +409,6 @@ def classic_weights(worlds: Any, steps: Any, trump: int, opts: Any, mismatch: fl
         out[i] *= w
 
 
-def classic_agreement(worlds: Any, steps: Any, trump: int, opts: Any, agree: Any, options: Any) -> None:
-    """For each sampled deal ``i`` and earlier move ``k`` (a row of ``steps``): ``agree[i, k]`` is
-    1 if a classic player holding its seat's cards of that deal would have played the card that
-    was played, 0 if not, -1 if the move was forced (or the model has no opinion);
-    ``options[i, k]`` its number of legal cards.
-    (What :func:`classic_weights` folds into one weight, kept apart for the style reader.)"""
-    must_beat = opts[OPT_MUST_BEAT]
-    void_rule = opts[OPT_VOID_RULE]
-    no_wasting = opts[OPT_NO_WASTING]
-    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
-    for i in range(worlds.shape[0]):
-        for k in range(steps.shape[0]):
-            seat = steps[k, S_SEAT]
-            hand = worlds[i, seat] | steps[k, S_LATER]
-            ntrick = steps[k, S_NTRICK]
-            t0 = steps[k, S_T0]
-            t1 = steps[k, S_T1]
-            t2 = steps[k, S_T2]
-            legal = legal_mask(hand, t0, t1, t2, ntrick, trump, steps[k, S_FIRST] != 0, must_beat,
-                               void_rule, no_wasting, no_spade_lead)
-            n = popcount(legal)
-            options[i, k] = n
-            if n < 2:
-                agree[i, k] = -1
-                continue
-            unseen = ALL_CARDS & ~hand & ~steps[k, S_PLAYED]
-            chosen = classic_card(seat, hand, legal, unseen, trump, steps[k, S_MODE],
-                                  steps[k, S_TARGETS], steps[k, S_PARTNER], ntrick,
-                                  steps[k, S_LEADER], t0, t1, t2, steps[k, S_ALLOWED],
-                                  steps[k, S_ALLOWED + 1], steps[k, S_ALLOWED + 2],
-                                  steps[k, S_ALLOWED + 3])
-            if chosen < 0:  # the model has no opinion here: no evidence either way
-                agree[i, k] = -1
-            else:
-                agree[i, k] = 1 if chosen == steps[k, S_CARD] else 0
-
-
 @jitable
 def narrow_allowed(allowed: int, card: int, ntrick: int, t0: int, t1: int, t2: int, trump: int,
                    first_trick: bool, must_beat: int, void_rule: int, no_wasting: int,
@@ -583,4 +546,4 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                     out[i, c, r, s] = w[s]
 
 
-ENTRY_POINTS = ("classic_weights", "classic_agreement", "classic_evaluate")
+ENTRY_POINTS = ("classic_weights", "classic_evaluate")
