@@ -546,4 +546,70 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                     out[i, c, r, s] = w[s]
 
 
-ENTRY_POINTS = ("classic_weights", "classic_evaluate")
+@jitable
+def greedy_card(hand: int, legal: int, ntrick: int, t0: int, t1: int, t2: int, trump: int,
+                played: int) -> int:
+    """The card the ``greedy`` style (:class:`callbreak.bots.styles.GreedyBot`) plays: following,
+    its cheapest card that wins the trick so far, else its cheapest card; leading, the highest
+    side card that is the top card still out (the lowest suit among equal ranks), else its
+    cheapest card. ``played``: every card played this deal before this move."""
+    if ntrick == 0:
+        gone = played | hand
+        for rank in range(12, -1, -1):
+            for suit in range(4):
+                c = 13 * suit + rank
+                if suit != trump and (legal >> c) & 1 and not (suit_mask(suit) & ~gone & ~((2 << c) - 1)):
+                    return c
+        return cheapest(legal, trump)
+    best = t0
+    if ntrick > 1 and beats(t1, best, trump):
+        best = t1
+    if ntrick > 2 and beats(t2, best, trump):
+        best = t2
+    winners = 0
+    m = legal
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        if beats(c, best, trump):
+            winners |= 1 << c
+    return cheapest(winners if winners else legal, trump)
+
+
+def style_moves(worlds: Any, steps: Any, trump: int, opts: Any, classic_out: Any, greedy_out: Any,
+                nlegal_out: Any) -> None:
+    """For every sampled deal ``i`` and earlier move ``k`` (a row of ``steps``), from the hand
+    its seat holds in that deal: how many cards it could play (``nlegal_out[i, k]``), the card a
+    classic player would have played (``classic_out``, -1: no opinion) and the card the greedy
+    style would have (``greedy_out``). What :mod:`callbreak.bots.reading` reads styles from."""
+    must_beat = opts[OPT_MUST_BEAT]
+    void_rule = opts[OPT_VOID_RULE]
+    no_wasting = opts[OPT_NO_WASTING]
+    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
+    for i in range(worlds.shape[0]):
+        for k in range(steps.shape[0]):
+            seat = steps[k, S_SEAT]
+            hand = worlds[i, seat] | steps[k, S_LATER]
+            ntrick = steps[k, S_NTRICK]
+            t0 = steps[k, S_T0]
+            t1 = steps[k, S_T1]
+            t2 = steps[k, S_T2]
+            legal = legal_mask(hand, t0, t1, t2, ntrick, trump, steps[k, S_FIRST] != 0, must_beat,
+                               void_rule, no_wasting, no_spade_lead)
+            n = popcount(legal)
+            nlegal_out[i, k] = n
+            if n < 2:
+                classic_out[i, k] = low_card(legal)
+                greedy_out[i, k] = low_card(legal)
+                continue
+            unseen = ALL_CARDS & ~hand & ~steps[k, S_PLAYED]
+            classic_out[i, k] = classic_card(seat, hand, legal, unseen, trump, steps[k, S_MODE],
+                                             steps[k, S_TARGETS], steps[k, S_PARTNER], ntrick,
+                                             steps[k, S_LEADER], t0, t1, t2, steps[k, S_ALLOWED],
+                                             steps[k, S_ALLOWED + 1], steps[k, S_ALLOWED + 2],
+                                             steps[k, S_ALLOWED + 3])
+            greedy_out[i, k] = greedy_card(hand, legal, ntrick, t0, t1, t2, trump,
+                                           steps[k, S_PLAYED])
+
+
+ENTRY_POINTS = ("classic_weights", "classic_evaluate", "style_moves")
