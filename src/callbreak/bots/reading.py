@@ -104,13 +104,15 @@ def classic_mismatch_weights(steps: np.ndarray, classic: np.ndarray, nlegal: np.
     played = steps[:, S_CARD][None, :]
     miss = (classic >= 0) & (classic != played) & (nlegal >= 2)
     per_move = np.where(miss, factors[steps[:, S_SEAT]][None, :], 1.0)
-    return np.prod(per_move, axis=1)
+    out: np.ndarray = np.prod(per_move, axis=1)
+    return out
 
 
 def carry(post: Posterior) -> Posterior:
     """A deal's final reading as the next deal's prior: at least ``FLOOR`` on every style."""
-    p = np.maximum(np.asarray(post, dtype=float), FLOOR)
-    return p / p.sum()
+    p: np.ndarray = np.maximum(np.asarray(post, dtype=float), FLOOR)
+    out: np.ndarray = p / p.sum()
+    return out
 
 
 @dataclass
