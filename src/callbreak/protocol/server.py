@@ -158,12 +158,13 @@ def request_seed(body: Any, seed: int) -> int:
 
 def match_key(request: Request, body: Any) -> tuple[str, ...]:
     """Whose readings of the others a request continues: the match (its ``matchId`` when the
-    referee sends one, else its seat order of player ids) and the requesting player."""
+    referee sends one, else its set of player ids: their order turns with the dealer) and the
+    requesting player."""
     match = body.get("matchId") if isinstance(body, dict) else None
     me = request.player_ids[request.view.seat or 0]
     if isinstance(match, str) and match:
         return ("match", match, me)
-    return ("seats", *request.player_ids, me)
+    return ("players", *sorted(request.player_ids), me)
 
 
 class IllegalChoiceError(RuntimeError):
