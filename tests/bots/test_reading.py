@@ -112,7 +112,7 @@ def test_every_posterior_sums_to_one(seed: int, worlds: int, moves: int, prior: 
     nlegal = rng.integers(1, 14, (worlds, moves))
     p = np.array(prior) / sum(prior)
     got = read_styles(steps, classic, greedy, nlegal, rng.random(worlds), {1: p})
-    for seat, post in got.items():
+    for post in got.values():
         assert post.shape == (len(STYLES),)
         assert post.sum() == pytest.approx(1.0)
         assert (post > 0).all()  # no style ruled out
@@ -221,3 +221,40 @@ def test_the_style_book_drops_a_match_idle_too_long_and_carries_readings_to_the_
     assert len(book) == 1
     with pytest.raises(ValueError):
         StyleBook(capacity=0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_greedy_seats_in_the_playouts_play_as_the_greedy_bot(kernel: Kernel, seed: int) -> None:
+    from _dealing import dealt
+
+    from callbreak.bots.heuristic import classic_table
+    from callbreak.bots.kernel import POLICY_HEURISTIC, make_position
+    from callbreak.bots.kernel_classic import STYLE_GREEDY, STYLE_RANDOM, T_STYLE
+
+    rules = make_rules("callbreak")
+    match = dealt(rules, seed)
+    view = match.view(0)
+    worlds = np.array([[mask_of(match.view(s).hand or ()) for s in range(4)]], dtype=np.int64)
+    assert view.leader is not None
+    pos = make_position((), view.leader, int(view.trump or 0), 0, (0, 0, 0, 0))
+    table = classic_table(view)
+    table[:, T_STYLE] = STYLE_GREEDY
+    out = np.zeros((1, 1, 1, 4), dtype=np.int64)
+    opts = options_array(rules, noise=0)
+    cands = np.array([-1], dtype=np.int64)
+    for k in (kernel, get_kernel("python")):
+        k.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 1, POLICY_HEURISTIC,
+                           seed, -1, table, out)
+        bot = GreedyBot()
+        played = Match(rules)
+        for action in match.history:
+            played.apply(action)
+        while played.phase is Phase.PLAY:
+            seat = played.to_act
+            assert seat is not None
+            played.apply(bot.decide(played.view(seat), 1.0).action)
+        assert list(out[0, 0, 0]) == list(played.results[0].won)
+    table[:, T_STYLE] = STYLE_RANDOM  # random seats: a legal deal still, 13 tricks shared
+    kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 1,
+                            POLICY_HEURISTIC, seed, -1, table, out)
+    assert out[0, 0, 0].sum() == 13

@@ -48,8 +48,11 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
+from callbreak.bots.kernel_classic import STYLE_GREEDY, STYLE_RANDOM, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.reading import (
+    CLASSIC,
+    GREEDY,
     Posterior,
     classic_mismatch_weights,
     mismatch_factors,
@@ -87,6 +90,11 @@ INFER_DEFAULT = 0.2
 INFER_MODEL_DEFAULT = "classic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
+# Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
+# looks); play (also, in the playouts, a seat read as greedy or random plays as one).
+READ_MODES = ("off", "on", "play")
+READ_DEFAULT = "off"
+PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
 READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
 # past 8 not even one playout fits a move's budget.
@@ -263,7 +271,9 @@ class ExpertBot:
         read: read each other seat's style from its play this deal
             (:mod:`callbreak.bots.reading`; needs ``infer_policy=classic``), starting from
             ``style_prior``: the inference from play then counts a move a classic player would
-            not have made only as much as that seat looks classic (off: every seat is classic).
+            not have made only as much as that seat looks classic (off: every seat is classic);
+            ``play``: also, in the playouts, a seat read as greedy or random (at least
+            ``PLAY_AS`` sure) plays as one.
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
     """
@@ -276,7 +286,7 @@ class ExpertBot:
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
-                 settle: float = SETTLE_DEFAULT, read: bool = False) -> None:
+                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -311,7 +321,10 @@ class ExpertBot:
             raise ValueError(f"settle must be between 0 (off) and 100 standard errors, "
                              f"got {settle!r}")
         self.settle = settle
-        self.read = read
+        if read not in READ_MODES:
+            raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
+        self.read = read != "off"
+        self.read_play = read == "play"
         # Reading the others' styles (``read``): what is known of them before this deal (set by
         # whoever keeps a match's readings, e.g. the bot-server), and the last search's reading.
         self.style_prior: dict[int, Posterior] = {}
@@ -445,6 +458,11 @@ class ExpertBot:
             self.reading = read_styles(steps, classic, greedy, nlegal, weights, self.style_prior)
             factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
+        if table is not None and self.read_play:
+            for s, post in self.reading.items():
+                style = int(np.argmax(post))
+                if style != CLASSIC and post[style] >= PLAY_AS:
+                    table[s, T_STYLE] = STYLE_GREEDY if style == GREEDY else STYLE_RANDOM
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
@@ -741,8 +759,6 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
             settle: str | None = None, read: str | None = None) -> ExpertBot:
-    if read not in (None, "on", "off"):
-        raise ValueError(f"read must be on or off, got {read!r}")
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -761,4 +777,4 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
                      evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT,
                      settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"),
-                     read=read == "on")
+                     read=READ_DEFAULT if read is None else read)

@@ -31,6 +31,7 @@ from callbreak.bots.kernel_impl import (
     OPT_NOISE,
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
+    POLICY_RANDOM,
     VOID_FREE,
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
@@ -456,7 +457,11 @@ def narrow_allowed(allowed: int, card: int, ntrick: int, t0: int, t1: int, t2: i
 T_CALL = 0  # the seat's call
 T_MADE = 1  # its MODE_* once the call is made (rules: overtricks worth tenths, nothing, or hurt)
 T_ALLOWED = 2  # the cards the public play allows it to hold at the root
-TABLE_COLS = 3
+T_STYLE = 3  # how it plays in the playouts: STYLE_CLASSIC (0), STYLE_GREEDY or STYLE_RANDOM
+TABLE_COLS = 4
+STYLE_CLASSIC = 0
+STYLE_GREEDY = 1
+STYLE_RANDOM = 2
 
 
 @jitable
@@ -489,7 +494,8 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                      reps: int, policy: int, seed: int, me: int, table: Any, out: Any) -> None:
     """:func:`callbreak.bots.kernel_impl.evaluate` with the other seats playing
     :func:`classic_card` (from their own hand, the cards they have not seen and what the play
-    has shown of every hand) and ``me`` the rollout policy ``policy`` (``me`` = -1:
+    has shown of every hand; a seat whose ``table`` style is greedy plays :func:`greedy_card`,
+    one whose style is random any legal card) and ``me`` the rollout policy ``policy`` (``me`` = -1:
     every seat classic). One move in ``opts[OPT_NOISE]`` is random, as in the rollouts; there
     is no exact search."""
     must_beat = opts[OPT_MUST_BEAT]
@@ -526,6 +532,11 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                                 card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
                                                    h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
                                                    best, partner_winning, trump)
+                            elif table[seat, T_STYLE] == STYLE_GREEDY:
+                                gone = ALL_CARDS & ~(h[0] | h[1] | h[2] | h[3])
+                                card = greedy_card(h[seat], legal, ntrick, t0, t1, t2, trump, gone)
+                            elif table[seat, T_STYLE] == STYLE_RANDOM:
+                                card, x = chance_card(legal, POLICY_RANDOM, 0, x)
                             else:
                                 unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
                                 mode, targets = stance_of(table, w, seat, popcount(h[seat]), pair)
