@@ -7,6 +7,11 @@ Reproduce (as recorded in RESULTS.md):
     PYTHONPATH=src .venv/bin/python benchmarks/expert_fields.py --sets 8 \
         --base-src /tmp/base-e14aa58/src
 
+or pair two options of this checkout's expert (reading the others' styles on and off):
+
+    PYTHONPATH=src .venv/bin/python benchmarks/expert_fields.py --sets 8 --h2h 0 \
+        --new-bot expert:read=on --old-bot expert:read=off
+
 Two real ``callbreak bot-server`` processes serve ``expert``: this checkout's and the baseline's
 (``--base-src``, the commit before this work). This script is the referee, with the public
 tournament's clock: the served seat has ``--deal-ms`` (1,500) for each deal, and each request's
@@ -146,13 +151,16 @@ def main() -> None:
     parser.add_argument("--deal-ms", type=float, default=1500.0)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--ismcts-iterations", type=int, default=1000)
-    parser.add_argument("--base-src", required=True, help="the baseline checkout's src")
+    parser.add_argument("--base-src", default=None,
+                        help="the baseline checkout's src (default: this checkout's)")
+    parser.add_argument("--new-bot", default="expert", help="the bot spec the new server serves")
+    parser.add_argument("--old-bot", default="expert", help="the bot spec the baseline serves")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus; {args.deal_ms:g} ms a deal; "
-          f"ismcts {args.ismcts_iterations} iterations; baseline {args.base_src}", flush=True)
+          f"ismcts {args.ismcts_iterations} iterations; baseline {args.base_src or 'this checkout'}; new {args.new_bot}, old {args.old_bot}", flush=True)
     with ExitStack() as stack, httpx.Client(timeout=30) as http:
-        new_url = stack.enter_context(bot_server("expert", None))
-        old_url = stack.enter_context(bot_server("expert", args.base_src))
+        new_url = stack.enter_context(bot_server(args.new_bot, None))
+        old_url = stack.enter_context(bot_server(args.old_bot, args.base_src))
         new = Served(new_url, http, args.deal_ms)
         old = Served(old_url, http, args.deal_ms)
         all_diffs: list[float] = []

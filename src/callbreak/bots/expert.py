@@ -48,7 +48,16 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
+from callbreak.bots.kernel_classic import STYLE_GREEDY, STYLE_RANDOM, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
+from callbreak.bots.reading import (
+    CLASSIC,
+    GREEDY,
+    Posterior,
+    classic_mismatch_weights,
+    mismatch_factors,
+    read_styles,
+)
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
@@ -81,6 +90,12 @@ INFER_DEFAULT = 0.2
 INFER_MODEL_DEFAULT = "classic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
+# Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
+# looks); play (also, in the playouts, a seat read as greedy or random plays as one).
+READ_MODES = ("off", "on", "play")
+READ_DEFAULT = "off"
+PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
+READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
 # past 8 not even one playout fits a move's budget.
 SOLVE_MAX = 8
@@ -253,6 +268,12 @@ class ExpertBot:
         solve: the last this many tricks of every playout are solved exactly, every seat
             playing for its own deal score with all hands known (see
             :func:`callbreak.bots.kernel_impl.solve_rest`), instead of rolled out (0: none).
+        read: read each other seat's style from its play this deal
+            (:mod:`callbreak.bots.reading`; needs ``infer_policy=classic``), starting from
+            ``style_prior``: the inference from play then counts a move a classic player would
+            not have made only as much as that seat looks classic (off: every seat is classic);
+            ``play``: also, in the playouts, a seat read as greedy or random (at least
+            ``PLAY_AS`` sure) plays as one.
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
     """
@@ -265,7 +286,7 @@ class ExpertBot:
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
-                 settle: float = SETTLE_DEFAULT) -> None:
+                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -300,6 +321,14 @@ class ExpertBot:
             raise ValueError(f"settle must be between 0 (off) and 100 standard errors, "
                              f"got {settle!r}")
         self.settle = settle
+        if read not in READ_MODES:
+            raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
+        self.read = read != "off"
+        self.read_play = read == "play"
+        # Reading the others' styles (``read``): what is known of them before this deal (set by
+        # whoever keeps a match's readings, e.g. the bot-server), and the last search's reading.
+        self.style_prior: dict[int, Posterior] = {}
+        self.reading: dict[int, Posterior] = {}
         self.opponents_classic = opponents == "classic"
         self.solve = solve
         self.infer = infer
@@ -414,8 +443,26 @@ class ExpertBot:
         history = np.array([int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick],
                            dtype=np.int64)
         infer = self.infer < 1 and len(history) > 0
+        reading = self.read and infer and self.infer_classic
         steps = classic_steps(view) if infer and self.infer_classic else None
+        if reading:
+            assert steps is not None
+            if len(steps) == 0:
+                reading = False
+        factors = np.full(4, self.infer)
+        self.reading = dict(self.style_prior)
+        if reading:  # read once, from deals of its own (weighed by the calls only)
+            assert steps is not None
+            worlds, weights = sampler.draw(READ_WORLDS, self.rng)
+            classic, greedy, nlegal = self._style_moves(worlds, steps, trump, opts)
+            self.reading = read_styles(steps, classic, greedy, nlegal, weights, self.style_prior)
+            factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
+        if table is not None and self.read_play:
+            for s, post in self.reading.items():
+                style = int(np.argmax(post))
+                if style != CLASSIC and post[style] >= PLAY_AS:
+                    table[s, T_STYLE] = STYLE_GREEDY if style == GREEDY else STYLE_RANDOM
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
@@ -431,7 +478,11 @@ class ExpertBot:
                 break
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng)
-            if steps is not None:
+            if reading:
+                assert steps is not None
+                classic, _, nlegal = self._style_moves(worlds, steps, trump, opts)
+                weights *= classic_mismatch_weights(steps, classic, nlegal, factors)
+            elif steps is not None:
                 self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,
                                             weights)
             elif infer:
@@ -449,6 +500,14 @@ class ExpertBot:
                 settled = True
                 break
         return _Search(plays, tally, safe, count, settled, sampler, pos)
+
+    def _style_moves(self, worlds: np.ndarray, steps: np.ndarray, trump: int,
+                     opts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`callbreak.bots.kernel_classic.style_moves`' (classic, greedy, legal count)."""
+        classic, greedy, nlegal = (np.zeros((len(worlds), len(steps)), dtype=np.int64)
+                                   for _ in range(3))
+        self.kernel.style_moves(worlds, steps, trump, opts, classic, greedy, nlegal)
+        return classic, greedy, nlegal
 
     def _playouts(self, worlds: np.ndarray, pos: Position, opts: np.ndarray, cands: np.ndarray,
                   reps: int, seat: int, table: np.ndarray | None, points: np.ndarray) -> np.ndarray:
@@ -699,7 +758,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             match_weight: str | None = None, infer: str | None = None,
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
-            settle: str | None = None) -> ExpertBot:
+            settle: str | None = None, read: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -717,4 +776,5 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      solve=SOLVE_DEFAULT if solve is None else _int(solve, "solve") or 0,
                      infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
                      evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT,
-                     settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"))
+                     settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"),
+                     read=READ_DEFAULT if read is None else read)

@@ -105,6 +105,7 @@ class Kernel:
     solve: Any
     classic_weights: Any
     classic_evaluate: Any
+    style_moves: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -166,6 +167,8 @@ class Kernel:
         step[0, classic.S_SEAT:classic.S_T0] = (1, 13, 1, 0)  # a heart played to a spade lead
         step[0, classic.S_ALLOWED:] = (1 << 52) - 1
         self.classic_weights(full, step, 0, opts, 0.5, np.ones(1))
+        moves = np.zeros((1, 1), dtype=np.int64)
+        self.style_moves(full, step, 0, opts, moves, moves.copy(), moves.copy())
         table = np.zeros((4, classic.TABLE_COLS), dtype=np.int64)
         table[:, classic.T_ALLOWED] = (1 << 52) - 1
         self.classic_evaluate(full, np.zeros(4, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),

@@ -31,6 +31,7 @@ from callbreak.bots.kernel_impl import (
     OPT_NOISE,
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
+    POLICY_RANDOM,
     VOID_FREE,
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
@@ -456,7 +457,11 @@ def narrow_allowed(allowed: int, card: int, ntrick: int, t0: int, t1: int, t2: i
 T_CALL = 0  # the seat's call
 T_MADE = 1  # its MODE_* once the call is made (rules: overtricks worth tenths, nothing, or hurt)
 T_ALLOWED = 2  # the cards the public play allows it to hold at the root
-TABLE_COLS = 3
+T_STYLE = 3  # how it plays in the playouts: STYLE_CLASSIC (0), STYLE_GREEDY or STYLE_RANDOM
+TABLE_COLS = 4
+STYLE_CLASSIC = 0
+STYLE_GREEDY = 1
+STYLE_RANDOM = 2
 
 
 @jitable
@@ -489,7 +494,8 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                      reps: int, policy: int, seed: int, me: int, table: Any, out: Any) -> None:
     """:func:`callbreak.bots.kernel_impl.evaluate` with the other seats playing
     :func:`classic_card` (from their own hand, the cards they have not seen and what the play
-    has shown of every hand) and ``me`` the rollout policy ``policy`` (``me`` = -1:
+    has shown of every hand; a seat whose ``table`` style is greedy plays :func:`greedy_card`,
+    one whose style is random any legal card) and ``me`` the rollout policy ``policy`` (``me`` = -1:
     every seat classic). One move in ``opts[OPT_NOISE]`` is random, as in the rollouts; there
     is no exact search."""
     must_beat = opts[OPT_MUST_BEAT]
@@ -526,6 +532,11 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                                 card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
                                                    h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
                                                    best, partner_winning, trump)
+                            elif table[seat, T_STYLE] == STYLE_GREEDY:
+                                gone = ALL_CARDS & ~(h[0] | h[1] | h[2] | h[3])
+                                card = greedy_card(h[seat], legal, ntrick, t0, t1, t2, trump, gone)
+                            elif table[seat, T_STYLE] == STYLE_RANDOM:
+                                card, x = chance_card(legal, POLICY_RANDOM, 0, x)
                             else:
                                 unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
                                 mode, targets = stance_of(table, w, seat, popcount(h[seat]), pair)
@@ -546,4 +557,70 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                     out[i, c, r, s] = w[s]
 
 
-ENTRY_POINTS = ("classic_weights", "classic_evaluate")
+@jitable
+def greedy_card(hand: int, legal: int, ntrick: int, t0: int, t1: int, t2: int, trump: int,
+                played: int) -> int:
+    """The card the ``greedy`` style (:class:`callbreak.bots.styles.GreedyBot`) plays: following,
+    its cheapest card that wins the trick so far, else its cheapest card; leading, the highest
+    side card that is the top card still out (the lowest suit among equal ranks), else its
+    cheapest card. ``played``: every card played this deal before this move."""
+    if ntrick == 0:
+        gone = played | hand
+        for rank in range(12, -1, -1):
+            for suit in range(4):
+                c = 13 * suit + rank
+                if suit != trump and (legal >> c) & 1 and not (suit_mask(suit) & ~gone & ~((2 << c) - 1)):
+                    return c
+        return cheapest(legal, trump)
+    best = t0
+    if ntrick > 1 and beats(t1, best, trump):
+        best = t1
+    if ntrick > 2 and beats(t2, best, trump):
+        best = t2
+    winners = 0
+    m = legal
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        if beats(c, best, trump):
+            winners |= 1 << c
+    return cheapest(winners if winners else legal, trump)
+
+
+def style_moves(worlds: Any, steps: Any, trump: int, opts: Any, classic_out: Any, greedy_out: Any,
+                nlegal_out: Any) -> None:
+    """For every sampled deal ``i`` and earlier move ``k`` (a row of ``steps``), from the hand
+    its seat holds in that deal: how many cards it could play (``nlegal_out[i, k]``), the card a
+    classic player would have played (``classic_out``, -1: no opinion) and the card the greedy
+    style would have (``greedy_out``). What :mod:`callbreak.bots.reading` reads styles from."""
+    must_beat = opts[OPT_MUST_BEAT]
+    void_rule = opts[OPT_VOID_RULE]
+    no_wasting = opts[OPT_NO_WASTING]
+    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
+    for i in range(worlds.shape[0]):
+        for k in range(steps.shape[0]):
+            seat = steps[k, S_SEAT]
+            hand = worlds[i, seat] | steps[k, S_LATER]
+            ntrick = steps[k, S_NTRICK]
+            t0 = steps[k, S_T0]
+            t1 = steps[k, S_T1]
+            t2 = steps[k, S_T2]
+            legal = legal_mask(hand, t0, t1, t2, ntrick, trump, steps[k, S_FIRST] != 0, must_beat,
+                               void_rule, no_wasting, no_spade_lead)
+            n = popcount(legal)
+            nlegal_out[i, k] = n
+            if n < 2:
+                classic_out[i, k] = low_card(legal)
+                greedy_out[i, k] = low_card(legal)
+                continue
+            unseen = ALL_CARDS & ~hand & ~steps[k, S_PLAYED]
+            classic_out[i, k] = classic_card(seat, hand, legal, unseen, trump, steps[k, S_MODE],
+                                             steps[k, S_TARGETS], steps[k, S_PARTNER], ntrick,
+                                             steps[k, S_LEADER], t0, t1, t2, steps[k, S_ALLOWED],
+                                             steps[k, S_ALLOWED + 1], steps[k, S_ALLOWED + 2],
+                                             steps[k, S_ALLOWED + 3])
+            greedy_out[i, k] = greedy_card(hand, legal, ntrick, t0, t1, t2, trump,
+                                           steps[k, S_PLAYED])
+
+
+ENTRY_POINTS = ("classic_weights", "classic_evaluate", "style_moves")

@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from callbreak.bots import Bot, make_bot
+from callbreak.bots.reading import StyleBook
 from callbreak.core import Action, Call, Dealer, Match, Play, SeatView
 from callbreak.core.tricks import biggest_card
 from callbreak.protocol.wire import (
@@ -154,6 +156,17 @@ def request_seed(body: Any, seed: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
+def match_key(request: Request, body: Any) -> tuple[str, ...]:
+    """Whose readings of the others a request continues: the match (its ``matchId`` when the
+    referee sends one, else its set of player ids: their order turns with the dealer) and the
+    requesting player."""
+    match = body.get("matchId") if isinstance(body, dict) else None
+    me = request.player_ids[request.view.seat or 0]
+    if isinstance(match, str) and match:
+        return ("match", match, me)
+    return ("players", *sorted(request.player_ids), me)
+
+
 class IllegalChoiceError(RuntimeError):
     """Our bot chose an action the rules do not allow (a bug in the bot)."""
 
@@ -167,6 +180,10 @@ class BotService:
         self.seed = seed
         self.max_think = max_think
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        # A bot that reads the others' styles (expert:read=on) keeps its readings from deal to
+        # deal of a match here: the server is otherwise stateless per request.
+        self.styles = StyleBook()
+        self._styles_lock = threading.Lock()
         self.answered = 0  # decisions the bot made
         self.defaulted = 0  # decisions the server made for it (late, failed or illegal)
 
@@ -191,7 +208,18 @@ class BotService:
         # so it still answers before the deadline rather than being cut off by it.
         budget = max(MIN_THINK, budget - (time.monotonic() - arrived))
         bot: Bot = make_bot(self.spec, seed=request_seed(body, self.seed))
+        reads = getattr(bot, "read", False) is True and hasattr(bot, "style_prior")
+        if reads:
+            key, deal, ids = match_key(request, body), request.view.deal_number, request.player_ids
+            with self._styles_lock:
+                known = self.styles.priors(key, deal)
+            bot.style_prior = {s: known[pid] for s, pid in enumerate(ids)  # type: ignore[attr-defined]
+                               if pid in known}
         action = bot.decide(request.view, budget).action
+        if reads:
+            reading = getattr(bot, "reading", {})
+            with self._styles_lock:
+                self.styles.record(key, deal, {ids[s]: p for s, p in reading.items()})
         if action not in request.view.legal:
             raise IllegalChoiceError(f"bot {self.spec} chose {action!r}, which is not legal")
         return action

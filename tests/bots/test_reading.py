@@ -1,0 +1,260 @@
+"""Reading the other seats' styles from their play (callbreak.bots.reading)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from _dealing import heuristic_positions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_styles import _other_deal
+
+from callbreak.bots import make_bot
+from callbreak.bots.heuristic import classic_steps
+from callbreak.bots.kernel import Kernel, get_kernel, options_array
+from callbreak.bots.kernel_classic import S_CARD, S_SEAT, greedy_card
+from callbreak.bots.kernel_sampling import WorldSampler
+from callbreak.bots.reading import (
+    CLASSIC,
+    FLOOR,
+    GREEDY,
+    RANDOM,
+    STYLES,
+    StyleBook,
+    carry,
+    classic_mismatch_weights,
+    mismatch_factors,
+    read_styles,
+    uniform,
+)
+from callbreak.bots.styles import GreedyBot
+from callbreak.core import CHANCE, Match, Phase, Play, SeatView, make_rules
+from callbreak.core.cards import mask_of
+
+WORLDS = 96
+
+
+def _moves(kernel: Kernel, view: SeatView, seed: int = 0
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(steps, classic, greedy, legal counts, weights) over sampled deals of ``view``."""
+    steps = classic_steps(view)
+    worlds, weights = WorldSampler(view, kernel).draw(WORLDS, random.Random(seed))
+    out = [np.zeros((len(worlds), len(steps)), dtype=np.int64) for _ in range(3)]
+    trump = -1 if view.trump is None else int(view.trump)
+    kernel.style_moves(worlds, steps, trump, options_array(view.rules), *out)
+    return steps, out[0], out[1], out[2], weights
+
+
+def _table(bots: tuple[str, str, str], seed: int, deals: int) -> list[SeatView]:
+    """Seat 0 (a heuristic bot) at a table of ``bots``: its view after the last card of each of
+    the first ``deals`` deals but one (the last trick's last card is not needed)."""
+    rules = make_rules("callbreak")
+    match = Match(rules)
+    from callbreak.core import Dealer
+
+    dealer = Dealer(seed)
+    players = [make_bot("heuristic", seed=seed)] + [make_bot(b, seed=seed + i + 1)
+                                                     for i, b in enumerate(bots)]
+    views: list[SeatView] = []
+    while not match.is_over and match.deal_number <= deals:
+        seat = match.to_act
+        if seat == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        assert seat is not None
+        view = match.view(seat)
+        if view.phase is Phase.PLAY and len(view.tricks) == 12 and seat == 0:
+            views.append(match.view(0))
+        match.apply(players[seat].decide(view, 1.0).action)
+    return views
+
+
+def test_the_kernels_greedy_card_is_the_greedy_bots(kernel: Kernel) -> None:
+    checked = 0
+    for _, view in heuristic_positions("callbreak", 5, 2):
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        if len(plays) < 2:
+            continue
+        trick = [int(c) for c in view.trick] + [0, 0, 0]
+        hand = mask_of(view.hand or ())
+        legal = sum(1 << int(a.card) for a in plays)
+        played = mask_of(view.played)
+        want = GreedyBot().decide(view, 1.0).action
+        assert isinstance(want, Play)
+        got = greedy_card(hand, legal, len(view.trick), *trick[:3], int(view.trump or 0), played)
+        assert got == int(want.card)
+        checked += 1
+    assert checked > 50
+
+
+def test_style_moves_agree_between_backends(kernel: Kernel) -> None:
+    views = _table(("greedy", "random", "heuristic"), 11, 1)
+    python = get_kernel("python")
+    for view in views:
+        a = _moves(kernel, view)
+        b = _moves(python, view)
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), worlds=st.integers(1, 6), moves=st.integers(1, 12),
+       prior=st.lists(st.floats(0.01, 1), min_size=3, max_size=3))
+def test_every_posterior_sums_to_one(seed: int, worlds: int, moves: int, prior: list[float]) -> None:
+    rng = np.random.default_rng(seed)
+    steps = np.zeros((moves, 17), dtype=np.int64)
+    steps[:, S_SEAT] = rng.integers(1, 4, moves)
+    steps[:, S_CARD] = rng.integers(0, 52, moves)
+    classic = rng.integers(-1, 52, (worlds, moves))
+    greedy = rng.integers(0, 52, (worlds, moves))
+    nlegal = rng.integers(1, 14, (worlds, moves))
+    p = np.array(prior) / sum(prior)
+    got = read_styles(steps, classic, greedy, nlegal, rng.random(worlds), {1: p})
+    for post in got.values():
+        assert post.shape == (len(STYLES),)
+        assert post.sum() == pytest.approx(1.0)
+        assert (post > 0).all()  # no style ruled out
+    assert set(got) >= {1}
+
+
+def test_a_greedy_seat_reads_greedy_a_random_seat_random_a_classic_seat_classic(
+        kernel: Kernel) -> None:
+    views = _table(("greedy", "random", "heuristic"), 3, 2)
+    assert len(views) == 2
+    priors: dict[int, np.ndarray] = {}
+    for k, view in enumerate(views):
+        steps, classic, greedy, nlegal, weights = _moves(kernel, view, seed=k)
+        post = read_styles(steps, classic, greedy, nlegal, weights, priors)
+        priors = {s: carry(p) for s, p in post.items()}
+    assert post[1][GREEDY] > 0.9
+    assert post[2][RANDOM] > 0.9
+    assert post[3][CLASSIC] > 0.9
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), other_seed=st.integers(0, 10_000))
+def test_the_reading_does_not_depend_on_the_cards_the_reader_cannot_see(
+        kernel: Kernel, seed: int, other_seed: int) -> None:
+    rules = make_rules("callbreak")
+    match = Match(rules)
+    from callbreak.core import Dealer
+
+    dealer = Dealer(seed)
+    players = [make_bot(b, seed=seed + i) for i, b in
+               enumerate(("heuristic", "greedy", "random", "heuristic"))]
+    stop = seed % 40 + 8
+    while True:
+        seat = match.to_act
+        if seat == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        assert seat is not None
+        if match.phase is Phase.PLAY and seat == 0 and stop <= 0:
+            break
+        stop -= match.phase is Phase.PLAY
+        match.apply(players[seat].decide(match.view(seat), 1.0).action)
+    other = _other_deal(match, 0, random.Random(other_seed))
+    assert other.view(0) == match.view(0)
+    mine = read_styles(*_moves(kernel, match.view(0), seed=1)[:4],
+                       _moves(kernel, match.view(0), seed=1)[4], {})
+    theirs = read_styles(*_moves(kernel, other.view(0), seed=1)[:4],
+                         _moves(kernel, other.view(0), seed=1)[4], {})
+    assert mine.keys() == theirs.keys()
+    for s in mine:
+        assert np.array_equal(mine[s], theirs[s])
+
+
+def test_a_seat_read_as_classic_weighs_deals_as_the_classic_inference_does(kernel: Kernel) -> None:
+    view = _table(("heuristic", "heuristic", "heuristic"), 8, 1)[0]
+    steps, classic, _, nlegal, weights = _moves(kernel, view)
+    worlds, _ = WorldSampler(view, kernel).draw(WORLDS, random.Random(0))
+    sure = {s: np.array([0.0, 0.0, 1.0]) for s in (1, 2, 3)}
+    ours = classic_mismatch_weights(steps, classic, nlegal, mismatch_factors(sure, 0.2))
+    theirs = np.ones(len(worlds))
+    kernel.classic_weights(worlds, steps, int(view.trump or 0), options_array(view.rules), 0.2,
+                           theirs)
+    assert np.allclose(ours, theirs)
+    assert (ours < 1).any()  # the test means something: some deals are weighed down
+    not_classic = {s: np.array([0.5, 0.5, 0.0]) for s in (1, 2, 3)}
+    assert (classic_mismatch_weights(steps, classic, nlegal,
+                                     mismatch_factors(not_classic, 0.2)) == 1).all()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_style_book_keeps_at_most_its_capacity_dropping_the_least_recent() -> None:
+    book = StyleBook(capacity=3, idle=100, clock=_Clock())
+    for m in ("a", "b", "c"):
+        book.priors(m, 1)
+        book.record(m, 1, {"p1": np.array([0.1, 0.8, 0.1])})
+    book.priors("a", 1)  # a used again: b is now the least recent
+    book.priors("d", 1)
+    assert len(book) == 3
+    book.priors("b", 2)  # b was dropped: nothing carried
+    assert book.priors("b", 2) == {}
+    assert "p1" in book.priors("a", 2)
+
+
+def test_the_style_book_drops_a_match_idle_too_long_and_carries_readings_to_the_next_deal() -> None:
+    clock = _Clock()
+    book = StyleBook(capacity=10, idle=30 * 60, clock=clock)
+    assert book.priors("m", 1) == {}
+    book.record("m", 1, {"p1": np.array([0.0, 1.0, 0.0])})
+    assert book.priors("m", 1) == {}  # within a deal the request's own history suffices
+    clock.now = 29 * 60
+    carried = book.priors("m", 2)["p1"]
+    assert carried[GREEDY] == max(carried) and carried.sum() == pytest.approx(1.0)
+    assert carried.min() >= FLOOR * 0.9  # every style kept
+    clock.now += 30 * 60  # idle 30 minutes
+    assert book.priors("m", 3) == {}
+    assert len(book) == 1  # only the fresh entry
+    book.record("gone", 1, {"p1": uniform()})  # never asked for: ignored
+    assert len(book) == 1
+    with pytest.raises(ValueError):
+        StyleBook(capacity=0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_greedy_seats_in_the_playouts_play_as_the_greedy_bot(kernel: Kernel, seed: int) -> None:
+    from _dealing import dealt
+
+    from callbreak.bots.heuristic import classic_table
+    from callbreak.bots.kernel import POLICY_HEURISTIC, make_position
+    from callbreak.bots.kernel_classic import STYLE_GREEDY, STYLE_RANDOM, T_STYLE
+
+    rules = make_rules("callbreak")
+    match = dealt(rules, seed)
+    view = match.view(0)
+    worlds = np.array([[mask_of(match.view(s).hand or ()) for s in range(4)]], dtype=np.int64)
+    assert view.leader is not None
+    pos = make_position((), view.leader, int(view.trump or 0), 0, (0, 0, 0, 0))
+    table = classic_table(view)
+    table[:, T_STYLE] = STYLE_GREEDY
+    out = np.zeros((1, 1, 1, 4), dtype=np.int64)
+    opts = options_array(rules, noise=0)
+    cands = np.array([-1], dtype=np.int64)
+    for k in (kernel, get_kernel("python")):
+        k.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 1, POLICY_HEURISTIC,
+                           seed, -1, table, out)
+        bot = GreedyBot()
+        played = Match(rules)
+        for action in match.history:
+            played.apply(action)
+        while played.phase is Phase.PLAY:
+            seat = played.to_act
+            assert seat is not None
+            played.apply(bot.decide(played.view(seat), 1.0).action)
+        assert list(out[0, 0, 0]) == list(played.results[0].won)
+    table[:, T_STYLE] = STYLE_RANDOM  # random seats: a legal deal still, 13 tricks shared
+    kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 1,
+                            POLICY_HEURISTIC, seed, -1, table, out)
+    assert out[0, 0, 0].sum() == 13
