@@ -59,6 +59,8 @@ class Player(threading.Thread):
         self.error: BaseException | None = None
         self.over = self.done = False
         self.log: list[str] = []  # when it connected where, and why it left (for a failing test)
+        self.go = threading.Event()  # cleared: the player waits before its next action
+        self.go.set()
 
     def run(self) -> None:
         deadline = time.monotonic() + 900
@@ -86,6 +88,7 @@ class Player(threading.Thread):
                         action = choose(m["view"])
                         if action is not None:
                             time.sleep(self.think)
+                            self.go.wait()
                             ws.send(json.dumps({"type": "action", "token": self.token,
                                                 "version": m["version"], "action": action}))
             except Exception as e:  # the process died or refused: try the next one
@@ -333,14 +336,25 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
         store = Store(pg_url)
         game = store.load_game(code)
         assert game is not None
-        done, target = 0, 0
-        step = max(2, len(expected) // (kills + 2))
+        done = 0
+        # A few actions between kills, however fast the machine: the game must outlast them.
+        step = max(2, len(expected) // (3 * kills))
         while done < kills and not all(p.done for p in players):
-            target += step
+            # The replacement is up before the kill, so two processes live through each one; the
+            # players wait meanwhile, so that a slow start does not let the game run out of kills.
+            for p in players:
+                p.go.clear()
+            fresh = Server(pg_url)
+            for p in players:
+                p.go.set()
+            servers.append(fresh)
+            every.append(fresh)
+            ports[:] = [s.port for s in servers]
+            for p in players:
+                p.ports = list(ports)
+            target = len((store.load_game(code) or game).actions) + step
             while not reached(store, code, target) and not any(p.done for p in players):
                 time.sleep(0.02)
-            version = len((store.load_game(code) or game).actions)
-            target = max(target, version)
             lease = store.lease_of(game.id)
             assert lease is not None
             owner_pid = int(lease[0].split(":")[1])
@@ -348,9 +362,6 @@ def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Pat
             victim.kill()
             servers.remove(victim)
             done += 1
-            fresh = Server(pg_url)
-            servers.append(fresh)
-            every.append(fresh)
             ports[:] = [s.port for s in servers]
             for p in players:
                 p.ports = list(ports)
