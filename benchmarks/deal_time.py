@@ -61,7 +61,7 @@ def bot_server(spec: str, src: str | None) -> Iterator[str]:
                              "--port", str(port)], stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_ready(url, timeout=120)
+        wait_until_ready(url, timeout=180)  # a cold numba cache compiles first
         yield url
     finally:
         proc.terminate()

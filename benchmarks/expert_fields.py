@@ -34,21 +34,18 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from deal_time import bot_server  # the same bot-server subprocess (benchmarks/ is on the path)
 
 from callbreak.bots import make_bot
 from callbreak.core import CHANCE, Dealer, Match, make_rules
-from callbreak.protocol import wait_until_ready
 from callbreak.protocol.wire import action_from_answer, kind_for, request_from_view
 
 RULES = make_rules("bhoos-tournament")
@@ -58,29 +55,6 @@ FIELDS = {
     "heuristic": ("heuristic", "heuristic", "heuristic"),
     "mixed": ("random", "greedy", "heuristic"),
 }
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def bot_server(spec: str, src: str | None) -> Iterator[str]:
-    port = _free_port()
-    env = dict(os.environ)
-    if src:
-        env["PYTHONPATH"] = src
-    proc = subprocess.Popen([sys.executable, "-m", "callbreak.cli.main", "bot-server", "--bot", spec,
-                             "--port", str(port)], stderr=subprocess.DEVNULL, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(url, timeout=180)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @dataclass

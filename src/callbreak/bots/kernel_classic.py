@@ -378,33 +378,36 @@ def classic_card(me: int, hand: int, legal: int, unseen: int, trump: int, mode: 
                           t0, t1, t2, a0, a1, a2, a3)
 
 
+@jitable
+def step_legal(hand: int, steps: Any, k: int, trump: int, opts: Any) -> int:
+    """The cards ``hand`` could play at earlier move ``k`` (a row of ``steps``)."""
+    return legal_mask(hand, steps[k, S_T0], steps[k, S_T1], steps[k, S_T2], steps[k, S_NTRICK], trump,
+                      steps[k, S_FIRST] != 0, opts[OPT_MUST_BEAT], opts[OPT_VOID_RULE],
+                      opts[OPT_NO_WASTING], opts[OPT_NO_SPADE_LEAD])
+
+
+@jitable
+def step_classic_card(hand: int, legal: int, steps: Any, k: int, trump: int) -> int:
+    """The card a classic player holding ``hand`` would have played at earlier move ``k``."""
+    return classic_card(steps[k, S_SEAT], hand, legal, ALL_CARDS & ~hand & ~steps[k, S_PLAYED], trump,
+                        steps[k, S_MODE], steps[k, S_TARGETS], steps[k, S_PARTNER], steps[k, S_NTRICK],
+                        steps[k, S_LEADER], steps[k, S_T0], steps[k, S_T1], steps[k, S_T2],
+                        steps[k, S_ALLOWED], steps[k, S_ALLOWED + 1], steps[k, S_ALLOWED + 2],
+                        steps[k, S_ALLOWED + 3])
+
+
 def classic_weights(worlds: Any, steps: Any, trump: int, opts: Any, mismatch: float,
                     out: Any) -> None:
     """Multiply ``out[i]`` by ``mismatch`` for every earlier move (a row of ``steps``) that a
     classic player holding its seat's cards of world ``i`` would not have made."""
-    must_beat = opts[OPT_MUST_BEAT]
-    void_rule = opts[OPT_VOID_RULE]
-    no_wasting = opts[OPT_NO_WASTING]
-    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
     for i in range(worlds.shape[0]):
         w = 1.0
         for k in range(steps.shape[0]):
-            seat = steps[k, S_SEAT]
-            hand = worlds[i, seat] | steps[k, S_LATER]
-            ntrick = steps[k, S_NTRICK]
-            t0 = steps[k, S_T0]
-            t1 = steps[k, S_T1]
-            t2 = steps[k, S_T2]
-            legal = legal_mask(hand, t0, t1, t2, ntrick, trump, steps[k, S_FIRST] != 0, must_beat,
-                               void_rule, no_wasting, no_spade_lead)
+            hand = worlds[i, steps[k, S_SEAT]] | steps[k, S_LATER]
+            legal = step_legal(hand, steps, k, trump, opts)
             if popcount(legal) < 2:
                 continue
-            unseen = ALL_CARDS & ~hand & ~steps[k, S_PLAYED]
-            chosen = classic_card(seat, hand, legal, unseen, trump, steps[k, S_MODE],
-                                  steps[k, S_TARGETS], steps[k, S_PARTNER], ntrick,
-                                  steps[k, S_LEADER], t0, t1, t2, steps[k, S_ALLOWED],
-                                  steps[k, S_ALLOWED + 1], steps[k, S_ALLOWED + 2],
-                                  steps[k, S_ALLOWED + 3])
+            chosen = step_classic_card(hand, legal, steps, k, trump)
             if chosen >= 0 and chosen != steps[k, S_CARD]:
                 w *= mismatch
         out[i] *= w
@@ -593,34 +596,19 @@ def style_moves(worlds: Any, steps: Any, trump: int, opts: Any, classic_out: Any
     its seat holds in that deal: how many cards it could play (``nlegal_out[i, k]``), the card a
     classic player would have played (``classic_out``, -1: no opinion) and the card the greedy
     style would have (``greedy_out``). What :mod:`callbreak.bots.reading` reads styles from."""
-    must_beat = opts[OPT_MUST_BEAT]
-    void_rule = opts[OPT_VOID_RULE]
-    no_wasting = opts[OPT_NO_WASTING]
-    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
     for i in range(worlds.shape[0]):
         for k in range(steps.shape[0]):
-            seat = steps[k, S_SEAT]
-            hand = worlds[i, seat] | steps[k, S_LATER]
-            ntrick = steps[k, S_NTRICK]
-            t0 = steps[k, S_T0]
-            t1 = steps[k, S_T1]
-            t2 = steps[k, S_T2]
-            legal = legal_mask(hand, t0, t1, t2, ntrick, trump, steps[k, S_FIRST] != 0, must_beat,
-                               void_rule, no_wasting, no_spade_lead)
+            hand = worlds[i, steps[k, S_SEAT]] | steps[k, S_LATER]
+            legal = step_legal(hand, steps, k, trump, opts)
             n = popcount(legal)
             nlegal_out[i, k] = n
             if n < 2:
                 classic_out[i, k] = low_card(legal)
                 greedy_out[i, k] = low_card(legal)
                 continue
-            unseen = ALL_CARDS & ~hand & ~steps[k, S_PLAYED]
-            classic_out[i, k] = classic_card(seat, hand, legal, unseen, trump, steps[k, S_MODE],
-                                             steps[k, S_TARGETS], steps[k, S_PARTNER], ntrick,
-                                             steps[k, S_LEADER], t0, t1, t2, steps[k, S_ALLOWED],
-                                             steps[k, S_ALLOWED + 1], steps[k, S_ALLOWED + 2],
-                                             steps[k, S_ALLOWED + 3])
-            greedy_out[i, k] = greedy_card(hand, legal, ntrick, t0, t1, t2, trump,
-                                           steps[k, S_PLAYED])
+            classic_out[i, k] = step_classic_card(hand, legal, steps, k, trump)
+            greedy_out[i, k] = greedy_card(hand, legal, steps[k, S_NTRICK], steps[k, S_T0],
+                                           steps[k, S_T1], steps[k, S_T2], trump, steps[k, S_PLAYED])
 
 
 ENTRY_POINTS = ("classic_weights", "classic_evaluate", "style_moves")
