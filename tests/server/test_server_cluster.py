@@ -222,16 +222,21 @@ def test_a_rematch_asked_at_one_process_reaches_the_players_on_every_process(pg_
             s.stop()
 
 
+def host_alone(server: Server, **settings: Any) -> tuple[str, str]:
+    """A one-deal table hosted by Asha at ``server`` with three random bots: (code, her token)."""
+    r = server.http.post("/api/tables", json={"name": "Asha", "settings": {
+        "preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0, **settings}})
+    assert r.status_code == 200, r.text
+    return r.json()["code"], r.json()["token"]
+
+
 def test_a_player_slow_to_say_hello_at_another_process_still_follows_the_game(pg_url: str) -> None:
     """A socket opened at the process that does not own the table, whose hello comes only after
     that process's lease keeper has let its idle copy of the table go: the player is attached to
     the table that process follows, and sees the game start and move on."""
     servers = [Server(pg_url), Server(pg_url)]
     try:
-        r = servers[0].http.post("/api/tables", json={"name": "Asha", "settings": {
-            "preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}})
-        assert r.status_code == 200, r.text
-        code, token = r.json()["code"], r.json()["token"]
+        code, token = host_alone(servers[0])
         with connect(f"ws://127.0.0.1:{servers[1].port}/ws/{code}", open_timeout=5) as ws:
             time.sleep(2.5)  # two lease-keeper ticks with no socket attached at this process
             ws.send(json.dumps({"type": "hello", "token": token}))
@@ -255,10 +260,7 @@ def test_a_seat_moved_to_a_device_on_one_process_leaves_the_old_device_on_anothe
     the new token holds the seat and the host's rights at both processes."""
     servers = [Server(pg_url), Server(pg_url)]
     try:
-        r = servers[0].http.post("/api/tables", json={"name": "Asha", "settings": {
-            "preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}})
-        assert r.status_code == 200, r.text
-        code, old = r.json()["code"], r.json()["token"]
+        code, old = host_alone(servers[0])
         with connect(f"ws://127.0.0.1:{servers[1].port}/ws/{code}", open_timeout=5) as old_device:
             old_device.send(json.dumps({"type": "hello", "token": old}))
             assert json.loads(old_device.recv(timeout=10))["seat"] == 0
@@ -292,10 +294,7 @@ def test_what_the_owners_clock_did_is_shown_on_every_process(pg_url: str) -> Non
     timer calls for her, her page is told so (the clock's notices reach the other process)."""
     servers = [Server(pg_url), Server(pg_url)]
     try:
-        r = servers[0].http.post("/api/tables", json={"name": "Asha", "settings": {
-            "preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0, "timer": 1}})
-        assert r.status_code == 200, r.text
-        code, token = r.json()["code"], r.json()["token"]
+        code, token = host_alone(servers[0], timer=1)
         with connect(f"ws://127.0.0.1:{servers[1].port}/ws/{code}", open_timeout=5) as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
             ws.send(json.dumps({"type": "start", "token": token}))

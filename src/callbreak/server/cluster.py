@@ -47,7 +47,7 @@ CHANNEL = "callbreak_tables"
 LEASE_SECONDS = 3.0  # a dead owner's tables wait at most this long for a new owner
 TICK_SECONDS = 1.0  # lease renewal, takeover scan and presence refresh
 TAIL_ACTIONS = 8  # the latest actions a change notice carries
-TAIL_BYTES = 6000
+NOTIFY_BYTES = 8000  # PostgreSQL refuses a longer NOTIFY payload
 CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
 
 
@@ -197,7 +197,7 @@ class Cluster:
     # --- messages ----------------------------------------------------------------------------
 
     def _post(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        self.outbox.put_nowait(_encode(message))
 
     def changed(self, table: Table) -> None:
         """The owner's table moved on (called with every broadcast)."""
@@ -207,16 +207,20 @@ class Cluster:
         message: dict[str, Any] = {"k": "changed", "code": table.code, "from": self.me, "v": table.version,
                                    "state": _state_key(table),
                                    "clock": {"left": left, "kind": table.deadline_kind or None}}
-        if table.match is not None:
-            # The latest actions ride along, so a replica that is up to date need not read the
-            # store (the payload stays far under NOTIFY's 8,000 bytes; else it reads).
-            first = max(0, table.version - TAIL_ACTIONS)
-            tail = [a.to_json() for a in table.match.history[first:]]
-            if len(json.dumps(tail)) < TAIL_BYTES:
-                message["first"], message["tail"] = first, tail
         if table.notices:  # public: what the clock did (a few dozen bytes each, NOTICES_KEPT at most)
             message["notices"] = table.notices
-        self._post(message)
+        if table.match is not None:
+            # The latest actions ride along, so a replica that is up to date need not read the
+            # store; if they would take the notice past NOTIFY's limit, it goes without them (and
+            # the replicas read the store).
+            first = max(0, table.version - TAIL_ACTIONS)
+            message["first"] = first
+            message["tail"] = [a.to_json() for a in table.match.history[first:]]
+        text = _encode(message)
+        if len(text.encode()) >= NOTIFY_BYTES and "tail" in message:
+            del message["first"], message["tail"]
+            text = _encode(message)
+        self.outbox.put_nowait(text)
 
     def rematched(self, table: Table) -> None:
         """The owner made the table's rematch: every process with players of this table gets its
@@ -416,6 +420,10 @@ class Cluster:
                 else:
                     self._remote_seats(table)
         self.take_over()
+
+
+def _encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
 
 
 def _state_key(table: Table) -> int:
