@@ -16,17 +16,20 @@ Two real ``callbreak bot-server`` processes serve ``expert``: this checkout's an
 (``--base-src``, the commit before this work). This script is the referee, with the public
 tournament's clock: the served seat has ``--deal-ms`` (1,500) for each deal, and each request's
 ``timeBudget`` is what it has left (wall time at the referee, so the network counts). The other
-seats are local bots. Each set is one deal (the first of a ``bhoos-tournament`` match, dealt by
+seats are local bots. Each set is a ``bhoos-tournament`` match (``--deals`` deals, dealt by
 ``Dealer(seed)``) played four times, the served seat rotating through the four seats (duplicate:
-each rotation the hero holds another hand, the same cards for both experts), once with each expert
-on the same cards and with the same opponents' seeds. The paired difference is new minus old
-points on the same deal and seat; its 95% interval is over the sets' means (normal approximation).
+each rotation the hero holds other hands, the same cards for both experts), once with each expert
+on the same cards and with the same opponents' seeds. Every request carries the match's
+``matchId`` (one per match played), so a bot-server that reads the others' styles carries its
+readings from deal to deal of that match and no further. The paired difference is new minus old
+points a deal on the same deals and seat; its 95% interval is over the sets' means (normal
+approximation). ``--deals 1`` plays first deals only (the runs before 2026-11-25's third session).
 
 Fields: three ``greedy``; three ``ismcts``; three ``heuristic``; a mixed table (``random``,
 ``greedy``, ``heuristic``). Calls: the served expert's call-made rate, the points its missed
 calls cost (the negative scores) and its overtricks, per deal. Head to head (``--h2h N``): the
 new expert, the old expert, ``ismcts`` and ``greedy`` at one table, the four seatings rotated on
-each of N deals; mean points a deal.
+each of N matches (``--deals`` deals each); mean points a deal.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ class Served:
     spent: float = 0.0
     overruns: int = 0
     requests_ms: list[float] = field(default_factory=list)
+    match_id: str = ""
 
     def new_deal(self) -> None:
         if self.spent * 1000 > self.deal_ms:
@@ -76,6 +80,7 @@ class Served:
     def decide(self, view: Any) -> Any:
         kind = kind_for(view)
         body = request_from_view(view, time_budget_ms=max(0.0, self.deal_ms - self.spent * 1000))
+        body["matchId"] = self.match_id
         start = time.perf_counter()
         r = self.http.post(f"{self.url}/{kind}", json=body)
         seconds = time.perf_counter() - start
@@ -85,24 +90,29 @@ class Served:
         return action_from_answer(view, r.json())
 
 
-def play_deal(seed: int, players: list[Any]) -> tuple[list[float], list[int], list[int]]:
-    """The first deal of a match dealt by ``Dealer(seed)``: each seat's points, calls, tricks."""
+def play_match(seed: int, players: list[Any], deals: int, match_id: str
+               ) -> list[tuple[list[float], list[int], list[int]]]:
+    """The first ``deals`` deals of a match dealt by ``Dealer(seed)``: per deal, each seat's
+    points, calls and tricks."""
     match = Match(RULES)
     dealer = Dealer(seed)
-    for p in players:
-        if isinstance(p, Served):
-            p.new_deal()
-    while not match.results:
+    served = [p for p in players if isinstance(p, Served)]
+    for p in served:
+        p.match_id = match_id
+    while len(match.results) < deals and not match.is_over:
         seat = match.to_act
         if seat == CHANCE:
+            for p in served:
+                p.new_deal()
             match.apply(dealer.chance(match))
             continue
         assert seat is not None
         view = match.view(seat)
         p = players[seat]
         match.apply(p.decide(view) if isinstance(p, Served) else p.decide(view, 1.0).action)
-    result = match.results[0]
-    return [x / 10 for x in result.points], list(result.calls), list(result.won)
+    for p in served:
+        p.new_deal()  # count the last deal's overrun
+    return [([x / 10 for x in r.points], list(r.calls), list(r.won)) for r in match.results]
 
 
 def _interval(values: list[float]) -> tuple[float, float]:
@@ -119,8 +129,9 @@ def _local(spec: str, seed: int, iterations: int) -> Any:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", type=int, default=8, help="deals per field (each played 4x2)")
-    parser.add_argument("--h2h", type=int, default=4, help="deals of the head-to-head table")
+    parser.add_argument("--sets", type=int, default=8, help="matches per field (each played 4x2)")
+    parser.add_argument("--deals", type=int, default=5, help="deals of each match played (1-5)")
+    parser.add_argument("--h2h", type=int, default=4, help="matches of the head-to-head table")
     parser.add_argument("--fields", default=",".join(FIELDS))
     parser.add_argument("--deal-ms", type=float, default=1500.0)
     parser.add_argument("--seed", type=int, default=1000)
@@ -159,13 +170,15 @@ def main() -> None:
                         for s in range(4):
                             seats.append(served if s == hero else
                                          _local(next(it), seed * 10 + s, args.ismcts_iterations))
-                        points, calls, won = play_deal(seed, seats)
-                        tally[label].append(points[hero])
-                        made = won[hero] >= calls[hero]
-                        tally[f"{label}_made"].append(float(made))
-                        tally[f"{label}_missed"].append(0.0 if made else points[hero])
-                        tally[f"{label}_over"].append(max(0, won[hero] - calls[hero]))
-                    diffs.append(tally["new"][-1] - tally["old"][-1])
+                        played = play_match(seed, seats, args.deals, f"{name}-{seed}-{hero}-{label}")
+                        for points, calls, won in played:
+                            tally[label].append(points[hero])
+                            made = won[hero] >= calls[hero]
+                            tally[f"{label}_made"].append(float(made))
+                            tally[f"{label}_missed"].append(0.0 if made else points[hero])
+                            tally[f"{label}_over"].append(max(0, won[hero] - calls[hero]))
+                    diffs.extend(n - o for n, o in zip(tally["new"][-args.deals:],
+                                                        tally["old"][-args.deals:], strict=True))
                 set_diffs.append(statistics.mean(diffs))
             mean, half = _interval(set_diffs)
             all_diffs.extend(set_diffs)
@@ -192,9 +205,9 @@ def main() -> None:
                     seats = [new if n == "new expert" else old if n == "old expert"
                              else _local(n, seed * 10 + i, args.ismcts_iterations)
                              for i, n in enumerate(order)]
-                    points, _, _ = play_deal(seed, seats)
-                    for i, n in enumerate(order):
-                        got[n].append(points[i])
+                    for points, _, _ in play_match(seed, seats, args.deals, f"h2h-{seed}-{rot}"):
+                        for i, n in enumerate(order):
+                            got[n].append(points[i])
             print("\n| head to head | deals | points a deal (95%) |\n|---|---|---|")
             for n in sorted(names, key=lambda n: -statistics.mean(got[n])):
                 mean, half = _interval(got[n])

@@ -258,3 +258,61 @@ def test_greedy_seats_in_the_playouts_play_as_the_greedy_bot(kernel: Kernel, see
     kernel.classic_evaluate(worlds, pos.trick, pos.state, pos.won, opts, cands, 1,
                             POLICY_HEURISTIC, seed, -1, table, out)
     assert out[0, 0, 0].sum() == 13
+
+
+def test_an_expert_kept_for_a_match_starts_each_deal_from_the_last_deals_reading() -> None:
+    from callbreak.core import Dealer
+
+    rules = make_rules("callbreak")
+    expert = make_bot("expert:samples=30,read=play", seed=1)
+    players = [expert] + [make_bot("greedy", seed=s) for s in (2, 3, 4)]
+    for _ in range(2):  # the same bot object for a second match: nothing carried into it
+        match, dealer = Match(rules), Dealer(5)
+        before: dict[int, np.ndarray] = {}
+        while not match.is_over and match.deal_number <= 2:
+            seat = match.to_act
+            if seat == CHANCE:
+                match.apply(dealer.chance(match))
+                continue
+            assert seat is not None
+            view = match.view(seat)
+            first_of_deal = seat == 0 and view.phase is Phase.CALL
+            if first_of_deal:
+                before = {s: p.copy() for s, p in expert.reading.items()}  # type: ignore[attr-defined]
+            match.apply(players[seat].decide(view, 1.0).action)
+            if first_of_deal:
+                prior = expert.style_prior  # type: ignore[attr-defined]
+                if view.deal_number == 1:
+                    assert prior == {}
+                else:  # deal 2: the greedy seats as read at the end of deal 1, floored
+                    assert before.keys() == prior.keys() == {1, 2, 3}
+                    for s in prior:
+                        assert np.allclose(prior[s], carry(before[s]))
+                        assert np.argmax(prior[s]) == GREEDY
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_hand_expects_more_tricks_against_seats_read_as_random(seed: int) -> None:
+    from callbreak.bots.expert import ExpertBot
+    from callbreak.core import Dealer
+
+    match, dealer = Match(make_rules("callbreak")), Dealer(seed)
+    while match.to_act == CHANCE:
+        match.apply(dealer.chance(match))
+    seat = match.to_act
+    assert seat is not None
+    view = match.view(seat)
+    assert view.phase is Phase.CALL
+    others = [s for s in range(4) if s != seat]
+
+    def expected_tricks(prior: dict[int, np.ndarray]) -> float:
+        bot = ExpertBot(samples=600, seed=seed, read="play")
+        bot.style_prior = prior
+        outlook, _ = bot.call_outlook(view)
+        return float(np.dot(outlook, np.arange(len(outlook))))
+
+    unread = expected_tricks({})
+    random_seats = expected_tricks({s: np.array([0.98, 0.01, 0.01]) for s in others})
+    unsure = expected_tricks({s: np.array([0.5, 0.0, 0.5]) for s in others})
+    assert random_seats > unread + 0.3  # the call is judged against how they really play
+    assert unsure == pytest.approx(unread, abs=0.3)  # not sure enough: played as before

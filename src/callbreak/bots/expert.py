@@ -54,6 +54,7 @@ from callbreak.bots.reading import (
     CLASSIC,
     GREEDY,
     Posterior,
+    carry,
     classic_mismatch_weights,
     mismatch_factors,
     read_styles,
@@ -93,7 +94,7 @@ SOLVE_DEFAULT = 0
 # Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
 # looks); play (also, in the playouts, a seat read as greedy or random plays as one).
 READ_MODES = ("off", "on", "play")
-READ_DEFAULT = "off"
+READ_DEFAULT = "play"
 PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
 READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
@@ -273,7 +274,9 @@ class ExpertBot:
             ``style_prior``: the inference from play then counts a move a classic player would
             not have made only as much as that seat looks classic (off: every seat is classic);
             ``play``: also, in the playouts, a seat read as greedy or random (at least
-            ``PLAY_AS`` sure) plays as one.
+            ``PLAY_AS`` sure) plays as one: when choosing a card by this deal's reading, when
+            calling by the earlier deals' (a bot kept for a match carries its reading from deal
+            to deal; the bot-server's match cache sets ``style_prior``).
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
     """
@@ -329,6 +332,7 @@ class ExpertBot:
         # whoever keeps a match's readings, e.g. the bot-server), and the last search's reading.
         self.style_prior: dict[int, Posterior] = {}
         self.reading: dict[int, Posterior] = {}
+        self._deal: int | None = None  # the deal of this bot's last decision (its carry)
         self.opponents_classic = opponents == "classic"
         self.solve = solve
         self.infer = infer
@@ -365,6 +369,8 @@ class ExpertBot:
         if view.seat is None:
             raise ValueError("the bot needs a seat's view, not a spectator's")
         clock = _Clock(self._effective_budget(budget))
+        if self.read:
+            self._carry_reading(view.deal_number)
         legal = view.legal
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move")
@@ -382,6 +388,18 @@ class ExpertBot:
         except SamplingError as e:  # pragma: no cover - would mean the engine's caps are wrong
             return Decision(legal[0], f"no consistent deal to search ({e})")
         return Decision(legal[0], "the first legal move")
+
+    def _carry_reading(self, deal: int) -> None:
+        """A bot kept for a whole match (the arena, a web table) starts each deal from the last
+        deal's reading; a deal number that does not follow on means a new match. (The bot-server
+        makes a bot per request and sets ``style_prior`` from its match cache instead.)"""
+        last, self._deal = self._deal, deal
+        if last is None or deal == last:
+            return
+        if deal == last + 1:
+            self.style_prior = {s: carry(p) for s, p in self.reading.items()}
+        else:
+            self.style_prior, self.reading = {}, {}
 
     def _effective_budget(self, given: float | None) -> float:
         usable = given if given is not None and given > 0 and math.isfinite(given) else None
@@ -459,10 +477,7 @@ class ExpertBot:
             factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
         if table is not None and self.read_play:
-            for s, post in self.reading.items():
-                style = int(np.argmax(post))
-                if style != CLASSIC and post[style] >= PLAY_AS:
-                    table[s, T_STYLE] = STYLE_GREEDY if style == GREEDY else STYLE_RANDOM
+            _play_as_read(table, self.reading)
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
@@ -554,6 +569,11 @@ class ExpertBot:
         opts = self._options(view.rules, solve=False)
         cands = np.array([-1], dtype=np.int64)
         table = classic_table(view) if self.calls == "classic" else None
+        # Others read as greedy or random in earlier deals are played so when judging the call
+        # (they take fewer tricks than the rollout policy would, so the hand takes more).
+        if self.read_play and any(_read_as(p) != CLASSIC for p in self.style_prior.values()):
+            table = classic_table(view) if table is None else table
+            _play_as_read(table, self.style_prior)
         chunks: list[np.ndarray] = []
         masses: list[np.ndarray] = []
         count = 0
@@ -669,6 +689,21 @@ class ExpertBot:
             return Decision(claim, f"this hand is worth about {worth / 10:.1f} points: "
                                    "ask for a new deal")
         return Decision(keep, f"a weak-looking hand still worth about {worth / 10:.1f} points: keep it")
+
+
+def _read_as(post: Posterior) -> int:
+    """The style a seat is played as: its most likely one if at least ``PLAY_AS`` sure, else
+    classic."""
+    style = int(np.argmax(post))
+    return style if post[style] >= PLAY_AS else CLASSIC
+
+
+def _play_as_read(table: np.ndarray, readings: dict[int, Posterior]) -> None:
+    """Set each seat read as greedy or random to play so in ``table``'s playouts."""
+    for s, post in readings.items():
+        style = _read_as(post)
+        if style != CLASSIC:
+            table[s, T_STYLE] = STYLE_GREEDY if style == GREEDY else STYLE_RANDOM
 
 
 class _Valuer:
