@@ -274,9 +274,10 @@ class ExpertBot:
             ``style_prior``: the inference from play then counts a move a classic player would
             not have made only as much as that seat looks classic (off: every seat is classic);
             ``play``: also, in the playouts, a seat read as greedy or random (at least
-            ``PLAY_AS`` sure) plays as one: when choosing a card by this deal's reading, when
-            calling by the earlier deals' (a bot kept for a match carries its reading from deal
-            to deal; the bot-server's match cache sets ``style_prior``).
+            ``PLAY_AS`` sure) plays as one. Readings carry from deal to deal: a bot kept for a
+            match carries its own; the bot-server's match cache sets ``style_prior``. Calls are
+            judged as before (played against the read styles, calls went up and were missed
+            more often against search players, which read as random: RESULTS.md).
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
     """
@@ -569,11 +570,6 @@ class ExpertBot:
         opts = self._options(view.rules, solve=False)
         cands = np.array([-1], dtype=np.int64)
         table = classic_table(view) if self.calls == "classic" else None
-        # Others read as greedy or random in earlier deals are played so when judging the call
-        # (they take fewer tricks than the rollout policy would, so the hand takes more).
-        if self.read_play and any(_read_as(p) != CLASSIC for p in self.style_prior.values()):
-            table = classic_table(view) if table is None else table
-            _play_as_read(table, self.style_prior)
         chunks: list[np.ndarray] = []
         masses: list[np.ndarray] = []
         count = 0
@@ -691,18 +687,12 @@ class ExpertBot:
         return Decision(keep, f"a weak-looking hand still worth about {worth / 10:.1f} points: keep it")
 
 
-def _read_as(post: Posterior) -> int:
-    """The style a seat is played as: its most likely one if at least ``PLAY_AS`` sure, else
-    classic."""
-    style = int(np.argmax(post))
-    return style if post[style] >= PLAY_AS else CLASSIC
-
-
 def _play_as_read(table: np.ndarray, readings: dict[int, Posterior]) -> None:
-    """Set each seat read as greedy or random to play so in ``table``'s playouts."""
+    """Set each seat read as greedy or random (at least ``PLAY_AS`` sure) to play so in
+    ``table``'s playouts."""
     for s, post in readings.items():
-        style = _read_as(post)
-        if style != CLASSIC:
+        style = int(np.argmax(post))
+        if style != CLASSIC and post[style] >= PLAY_AS:
             table[s, T_STYLE] = STYLE_GREEDY if style == GREEDY else STYLE_RANDOM
 
 
