@@ -48,10 +48,9 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_classic import STYLE_GREEDY, STYLE_RANDOM, T_STYLE
+from callbreak.bots.kernel_classic import STYLE_GREEDY, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.reading import (
-    CLASSIC,
     GREEDY,
     Posterior,
     carry,
@@ -92,7 +91,7 @@ INFER_MODEL_DEFAULT = "classic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
 # Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
-# looks); play (also, in the playouts, a seat read as greedy or random plays as one).
+# looks); play (also, in the playouts, a seat read as greedy plays as one).
 READ_MODES = ("off", "on", "play")
 READ_DEFAULT = "play"
 PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
@@ -273,8 +272,9 @@ class ExpertBot:
             (:mod:`callbreak.bots.reading`; needs ``infer_policy=classic``), starting from
             ``style_prior``: the inference from play then counts a move a classic player would
             not have made only as much as that seat looks classic (off: every seat is classic);
-            ``play``: also, in the playouts, a seat read as greedy or random (at least
-            ``PLAY_AS`` sure) plays as one. Readings carry from deal to deal: a bot kept for a
+            ``play``: also, in the playouts, a seat read as greedy (at least ``PLAY_AS``
+            sure) plays as one. (A seat read as random is still played as classic: search
+            players such as IS-MCTS read as random, and played so they cost points.) Readings carry from deal to deal: a bot kept for a
             match carries its own; the bot-server's match cache sets ``style_prior``. Calls are
             judged as before (played against the read styles, calls went up and were missed
             more often against search players, which read as random: RESULTS.md).
@@ -688,12 +688,12 @@ class ExpertBot:
 
 
 def _play_as_read(table: np.ndarray, readings: dict[int, Posterior]) -> None:
-    """Set each seat read as greedy or random (at least ``PLAY_AS`` sure) to play so in
-    ``table``'s playouts."""
+    """Set each seat read as greedy (at least ``PLAY_AS`` sure) to play so in ``table``'s
+    playouts. Random is the reader's catch-all for a style that is neither classic nor greedy
+    (IS-MCTS players read as random), so a seat read as random is not played as random."""
     for s, post in readings.items():
-        style = int(np.argmax(post))
-        if style != CLASSIC and post[style] >= PLAY_AS:
-            table[s, T_STYLE] = STYLE_GREEDY if style == GREEDY else STYLE_RANDOM
+        if post[GREEDY] >= PLAY_AS:
+            table[s, T_STYLE] = STYLE_GREEDY
 
 
 class _Valuer:
