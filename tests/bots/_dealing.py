@@ -25,19 +25,25 @@ def dealt(rules: Rules, seed: int, call: Callable[[Match], Call] | None = None) 
     return match
 
 
-def heuristic_positions(preset: str, seed: int, deals: int) -> Iterator[tuple[Match, SeatView]]:
-    """Every play decision of a match of four heuristic bots, as (match, the seat's view),
-    during its first ``deals`` deals."""
-    match = Match(make_rules(preset))
-    dealer = Dealer(seed)
-    bot = HeuristicBot(seed=seed)
-    while not match.is_over and match.deal_number <= deals:
+def decisions(match: Match, dealer: Dealer, deals: int | None = None) -> Iterator[tuple[int, SeatView]]:
+    """Each decision of ``match`` (its first ``deals`` deals, else to its end) as (seat, the
+    seat's view), the cards dealt by ``dealer``: the caller applies the seat's action before
+    asking for the next."""
+    while not match.is_over and (deals is None or match.deal_number <= deals):
         seat = match.to_act
         if seat == CHANCE:
             match.apply(dealer.chance(match))
             continue
         assert seat is not None
-        view = match.view(seat)
+        yield seat, match.view(seat)
+
+
+def heuristic_positions(preset: str, seed: int, deals: int) -> Iterator[tuple[Match, SeatView]]:
+    """Every play decision of a match of four heuristic bots, as (match, the seat's view),
+    during its first ``deals`` deals."""
+    match = Match(make_rules(preset))
+    bot = HeuristicBot(seed=seed)
+    for _, view in decisions(match, Dealer(seed), deals):
         if view.phase is Phase.PLAY:
             yield match, view
         match.apply(bot.decide(view, 1.0).action)

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from _dealing import heuristic_positions
+from _dealing import decisions, heuristic_positions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_styles import _other_deal
@@ -30,7 +30,7 @@ from callbreak.bots.reading import (
     uniform,
 )
 from callbreak.bots.styles import GreedyBot
-from callbreak.core import CHANCE, Match, Phase, Play, SeatView, make_rules
+from callbreak.core import Dealer, Match, Phase, Play, SeatView, make_rules
 from callbreak.core.cards import mask_of
 
 WORLDS = 96
@@ -50,21 +50,11 @@ def _moves(kernel: Kernel, view: SeatView, seed: int = 0
 def _table(bots: tuple[str, str, str], seed: int, deals: int) -> list[SeatView]:
     """Seat 0 (a heuristic bot) at a table of ``bots``: its view after the last card of each of
     the first ``deals`` deals but one (the last trick's last card is not needed)."""
-    rules = make_rules("callbreak")
-    match = Match(rules)
-    from callbreak.core import Dealer
-
-    dealer = Dealer(seed)
+    match = Match(make_rules("callbreak"))
     players = [make_bot("heuristic", seed=seed)] + [make_bot(b, seed=seed + i + 1)
                                                      for i, b in enumerate(bots)]
     views: list[SeatView] = []
-    while not match.is_over and match.deal_number <= deals:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
-        view = match.view(seat)
+    for seat, view in decisions(match, Dealer(seed), deals):
         if view.phase is Phase.PLAY and len(view.tricks) == 12 and seat == 0:
             views.append(match.view(0))
         match.apply(players[seat].decide(view, 1.0).action)
@@ -138,24 +128,15 @@ def test_a_greedy_seat_reads_greedy_a_random_seat_random_a_classic_seat_classic(
 @given(seed=st.integers(0, 10_000), other_seed=st.integers(0, 10_000))
 def test_the_reading_does_not_depend_on_the_cards_the_reader_cannot_see(
         kernel: Kernel, seed: int, other_seed: int) -> None:
-    rules = make_rules("callbreak")
-    match = Match(rules)
-    from callbreak.core import Dealer
-
-    dealer = Dealer(seed)
+    match = Match(make_rules("callbreak"))
     players = [make_bot(b, seed=seed + i) for i, b in
                enumerate(("heuristic", "greedy", "random", "heuristic"))]
     stop = seed % 40 + 8
-    while True:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
+    for seat, view in decisions(match, Dealer(seed)):
         if match.phase is Phase.PLAY and seat == 0 and stop <= 0:
             break
         stop -= match.phase is Phase.PLAY
-        match.apply(players[seat].decide(match.view(seat), 1.0).action)
+        match.apply(players[seat].decide(view, 1.0).action)
     other = _other_deal(match, 0, random.Random(other_seed))
     assert other.view(0) == match.view(0)
     mine = read_styles(*_moves(kernel, match.view(0), seed=1)[:4],
@@ -261,21 +242,13 @@ def test_greedy_seats_in_the_playouts_play_as_the_greedy_bot(kernel: Kernel, see
 
 
 def test_an_expert_kept_for_a_match_starts_each_deal_from_the_last_deals_reading() -> None:
-    from callbreak.core import Dealer
-
     rules = make_rules("callbreak")
     expert = make_bot("expert:samples=30,read=play", seed=1)
     players = [expert] + [make_bot("greedy", seed=s) for s in (2, 3, 4)]
     for _ in range(2):  # the same bot object for a second match: nothing carried into it
-        match, dealer = Match(rules), Dealer(5)
+        match = Match(rules)
         before: dict[int, np.ndarray] = {}
-        while not match.is_over and match.deal_number <= 2:
-            seat = match.to_act
-            if seat == CHANCE:
-                match.apply(dealer.chance(match))
-                continue
-            assert seat is not None
-            view = match.view(seat)
+        for seat, view in decisions(match, Dealer(5), 2):
             first_of_deal = seat == 0 and view.phase is Phase.CALL
             if first_of_deal:
                 before = {s: p.copy() for s, p in expert.reading.items()}  # type: ignore[attr-defined]

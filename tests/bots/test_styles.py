@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
+from _dealing import decisions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callbreak.bots import make_bot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.styles import GreedyBot, IsmctsBot, sure_winners
-from callbreak.core import CHANCE, Call, Deal, Dealer, Match, Phase, Play, SeatView, make_rules
+from callbreak.core import Call, Deal, Dealer, Match, Phase, Play, SeatView, make_rules
 from callbreak.core.cards import Card, mask_of, parse_cards
 from callbreak.core.rules import PRESETS
 from callbreak.core.sampling import HandSampler
@@ -24,20 +25,12 @@ def _position(preset: str, seed: int, stop: int, bots: tuple[str, ...] = STYLES
     """A match of ``preset`` played by ``bots`` until ``stop`` decisions were made (or its first
     deal ended), returned with the view of the seat to act."""
     match = Match(make_rules(preset))
-    dealer = Dealer(seed)
     players = [make_bot(b, seed=seed + i) for i, b in enumerate(bots)]
-    made = 0
-    while True:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
-        view = match.view(seat)
+    for made, (seat, view) in enumerate(decisions(match, Dealer(seed))):
         if made >= stop or match.deal_number > 1:
             return match, view
         match.apply(players[seat].decide(view, 1.0).action)
-        made += 1
+    raise AssertionError("the match ended before its first deal did")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -47,15 +40,8 @@ def test_every_style_plays_only_legal_actions_in_every_preset(preset: str, seed:
                                                               rotate: int) -> None:
     seats = STYLES[rotate:] + STYLES[:rotate]
     match = Match(make_rules(preset))
-    dealer = Dealer(seed)
     players = [make_bot(b, seed=seed + i) for i, b in enumerate(seats)]
-    while not match.is_over and match.deal_number <= 2:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
-        view = match.view(seat)
+    for seat, view in decisions(match, Dealer(seed), 2):
         action = players[seat].decide(view, 1.0).action
         assert action in view.legal, (seats[seat], action, view.legal)
         match.apply(action)
