@@ -106,8 +106,13 @@ def test_create_a_table_and_play_a_whole_deal_with_clicks(browser: Any, base_url
     assert "Game over" in text and "Total" in text
     assert page.locator("#rematch").is_visible()
     assert not errors, errors
+    # A rematch: the page moves to the new table, where Ann holds her seat as its host.
+    page.click("#rematch")
+    page.wait_for_function(f"() => location.pathname.startsWith('/t/') && !location.pathname.endsWith('{code}')")
+    page.wait_for_selector("#start")
+    assert page.locator("#room-code").inner_text().replace("-", "") != code
+    assert not errors, errors
     # The finished game is in the history and its replay opens.
-    page.click("#close-scores")
     page.goto(base_url + "/history")
     page.wait_for_selector("#history")
     assert "Ann" in page.locator("#history").inner_text()

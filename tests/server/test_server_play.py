@@ -11,6 +11,7 @@ from server_helpers import SeatClient, client_fixture, create, join, state, stor
 from starlette.testclient import TestClient
 
 from callbreak.server import engines
+from callbreak.server.app import create_app
 from callbreak.server.wire import MAX_MESSAGE_BYTES
 from callbreak.store import Store
 
@@ -276,7 +277,7 @@ def test_a_table_everyone_left_waits_and_resumes_when_someone_returns(client: Te
         assert time.monotonic() - back > 1.5
 
 
-def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> None:
+def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient, store: Store) -> None:
     made = create(client, bots="random", deals=1)
     code, token = made["code"], made["token"]
     bob = join(client, code, "Bob", seat=1)["token"]  # never connects: plays over HTTP
@@ -300,17 +301,45 @@ def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> Non
         ws.send_text(json.dumps({"type": "rematch", "token": token}))
         while (m := ws.receive_json())["type"] != "rematch":
             pass
-    # Bob was not there when the host asked for the rematch: coming back, he gets his new seat.
+    assert m["seat"] == 0
+    # Bob was not there when the host asked for the rematch: coming back, he is sent on.
     with client.websocket_connect(f"/ws/{code}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": bob}))
         while (late := ws.receive_json())["type"] != "rematch":
             pass
-    assert late["code"] == m["code"] and late["seat"] == 1 and late["token"] != bob
+    assert late == {"type": "rematch", "code": m["code"], "seat": 1}
     new = client.get(f"/api/tables/{m['code']}").json()
     assert new["status"] == "lobby" and new["seats"][0]["name"] == "Ann" and new["host_seat"] == 0
     assert new["seats"][1]["name"] == "Bob"
-    r = client.post(f"/api/tables/{m['code']}/start", json={"token": m["token"]})
-    assert r.status_code == 200
+    # Each keeps their seat key: Bob's holds seat 1 there, Ann's is the host's.
+    assert state(client, m["code"], bob)["you"] == 1
+    assert client.post(f"/api/tables/{m['code']}/start", json={"token": token}).status_code == 200
+
+
+def test_a_player_back_after_a_restart_is_sent_to_the_rematch_and_no_one_else_is(store: Store) -> None:
+    """The finished table is gone from memory (the server restarted): a seated player's hello at
+    its code still finds the rematch, from the store; a watcher or a wrong token does not."""
+    with TestClient(create_app(store, practice=True)) as client:
+        code, tokens = four_humans(client, deals=1)
+        while (s := state(client, code))["view"]["phase"] != "over":
+            seat = s["view"]["to_act"]
+            mine = state(client, code, tokens[seat])
+            act(client, code, tokens[seat], mine["version"], mine["view"]["legal"][0])
+        r = client.post(f"/api/tables/{code}/rematch", json={"token": tokens[0]})
+        assert r.status_code == 200
+        new_code = r.json()["code"]
+    with TestClient(create_app(store, practice=True)) as client:
+        for seat in (2, 0):
+            with client.websocket_connect(f"/ws/{code}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": tokens[seat]}))
+                assert ws.receive_json() == {"type": "rematch", "code": new_code, "seat": seat}
+        for token in (None, "not-a-seat-key"):
+            with client.websocket_connect(f"/ws/{code}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": token}))
+                refused = ws.receive_json()
+            assert refused["type"] == "error" and refused["code"] == "no_table"
+        assert state(client, new_code, tokens[2])["you"] == 2
+        assert client.post(f"/api/tables/{new_code}/start", json={"token": tokens[0]}).status_code == 200
 
 
 def test_an_action_the_store_cannot_save_is_refused_and_not_played(client: TestClient, store: Store,

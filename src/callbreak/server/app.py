@@ -36,6 +36,7 @@ from callbreak.server.tables import (
     TableService,
     hint_decision,
     new_code,
+    rematch_message,
     token_hash,
 )
 from callbreak.server.wire import (
@@ -251,12 +252,16 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
+        finished: Table | None = None  # a closed table whose players are sent on to its rematch
         try:
             table = service.get(code)
         except MessageError as e:
-            await ws.send_json(error_json(e.code, e.message))
-            await ws.close(code=4404)
-            return
+            finished = service.closed_with_rematch(code) if e.code == "no_table" else None
+            if finished is None:
+                await ws.send_json(error_json(e.code, e.message))
+                await ws.close(code=4404)
+                return
+            refusal = e
         outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         conn = Connection(seat=None, send=lambda m: None)
 
@@ -301,10 +306,16 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                         if kind != "hello":
                             raise MessageError("hello_first", "say hello first: {\"type\": \"hello\", "
                                                               "\"token\": ...} (no token to watch)")
+                        token = message.get("token")
+                        if finished is not None:  # only its seated players may learn where they went
+                            seat = finished.seat_of(token)
+                            assert finished.rematch_code is not None
+                            send(error_json(refusal.code, refusal.message) if seat is None
+                                 else rematch_message(finished.rematch_code, seat))
+                            break
                         # The table as it is now: while we waited for the hello, another
                         # process's table may have been let go here and loaded again.
                         table = service.get(code)
-                        token = message.get("token")
                         conn.seat = table.seat_of(token)
                         conn.token_hash = token_hash(token) if conn.seat is not None and isinstance(token, str) else None
                         if token is not None and conn.seat is None:

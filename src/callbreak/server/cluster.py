@@ -178,6 +178,7 @@ class Cluster:
         table.seats = [Seat.from_json(s) for s in stored.seats]
         table.host_hash = stored.config.get("host_hash", table.host_hash)
         table.stop_requested = bool(stored.config.get("stop_requested", False))
+        table.rematch_code = stored.config.get("rematch", table.rematch_code)
         self.service.follow_seats(table)  # a seat moved or claimed at another process
         if stored.status != "lobby" and table.match is None:
             table.match = engines.new_game(table.config)
@@ -223,14 +224,11 @@ class Cluster:
         self.outbox.put_nowait(text)
 
     def rematched(self, table: Table) -> None:
-        """The owner made the table's rematch: every process with players of this table gets its
-        players' new seat tokens (addressed to it alone, as a join's reply is) to hand them on."""
+        """The owner made the table's rematch: every process following the table tells its
+        sockets there (the players keep their seat keys, so the notice carries no secret)."""
         if table.replica or table.rematch_code is None:
             return
-        for proc, (seats, _) in self.remote.get(table.code, {}).items():
-            tokens = {str(s): t for s, t in table.rematch_tokens.items() if s in seats}
-            self._post({"k": "rematch", "to": proc, "from": self.me, "code": table.code,
-                        "new": table.rematch_code, "tokens": tokens})
+        self._post({"k": "rematch", "from": self.me, "code": table.code, "new": table.rematch_code})
 
     def presence(self, table: Table) -> None:
         """Tell the owner which seats have sockets here."""
@@ -344,10 +342,9 @@ class Cluster:
 
     def _on_rematch(self, message: dict[str, Any]) -> None:
         table = self.service.tables.get(message["code"])
-        if message.get("to") != self.me or table is None or not table.replica:
+        if table is None or not table.replica:
             return
         table.rematch_code = str(message["new"])
-        table.rematch_tokens.update({int(s): str(t) for s, t in message["tokens"].items()})
         self.service.announce_rematch(table)
 
     def _on_presence(self, message: dict[str, Any]) -> None:

@@ -219,8 +219,7 @@ class Table:
     turn_started: float = 0.0
     clock: asyncio.TimerHandle | None = None
     thinking: bool = False
-    rematch_code: str | None = None
-    rematch_tokens: dict[int, str] = field(default_factory=dict)  # for players who come back later
+    rematch_code: str | None = None  # stored too: a player who comes back later is sent there
     stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
     paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
     # Several processes (server/cluster.py): the lease epoch this process writes under while it
@@ -267,6 +266,14 @@ class Table:
                 "host_seat": next((i for i, s in enumerate(self.seats) if s.token_hash == self.host_hash), None),
                 "rematch": self.rematch_code, "stop_requested": self.stop_requested}
 
+    def stored_config(self) -> dict[str, Any]:
+        """The settings as stored: the table's settings plus what only the server knows."""
+        stored = {**self.config, "seed": self.seed, "host_hash": self.host_hash,
+                  "stop_requested": self.stop_requested}
+        if self.rematch_code is not None:
+            stored["rematch"] = self.rematch_code
+        return stored
+
 
 class TableService:
     """Every live table, the store behind them, and the loop their clocks run on."""
@@ -302,9 +309,10 @@ class TableService:
         seed = config.pop("seed")
         host_hash = config.pop("host_hash")
         stop_requested = bool(config.pop("stop_requested", False))
+        rematch_code = config.pop("rematch", None)
         table = Table(id=stored.id, code=stored.code, config=config, seed=seed, host_hash=host_hash,
                       seats=[Seat.from_json(s) for s in stored.seats],
-                      status=stored.status, stop_requested=stop_requested)
+                      status=stored.status, stop_requested=stop_requested, rematch_code=rematch_code)
         if stored.status == "playing":
             match = engines.new_game(config)
             for i, data in enumerate(stored.actions):
@@ -403,8 +411,7 @@ class TableService:
         new_hash = token_hash(token)
         host_moves = old == table.host_hash
         if host_moves:  # stored first: a restart must know the host's new token
-            self._store_change(table, config={**table.config, "seed": table.seed, "host_hash": new_hash,
-                                              "stop_requested": table.stop_requested})
+            self._store_change(table, config={**table.stored_config(), "host_hash": new_hash})
             table.host_hash = new_hash
         table.seats[seat].token_hash = new_hash
         del table.handoffs[seat]
@@ -460,7 +467,9 @@ class TableService:
         return table
 
     def rematch(self, code: str, token: Any) -> Table:
-        """A new table with the same settings and the same people, in the lobby."""
+        """A new table with the same settings and the same people, in the lobby. Each person keeps
+        their seat and their seat key, so whoever comes back later, to any server process, even
+        after a restart, is sent on (`rematch_of`) and sits down with the key they already hold."""
         table = self.get(code)
         self._require_host(table, token)
         if table.status != "over":
@@ -469,42 +478,37 @@ class TableService:
             return self.get(table.rematch_code)
         if not self.url_bots:  # a table from before bots by URL were turned off
             refuse_url_bots(table.config["bots"])
-        new_tokens: dict[int, str] = {}
-        seats: list[Seat] = []
-        for i, s in enumerate(table.seats):
-            if s.kind == "human":
-                new_tokens[i] = secrets.token_urlsafe(24)
-                seats.append(Seat(kind="human", name=s.name, token_hash=token_hash(new_tokens[i])))
-            else:
-                seats.append(Seat())
-        host_seat = next(i for i, s in enumerate(table.seats) if s.token_hash == table.host_hash)
-        host_hash = seats[host_seat].token_hash
-        assert host_hash is not None
+        seats = [Seat(kind="human", name=s.name, token_hash=s.token_hash) if s.kind == "human" else Seat()
+                 for s in table.seats]
         seed = secrets.randbits(64)
         code2 = new_code()
-        game_id = self.store.create_game(code2, {**table.config, "seed": seed, "host_hash": host_hash},
+        game_id = self.store.create_game(code2, {**table.config, "seed": seed, "host_hash": table.host_hash},
                                          [s.to_json() for s in seats])
-        new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=host_hash,
+        new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=table.host_hash,
                     seats=seats)
         self.tables[code2] = new
         if self.cluster is not None:
             self.cluster.adopt(new)
         table.rematch_code = code2
-        table.rematch_tokens = new_tokens
+        self._store_change(table, config=table.stored_config())
         self.announce_rematch(table)
         if self.cluster is not None:
             self.cluster.rematched(table)
         return new
 
+    def closed_with_rematch(self, code: str) -> Table | None:
+        """A finished game no longer live here (closed, or the server restarted) that had a
+        rematch, as stored: its players' seat keys find their seats at the rematch."""
+        stored = self.store.load_game(normalize_code(code))
+        if stored is None or stored.status != "over" or not stored.config.get("rematch"):
+            return None
+        return self._restore(stored)
+
     def announce_rematch(self, table: Table) -> None:
-        """Tell the table's sockets here where the rematch is; each player gets their new seat."""
+        """Tell the table's sockets here where the rematch is (a seated player keeps their seat)."""
         assert table.rematch_code is not None
         for c in table.connections:
-            if c.seat in table.rematch_tokens:
-                c.send({"type": "rematch", "code": table.rematch_code,
-                        "token": table.rematch_tokens[c.seat], "seat": c.seat})
-            else:
-                c.send({"type": "rematch", "code": table.rematch_code})
+            c.send(rematch_message(table.rematch_code, c.seat))
 
     def _save_seats(self, table: Table) -> None:
         self._store_change(table, seats=[s.to_json() for s in table.seats])
@@ -569,8 +573,7 @@ class TableService:
             # Stored first, so a server restart before the deal ends still stops the table.
             try:
                 self.store.update_game(table.id, epoch=table.epoch,
-                                       config={**table.config, "seed": table.seed,
-                                               "host_hash": table.host_hash, "stop_requested": True})
+                                       config={**table.stored_config(), "stop_requested": True})
             except Exception:  # any store failure: refuse, and nothing has changed
                 raise MessageError("unavailable", "the stop could not be saved; try again") from None
             table.stop_requested = True
@@ -728,7 +731,7 @@ class TableService:
         try:
             self.store.update_game(table.id, epoch=table.epoch, seats=[x.to_json() for x in table.seats])
         except Exception as e:  # the count is information; the game must go on without it
-            log.error("table %s: could not store a bot fault: %s", table.code, e)
+            log.error("table %s: could not store a change of seats, status or settings: %s", table.code, e)
 
     def _play_for(self, table: Table, action: Any, why: str) -> None:
         """Play ``action`` for the seat to act: its seated ``bot``, or for a person, because the
@@ -750,9 +753,8 @@ class TableService:
 
     def attach(self, table: Table, conn: Connection) -> None:
         table.connections.append(conn)
-        if table.rematch_code is not None and conn.seat in table.rematch_tokens:
-            conn.send({"type": "rematch", "code": table.rematch_code,
-                       "token": table.rematch_tokens[conn.seat], "seat": conn.seat})
+        if table.rematch_code is not None and conn.seat is not None:
+            conn.send(rematch_message(table.rematch_code, conn.seat))
         if self.cluster is not None:
             self.cluster.presence(table)
         if conn.seat is not None:
@@ -833,6 +835,11 @@ def _check_seat_number(table: Table, seat: Any) -> None:
     last = len(table.seats) - 1
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= last:
         raise MessageError("bad_seat", f"seat must be 0..{last}, got {seat!r}")
+
+
+def rematch_message(code: str, seat: int | None) -> dict[str, Any]:
+    """Where a finished table's rematch is; a seated player sits there with the same seat key."""
+    return {"type": "rematch", "code": code} if seat is None else {"type": "rematch", "code": code, "seat": seat}
 
 
 def _mix(seed: int, version: int, salt: int) -> int:

@@ -396,7 +396,8 @@ function tablePage(code) {
       store.removeItem(tokenKey(code));
       toast("Your seat moved to another device: this one now watches.", 8000);
     } else if (m.type === "rematch") {
-      if (m.token) store.setItem(tokenKey(m.code), m.token);
+      // A seated player keeps their seat key at the rematch.
+      if (m.seat != null && token) store.setItem(tokenKey(m.code), token);
       toast("Rematch! Moving to the new table…");
       setTimeout(() => navigate(`/t/${m.code}`), 600);
     }
