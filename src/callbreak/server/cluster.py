@@ -31,6 +31,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 import zlib
 from typing import Any
@@ -48,6 +49,7 @@ LEASE_SECONDS = 3.0  # a dead owner's tables wait at most this long for a new ow
 TICK_SECONDS = 1.0  # lease renewal, takeover scan and presence refresh
 TAIL_ACTIONS = 8  # the latest actions a change notice carries
 NOTIFY_BYTES = 8000  # PostgreSQL refuses a longer NOTIFY payload
+STALL_SECONDS = 10.0  # an event loop silent this long is hung: its leases are let lapse
 CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
 
 
@@ -66,6 +68,8 @@ class Cluster:
         self.tasks: list[asyncio.Task[Any]] = []
         self.listener: Any = None
         self.sender: Any = None
+        self.heartbeat = time.monotonic()  # the event loop's last lease tick
+        self.stopping = threading.Event()
 
     @classmethod
     async def start(cls, service: TableService) -> int:
@@ -82,11 +86,13 @@ class Cluster:
         taken = cluster.take_over()
         cluster.tasks = [asyncio.create_task(cluster._listen()), asyncio.create_task(cluster._send()),
                          asyncio.create_task(cluster._keep())]
+        threading.Thread(target=cluster._renew_beside, name="lease-renewer", daemon=True).start()
         log.info("process %s joined; took over %d tables", cluster.me, taken)
         return taken
 
     async def stop(self) -> None:
         """Leave: give every lease up at once, so the others need not wait for it to lapse."""
+        self.stopping.set()
         for task in self.tasks:
             task.cancel()
         for table in list(self.service.tables.values()):
@@ -414,6 +420,7 @@ class Cluster:
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(TICK_SECONDS)
+            self.heartbeat = time.monotonic()
             try:
                 self._tick()
             except Exception as e:  # the database is away: try again next tick
@@ -433,6 +440,19 @@ class Cluster:
                 else:
                     self._remote_seats(table)
         self.take_over()
+
+
+    def _renew_beside(self) -> None:
+        """Renew this process's leases from a thread of its own too, while the event loop has
+        ticked lately: a loop held up for a few seconds (a burst of connections on a loaded
+        machine) keeps its tables instead of losing them all to another process; a hung one
+        still lets them lapse. Only current leases are extended, so fencing is unchanged."""
+        while not self.stopping.wait(TICK_SECONDS):
+            if time.monotonic() - self.heartbeat < STALL_SECONDS:
+                try:
+                    self.store.renew_leases(self.me, LEASE_SECONDS)
+                except Exception as e:  # the database is away: the loop's tick says so too
+                    log.debug("lease renewal beside the loop failed: %s", e)
 
 
 def _encode(message: dict[str, Any]) -> str:
