@@ -187,6 +187,44 @@ def test_four_players_on_two_processes_play_the_same_game_as_on_one(tmp_path: Pa
             s.stop()
 
 
+def test_a_table_goes_to_the_process_most_of_its_players_are_on_and_plays_the_same_game(
+        tmp_path: Path, pg_url: str) -> None:
+    """Created at one process, three of its four players connected to the other: the table is
+    handed to that process (their actions then need no forwarding) mid-game, and the game is
+    the one it would have been on one process, with no hidden card in any message."""
+    expected = one_process_record(tmp_path)
+    servers = [Server(pg_url), Server(pg_url)]
+    store = Store(pg_url)
+    try:
+        code, tokens = seat_table([s.http for s in servers])
+        ports = [s.port for s in servers]
+        players = [Player(ports, code, t, first=0 if seat == 0 else 1, think=0.05)
+                   for seat, t in enumerate(tokens)]
+        for p in players:
+            p.start()
+        time.sleep(0.5)
+        game = store.load_game(code)
+        assert game is not None
+        owners = [store.lease_of(game.id)]
+        assert owners[0] is not None and owners[0][0].split(":")[1] == str(servers[0].proc.pid)
+        assert servers[0].http.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
+        while not all(p.done or p.error for p in players):
+            owners.append(store.lease_of(game.id))
+            time.sleep(0.2)
+        for p in players:
+            p.join(60)
+            assert p.error is None, p.error
+            assert p.connections == 1  # nobody was dropped
+        handed = [o for o in owners if o is not None and o[0].split(":")[1] == str(servers[1].proc.pid)]
+        assert handed, "the table stayed where one player was"
+        assert check_no_leak(pg_url, code, players) > 100
+        assert stored_actions(pg_url, code) == expected
+    finally:
+        store.close()
+        for s in servers:
+            s.stop()
+
+
 def test_a_rematch_asked_at_one_process_reaches_the_players_on_every_process(pg_url: str) -> None:
     """The host asks for the rematch at the process that does not own the table: every player,
     whichever process their socket is on, is told the new table and their seat there."""
@@ -438,7 +476,8 @@ def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_u
     # (players act at once, so it never runs out otherwise).
     settings = {**SETTINGS, "timer": 3}
     expected = one_process_record(tmp_path, settings)
-    servers = [Server(pg_url), Server(pg_url)]
+    # The table stays with its owner, though its players are all at the other process.
+    servers = [Server(pg_url, env={"CALLBREAK_HANDOVER": "0"}) for _ in range(2)]
     try:
         code, tokens = seat_table([s.http for s in servers], settings)
         ports = [s.port for s in servers]

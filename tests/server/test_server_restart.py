@@ -40,9 +40,10 @@ def free_port() -> int:
 class Server:
     """``callbreak serve`` in a child process."""
 
-    def __init__(self, db: str, *, practice: bool = True, workers: int = 1) -> None:
+    def __init__(self, db: str, *, practice: bool = True, workers: int = 1,
+                 env: dict[str, str] | None = None) -> None:
         self.port = free_port()
-        env = {k: v for k, v in os.environ.items() if k != "CALLBREAK_PRACTICE"}
+        env = {**{k: v for k, v in os.environ.items() if k != "CALLBREAK_PRACTICE"}, **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
              "--port", str(self.port), "--db", db, *(["--practice"] if practice else []),

@@ -49,6 +49,7 @@ LEASE_SECONDS = 3.0  # a dead owner's tables wait at most this long for a new ow
 TICK_SECONDS = 1.0  # lease renewal, takeover scan and presence refresh
 TAIL_ACTIONS = 8  # the latest actions a change notice carries
 NOTIFY_BYTES = 8000  # PostgreSQL refuses a longer NOTIFY payload
+HANDOVER_AFTER = 5.0  # a process keeps a table it just took this long before handing it on
 STALL_SECONDS = 10.0  # an event loop silent this long is hung: its leases are let lapse
 CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
 
@@ -65,6 +66,10 @@ class Cluster:
         # owner side: per table, per other process, its connected seats and when it said so
         self.remote: dict[str, dict[str, tuple[set[int], float]]] = {}
         self.owner_seen: dict[str, str] = {}  # replica side: the owner that last spoke for a table
+        self.owned_since: dict[str, float] = {}  # owner side: when this process took each table
+        self.handed: dict[str, float] = {}  # tables this process handed on, and when
+        # CALLBREAK_HANDOVER=0: a table stays with the process that took it until it dies
+        self.handover = os.environ.get("CALLBREAK_HANDOVER", "1").lower() not in ("0", "false", "off", "no")
         self.tasks: list[asyncio.Task[Any]] = []
         self.listener: Any = None
         self.sender: Any = None
@@ -112,11 +117,15 @@ class Cluster:
         if epoch is None:  # cannot happen for a new game; refuse rather than run it unowned
             raise MessageError("unavailable", "the new table could not be claimed; try again")
         table.epoch, table.replica = epoch, False
+        self.owned_since[table.code] = time.monotonic()
 
     def take_over(self) -> int:
         """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""
         count = 0
+        now = time.monotonic()
         for code in self.store.unowned_games():
+            if now - self.handed.get(code, -HANDOVER_AFTER) < 2 * TICK_SECONDS:
+                continue  # handed on just now: the process it went to claims it first
             stored = self.store.load_game(code)
             if stored is None:
                 continue
@@ -143,6 +152,7 @@ class Cluster:
                 self.store.release_lease(stored.id, self.me, epoch)
             return False
         table.epoch, table.replica = epoch, False
+        self.owned_since[table.code] = time.monotonic()
         log.info("took over table %s (epoch %d)", table.code, epoch)
         if table.match is not None:
             service._advance(table)  # the restart path: deal on, arm the clock, broadcast
@@ -155,6 +165,31 @@ class Cluster:
         if table.replica:
             return
         log.warning("lost the lease of table %s (epoch %s)", table.code, table.epoch)
+        self._follow(table)
+
+    def hand_on(self, table: Table) -> None:
+        """Give the table to the process where more of its seated players are connected than
+        here, so their actions need no forwarding (all of them, behind a proxy that sends a
+        table's players to one process). The lease is given up first: this process can write
+        nothing more; the other claims it (or, if it does not, any process does in a tick)."""
+        if not self.handover or table.replica or table.epoch is None or table.status == "over":
+            return
+        if time.monotonic() - self.owned_since.get(table.code, 0.0) < HANDOVER_AFTER:
+            return  # no handing a table back and forth while players come and go
+        here = len({c.seat for c in table.connections if c.alive and c.seat is not None})
+        best, most = None, here
+        for proc, (seats, _) in self.remote.get(table.code, {}).items():
+            if len(seats) > most:
+                best, most = proc, len(seats)
+        if best is None:
+            return
+        self.store.release_lease(table.id, self.me, table.epoch)
+        log.info("handing table %s to %s (%d seated players there, %d here)", table.code, best, most, here)
+        self.handed[table.code] = time.monotonic()
+        self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
+        self._follow(table)  # its presence notice goes after: the new owner knows who is here
+
+    def _follow(self, table: Table) -> None:
         table.replica, table.epoch = True, None
         table.remote_seats = set()
         self.service._cancel_clock(table)
@@ -369,6 +404,14 @@ class Cluster:
         table.rematch_code = str(message["new"])
         self.service.announce_rematch(table)
 
+    def _on_adopt(self, message: dict[str, Any]) -> None:
+        """Another process handed this one a table (most of its players are here): claim it."""
+        if message.get("to") != self.me:
+            return
+        stored = self.store.load_game(message["code"])
+        if stored is not None and stored.status in ("lobby", "playing"):
+            self._claim(stored)
+
     def _on_presence(self, message: dict[str, Any]) -> None:
         table = self.service.tables.get(message["code"])
         if table is None or table.replica:
@@ -392,7 +435,7 @@ class Cluster:
 
     async def _listen(self) -> None:
         handlers = {"changed": self._on_changed, "presence": self._on_presence,
-                    "rematch": self._on_rematch}
+                    "rematch": self._on_rematch, "adopt": self._on_adopt}
         async for note in self.listener.notifies():
             try:
                 message = json.loads(note.payload)
@@ -439,6 +482,7 @@ class Cluster:
                     self.lost(table)
                 else:
                     self._remote_seats(table)
+                    self.hand_on(table)
         self.take_over()
 
 

@@ -589,6 +589,8 @@ class TableService:
         """Verify, store, apply: a refused or unstorable action changes nothing."""
         match = table.match
         assert match is not None
+        if table.replica:  # e.g. a bot's answer that comes after the table went to another process
+            raise MessageError("unavailable", "the table moved to another server process; try again")
         match.verify(action)
         try:
             self.store.append_action(table.id, len(match.history), action.to_json(), **self._fence(table))
@@ -708,8 +710,8 @@ class TableService:
     def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
         table.thinking = False
         match = table.match
-        if match is None or table.version != version or table.status != "playing":
-            return
+        if table.replica or match is None or table.version != version or table.status != "playing":
+            return  # the table moved on, or to another process, while the bot thought
         try:
             action = task.result().action
             match.verify(action)
