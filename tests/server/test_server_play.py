@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from callbreak.server import engines
 from callbreak.server.app import create_app
-from callbreak.server.wire import MAX_MESSAGE_BYTES
+from callbreak.server.wire import MAX_MESSAGE_BYTES, MessageError
 from callbreak.store import Store
 
 
@@ -340,6 +340,24 @@ def test_a_player_back_after_a_restart_is_sent_to_the_rematch_and_no_one_else_is
             assert refused["type"] == "error" and refused["code"] == "no_table"
         assert state(client, new_code, tokens[2])["you"] == 2
         assert client.post(f"/api/tables/{new_code}/start", json={"token": tokens[0]}).status_code == 200
+
+
+def test_a_process_that_no_longer_runs_a_table_stores_nothing_for_it(client: TestClient,
+                                                                     store: Store) -> None:
+    """Once a table is another process's (a replica here), an action that still reaches this
+    process's table directly (a bot's answer that comes late) is refused, and nothing is stored."""
+    code, tokens = four_humans(client, deals=1)
+    s = state(client, code)
+    seat = s["view"]["to_act"]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table = service.tables[code]
+    stored = len(store.load_game(code).actions)  # type: ignore[union-attr]
+    table.replica = True
+    with pytest.raises(MessageError) as refused:
+        service.act(code, tokens[seat], s["version"], {"type": "call", "tricks": 2})
+    assert refused.value.code == "unavailable"
+    assert len(store.load_game(code).actions) == stored  # type: ignore[union-attr]
+    assert table.version == s["version"]
 
 
 def test_an_action_the_store_cannot_save_is_refused_and_not_played(client: TestClient, store: Store,
