@@ -104,7 +104,7 @@ async def make_table(http: httpx.AsyncClient, deals: int, people: int = 4,
 
 
 async def run_load(base: str, tables: int, seconds: float, think: float, deals: int, seed: int,
-                   people: int = 4, bot: str = "random") -> dict[str, Any]:
+                   people: int = 4, bot: str = "random", warmup: float = 1.0) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         made = [await make_table(http, deals, people, bot) for _ in range(tables)]
         latencies: list[float] = []
@@ -118,8 +118,9 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for code, tokens in made:
             (await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})).raise_for_status()
-    # Measure only once every table is playing (and a second of warm-up has passed).
-    await asyncio.sleep(1.0)
+    # Measure only once every table is playing (and the warm-up has passed: with several
+    # processes, long enough for each table to have moved to where most of its players are).
+    await asyncio.sleep(warmup)
     started = time.perf_counter()
     clock["measure_from"] = started
     clock["stop"] = started + seconds
@@ -166,7 +167,8 @@ def report(base: str, args: argparse.Namespace) -> float:
     print(f"{'tables':>6} {'actions/s':>10} {'median ms':>10} {'p99 ms':>8} {'samples':>8} {'median/ping':>12}")
     best = 0.0
     for n in args.tables:
-        r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed, args.people, args.bot))
+        r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed, args.people, args.bot,
+                                 args.warmup))
         ratio = f"{r['median_ms'] / ping_median:.1f}x" if r["median_ms"] else "-"
         print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8} "
               f"{ratio:>12}", flush=True)
@@ -225,6 +227,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10, help="deals per table (long enough to outlast the run)")
     parser.add_argument("--db", default=None, help="database URL for the server (default: temporary SQLite)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warmup", type=float, default=1.0,
+                        help="seconds of play before measuring (8: past the tables' handover to their players' process)")
     parser.add_argument("--server-log", default=None, help="append the server's own log to this file")
     parser.add_argument("--url", default=None, help="load an already running server instead of starting one")
     parser.add_argument("--workers", type=int, nargs="+", default=[1],

@@ -122,9 +122,8 @@ class Cluster:
     def take_over(self) -> int:
         """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""
         count = 0
-        now = time.monotonic()
         for code in self.store.unowned_games():
-            if now - self.handed.get(code, -HANDOVER_AFTER) < 2 * TICK_SECONDS:
+            if self._handed_lately(code):
                 continue  # handed on just now: the process it went to claims it first
             stored = self.store.load_game(code)
             if stored is None:
@@ -188,6 +187,11 @@ class Cluster:
         self.handed[table.code] = time.monotonic()
         self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
         self._follow(table)  # its presence notice goes after: the new owner knows who is here
+
+    def _handed_lately(self, code: str) -> bool:
+        """Whether this process handed the table on so lately that the process it went to may
+        not have claimed it yet (after that, any process may take it, as a dead owner's)."""
+        return time.monotonic() - self.handed.get(code, -HANDOVER_AFTER) < 2 * TICK_SECONDS
 
     def _follow(self, table: Table) -> None:
         table.replica, table.epoch = True, None
@@ -291,8 +295,12 @@ class Cluster:
             if reply is not None and not reply.get("moved"):
                 return self._forwarded(table, method, reply)
             self.owner_seen.pop(table.code, None)
-        for _ in range(3):
+        calls = 0
+        while calls < 3:
             lease = self.store.lease_of(table.id)
+            if (lease is None or not lease[2]) and self._handed_lately(table.code):
+                await asyncio.sleep(0.05)  # handed on from here: the process it went to claims it
+                continue
             if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
                 stored = self.store.load_game(table.code)
                 if stored is not None and self._claim(stored):
@@ -304,6 +312,7 @@ class Cluster:
             if lease is None or lease[0] == self.me:
                 raise MessageError("unavailable", "the table's server process is changing; try again")
             reply = await self._call(table, lease[0], method, args)
+            calls += 1
             if reply is not None:
                 break
         else:
@@ -406,8 +415,9 @@ class Cluster:
 
     def _on_adopt(self, message: dict[str, Any]) -> None:
         """Another process handed this one a table (most of its players are here): claim it."""
-        if message.get("to") != self.me:
-            return
+        table = self.service.tables.get(message["code"])
+        if message.get("to") != self.me or (table is not None and not table.replica):
+            return  # not for us, or taken here already (an action here found it unowned)
         stored = self.store.load_game(message["code"])
         if stored is not None and stored.status in ("lobby", "playing"):
             self._claim(stored)
