@@ -117,7 +117,14 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
     # A fresh HTTP client: the first one's idle keep-alive connection may have been closed.
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for code, tokens in made:
-            (await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})).raise_for_status()
+            for attempt in range(5):  # as a person would: "try again" (503) while a table moves
+                r = await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
+                if r.status_code != 503 or attempt == 4:
+                    if r.status_code != 200:
+                        raise RuntimeError(f"start {code}: {r.status_code} {r.text} (after {attempt} retries)")
+                    break
+                print(f"  (start {code}: 503 {r.json().get('message')}; trying again)")
+                await asyncio.sleep(0.2)
     # Measure only once every table is playing (and the warm-up has passed: with several
     # processes, long enough for each table to have moved to where most of its players are).
     await asyncio.sleep(warmup)

@@ -51,7 +51,8 @@ TAIL_ACTIONS = 8  # the latest actions a change notice carries
 NOTIFY_BYTES = 8000  # PostgreSQL refuses a longer NOTIFY payload
 HANDOVER_AFTER = 5.0  # a process keeps a table it just took this long before handing it on
 STALL_SECONDS = 10.0  # an event loop silent this long is hung: its leases are let lapse
-CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
+CALL_SECONDS = 10.0
+REPLY_GRACE = 0.5  # how long a call waits for a reply already on its way from a former owner  # how long a forwarded action waits for the owner's answer
 
 
 class Cluster:
@@ -313,8 +314,8 @@ class Cluster:
                 raise MessageError("unavailable", "the table's server process is changing; try again")
             reply = await self._call(table, lease[0], method, args)
             calls += 1
-            if reply is not None:
-                break
+            if reply is not None and not reply.get("moved"):
+                break  # (a process that has just handed the table on answers "moved": ask again)
         else:
             raise MessageError("unavailable", "the table's server process did not answer; try again")
         return self._forwarded(table, method, reply)
@@ -352,7 +353,13 @@ class Cluster:
                     waited += TICK_SECONDS
                 lease = self.store.lease_of(table.id)
                 if lease is None or lease[0] != owner or not lease[2]:
-                    return None
+                    # It may have answered just before it let the table go (its answer is sent
+                    # before its lease is given up, but the store can say so first): a last wait,
+                    # so an action it played is not reported as failed and sent again.
+                    try:
+                        return await asyncio.wait_for(asyncio.shield(answer), REPLY_GRACE)
+                    except TimeoutError:
+                        return None
         finally:
             self.waiting.pop(call_id, None)
         log.warning("table %s: %s (call %s) had no answer from %s in %.0f s", table.code, method,
