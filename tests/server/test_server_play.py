@@ -342,6 +342,23 @@ def test_a_player_back_after_a_restart_is_sent_to_the_rematch_and_no_one_else_is
         assert client.post(f"/api/tables/{new_code}/start", json={"token": tokens[0]}).status_code == 200
 
 
+def test_the_same_action_sent_again_is_played_once_and_answered_as_played(client: TestClient,
+                                                                           store: Store) -> None:
+    """A retry of an action already played (its answer was lost) is not refused as stale: it is
+    answered with the table as it is, and stored once; another action at that version is stale."""
+    code, tokens = four_humans(client, deals=1)
+    s = state(client, code)
+    version, seat = s["version"], s["view"]["to_act"]
+    call = {"type": "call", "tricks": 3}
+    assert act(client, code, tokens[seat], version, call).status_code == 200
+    again = act(client, code, tokens[seat], version, call)
+    assert again.status_code == 200 and again.json()["version"] == version + 1
+    other = act(client, code, tokens[seat], version, {"type": "call", "tricks": 4})
+    assert other.status_code == 409 and other.json()["error"] == "stale"
+    stored = store.load_game(code).actions  # type: ignore[union-attr]
+    assert len(stored) == version + 1 and stored[version]["tricks"] == 3
+
+
 def test_a_process_that_no_longer_runs_a_table_stores_nothing_for_it(client: TestClient,
                                                                      store: Store) -> None:
     """Once a table is another process's (a replica here), an action that still reaches this

@@ -547,6 +547,10 @@ class TableService:
         if isinstance(version, bool) or not isinstance(version, int):
             raise MessageError("malformed", "an action needs the state 'version' it was made against")
         action = parse_action(action_data, seat)
+        if 0 <= version < table.version and table.match.history[version] == action:
+            # This very action was played already: a retry whose first answer was lost (a
+            # reconnect, or a call forwarded again while its table changed processes). Done once.
+            return table
         if version != table.version:
             raise MessageError("stale", f"stale action: made against version {version}, the table "
                                         f"is at version {table.version}")
