@@ -6,31 +6,18 @@ holds its event loop with a blocking call, as a burst of work on a loaded machin
 
 from __future__ import annotations
 
-import os
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from test_server_cluster import pg_url_fixture  # noqa: F401 (the fixture: a fresh PostgreSQL database)
 
 from callbreak.server import cluster as cluster_module
 from callbreak.server.app import create_app
 from callbreak.store import Store
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture(name="pg_url")
-def pg_url_fixture() -> Iterator[str]:
-    if not os.environ.get("CALLBREAK_TEST_PG_URL"):
-        pytest.skip("CALLBREAK_TEST_PG_URL is not set (scripts/services.sh starts a server)")
-    sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
-    from store_helpers import fresh_pg_database
-
-    yield from fresh_pg_database()
 
 
 def hold_loop(app: Any, seconds: float) -> None:
