@@ -277,7 +277,7 @@ def test_a_table_everyone_left_waits_and_resumes_when_someone_returns(client: Te
         assert time.monotonic() - back > 1.5
 
 
-def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient, store: Store) -> None:
+def test_rematch_seats_the_same_people_at_a_new_table(client: TestClient) -> None:
     made = create(client, bots="random", deals=1)
     code, token = made["code"], made["token"]
     bob = join(client, code, "Bob", seat=1)["token"]  # never connects: plays over HTTP

@@ -51,9 +51,9 @@ TAIL_ACTIONS = 8  # the latest actions a change notice carries
 NOTIFY_BYTES = 8000  # PostgreSQL refuses a longer NOTIFY payload
 HANDOVER_AFTER = 5.0  # a process keeps a table it just took this long before handing it on
 STALL_SECONDS = 10.0  # an event loop silent this long is hung: its leases are let lapse
-CALL_SECONDS = 10.0
+CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
+REPLY_GRACE = 0.5  # how long a call waits for a reply already on its way from a former owner
 SEND_BATCH = 64  # notices sent in one statement at most
-REPLY_GRACE = 0.5  # how long a call waits for a reply already on its way from a former owner  # how long a forwarded action waits for the owner's answer
 
 
 class Cluster:
@@ -177,7 +177,7 @@ class Cluster:
             return
         if time.monotonic() - self.owned_since.get(table.code, 0.0) < HANDOVER_AFTER:
             return  # no handing a table back and forth while players come and go
-        here = len({c.seat for c in table.connections if c.alive and c.seat is not None})
+        here = len(table.seats_here())
         best, most = None, here
         for proc, (seats, _) in self.remote.get(table.code, {}).items():
             if len(seats) > most:
@@ -281,8 +281,7 @@ class Cluster:
         """Tell the owner which seats have sockets here."""
         if not table.replica:
             return
-        seats = sorted({c.seat for c in table.connections if c.alive and c.seat is not None})
-        self._post({"k": "presence", "code": table.code, "from": self.me, "seats": seats})
+        self._post({"k": "presence", "code": table.code, "from": self.me, "seats": sorted(table.seats_here())})
 
     async def forward(self, table: Table, method: str, args: tuple[Any, ...]) -> Any:
         """Run ``method`` at the table's owner and wait for its answer. If the owner dies while
@@ -500,6 +499,18 @@ class Cluster:
             except Exception as e:  # the database is away: try again next tick
                 log.error("lease upkeep failed: %s", e)
 
+    def _renew_beside(self) -> None:
+        """Renew this process's leases from a thread of its own too, while the event loop has
+        ticked lately: a loop held up for a few seconds (a burst of connections on a loaded
+        machine) keeps its tables instead of losing them all to another process; a hung one
+        still lets them lapse. Only current leases are extended, so fencing is unchanged."""
+        while not self.stopping.wait(TICK_SECONDS):
+            if time.monotonic() - self.heartbeat < STALL_SECONDS:
+                try:
+                    self.store.renew_leases(self.me, LEASE_SECONDS)
+                except Exception as e:  # the database is away: the loop's tick says so too
+                    log.debug("lease renewal beside the loop failed: %s", e)
+
     def _tick(self) -> None:
         held = self.store.renew_leases(self.me, LEASE_SECONDS)
         for table in list(self.service.tables.values()):
@@ -515,19 +526,6 @@ class Cluster:
                     self._remote_seats(table)
                     self.hand_on(table)
         self.take_over()
-
-
-    def _renew_beside(self) -> None:
-        """Renew this process's leases from a thread of its own too, while the event loop has
-        ticked lately: a loop held up for a few seconds (a burst of connections on a loaded
-        machine) keeps its tables instead of losing them all to another process; a hung one
-        still lets them lapse. Only current leases are extended, so fencing is unchanged."""
-        while not self.stopping.wait(TICK_SECONDS):
-            if time.monotonic() - self.heartbeat < STALL_SECONDS:
-                try:
-                    self.store.renew_leases(self.me, LEASE_SECONDS)
-                except Exception as e:  # the database is away: the loop's tick says so too
-                    log.debug("lease renewal beside the loop failed: %s", e)
 
 
 def _encode(message: dict[str, Any]) -> str:

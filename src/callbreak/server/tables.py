@@ -245,6 +245,10 @@ class Table:
                 return i
         return None
 
+    def seats_here(self) -> set[int]:
+        """The seats with a live socket on this process."""
+        return {c.seat for c in self.connections if c.alive and c.seat is not None}
+
     def connected(self, seat: int) -> bool:
         return seat in self.remote_seats or any(c.seat == seat and c.alive for c in self.connections)
 
@@ -469,7 +473,7 @@ class TableService:
     def rematch(self, code: str, token: Any) -> Table:
         """A new table with the same settings and the same people, in the lobby. Each person keeps
         their seat and their seat key, so whoever comes back later, to any server process, even
-        after a restart, is sent on (`rematch_of`) and sits down with the key they already hold."""
+        after a restart, is sent on (`closed_with_rematch`) and sits down with the key they already hold."""
         table = self.get(code)
         self._require_host(table, token)
         if table.status != "over":
