@@ -526,6 +526,17 @@ class Cluster:
                     self._remote_seats(table)
                     self.hand_on(table)
         self.take_over()
+        self._forget_gone()
+
+    def _forget_gone(self) -> None:
+        """Drop what this process keeps about tables it no longer has, and handovers past their
+        window: a process that runs for weeks sees many thousands of tables."""
+        live = self.service.tables
+        for book in (self.owner_seen, self.remote, self.owned_since):
+            for code in [c for c in book if c not in live]:
+                del book[code]
+        for code in [c for c in self.handed if not self._handed_lately(c)]:
+            del self.handed[code]
 
 
 def _encode(message: dict[str, Any]) -> str:
