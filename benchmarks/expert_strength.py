@@ -149,27 +149,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _bot_stats(sets: list[SetResult]) -> tuple[list[float], float, float, float]:
-    """Per-set margins of player 0 (points a deal over the mean of the other seats), its
-    call-made rate, its mean points a deal and the mean points a deal it lost to failed calls."""
+def _bot_stats(sets: list[SetResult]) -> tuple[list[float], list[float], float, float, float]:
+    """Per-set margins of player 0 (points a deal over the mean of the other seats) and its
+    per-set points a deal, its call-made rate, its mean points a deal and the mean points a deal
+    it lost to failed calls."""
     margins: list[float] = []
+    own: list[float] = []
     made = failed_loss = points = deals = 0.0
     for s in sets:
-        total = 0.0
+        total = mine = 0.0
         n = 0
         for t in s.tables:
             seat = t.seat_players.index(0)
             for pts, flags in zip(t.points, t.made, strict=True):
                 others = [pts[o] for o in range(4) if o != seat]
                 total += (pts[seat] - sum(others) / 3) / 10
+                mine += pts[seat] / 10
                 n += 1
                 made += flags[seat]
                 points += pts[seat] / 10
                 if not flags[seat]:
                     failed_loss -= pts[seat] / 10
         margins.append(total / n)
+        own.append(mine / n)
         deals += n
-    return margins, made / deals, points / deals, failed_loss / deals
+    return margins, own, made / deals, points / deals, failed_loss / deals
 
 
 def _ci(low: float | None, high: float | None, digits: int) -> str:
@@ -187,15 +191,17 @@ def ab(specs: list[str], c: Comparison, deals: int, seed: int, workers: int) -> 
           "| ms a move mean / p99 | faults | time |")
     print("|---|---|---|---|---|---|---|---|")
     per: list[list[float]] = []
+    per_points: list[list[float]] = []
     for spec in specs:
         plan = ArenaPlan((spec, c.field), rules, seed, sets, budget=c.budget,
                          tolerance=DEFAULT_TOLERANCE)
         start = time.perf_counter()
         results = run_sets(plan, workers=workers, progress=Ticker(spec))
         seconds = time.perf_counter() - start
-        margins, made_rate, points, lost = _bot_stats(results)
+        margins, own, made_rate, points, lost = _bot_stats(results)
         mean, low, high = mean_ci(margins)
         per.append(margins)
+        per_points.append(own)
         times = [1000 * x for s in results for t in s.tables
                  for x in t.times[t.seat_players.index(0)]]
         faults = sum(f.seat == t.seat_players.index(0) for s in results for t in s.tables
@@ -204,11 +210,13 @@ def ab(specs: list[str], c: Comparison, deals: int, seed: int, workers: int) -> 
               f"| {lost:.2f} | {statistics.fmean(times):.1f} / {percentile(times, 99):.1f} "
               f"| {faults} | {seconds:.0f} s |", flush=True)
     print()
-    for spec, margins in zip(specs[:-1], per[:-1], strict=True):
+    for spec, margins, own in zip(specs[:-1], per[:-1], per_points[:-1], strict=True):
         diff = [a - b for a, b in zip(margins, per[-1], strict=True)]
         mean, low, high = mean_ci(diff)
-        print(f"paired difference {spec} - {specs[-1]}: {mean:+.3f} {_ci(low, high, 3)} "
-              "per deal")
+        own_diff = [a - b for a, b in zip(own, per_points[-1], strict=True)]
+        pmean, plow, phigh = mean_ci(own_diff)
+        print(f"paired difference {spec} - {specs[-1]}: margin {mean:+.3f} {_ci(low, high, 3)}, "
+              f"own points {pmean:+.3f} {_ci(plow, phigh, 3)} per deal")
     return 0
 
 

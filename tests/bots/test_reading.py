@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -23,15 +24,18 @@ from callbreak.bots.reading import (
     RANDOM,
     STYLES,
     StyleBook,
+    call_likelihoods,
+    call_weights,
     carry,
     classic_mismatch_weights,
     mismatch_factors,
     read_styles,
     uniform,
 )
-from callbreak.bots.styles import GreedyBot
+from callbreak.bots.styles import GreedyBot, sure_winners
 from callbreak.core import Dealer, Match, Phase, Play, SeatView, make_rules
 from callbreak.core.cards import mask_of
+from callbreak.core.sampling import CALL_SPREAD, estimated_tricks
 
 WORLDS = 96
 
@@ -263,3 +267,105 @@ def test_an_expert_kept_for_a_match_starts_each_deal_from_the_last_deals_reading
                         assert np.allclose(prior[s], carry(before[s]))
                         assert np.argmax(prior[s]) == GREEDY
 
+
+
+# --- calls read by style (read=calls) ----------------------------------------------------------
+
+
+def _normal(x: float, spread: float) -> float:
+    return math.exp(-x * x / (2 * spread * spread)) / (spread * math.sqrt(2 * math.pi))
+
+
+def test_a_calls_fit_is_the_classic_count_and_the_greedy_sure_winners_on_both_backends(
+        kernel: Kernel) -> None:
+    from callbreak.bots.kernel_sampling import GREEDY_CALL_SPREAD
+
+    view = _table(("greedy", "random", "heuristic"), 4, 1)[0]
+    sampler = WorldSampler(view, kernel)
+    worlds, _ = sampler.draw(20, random.Random(2), weigh=False)
+    fits = sampler.call_fits(worlds)
+    python = WorldSampler(view, get_kernel("python")).call_fits(worlds)
+    assert np.allclose(fits, python)
+    rules = view.rules
+    for i in range(len(worlds)):
+        for s in (1, 2, 3):
+            call = view.calls[s]
+            assert call is not None
+            hand = int(worlds[i, s] | sampler.played_by[s])
+            classic = _normal(call - estimated_tricks(hand, rules), CALL_SPREAD)
+            greedy = _normal(call - max(sure_winners(hand, 0), rules.min_call), GREEDY_CALL_SPREAD)
+            assert fits[i, s, 0] == pytest.approx(classic)
+            assert fits[i, s, 1] == pytest.approx(greedy)
+    assert (fits[:, 0, :] == 1).all()  # the reader's own seat: nothing to judge
+
+
+def test_a_call_read_as_random_says_nothing_of_the_hand_and_one_read_as_classic_what_it_did(
+        kernel: Kernel) -> None:
+    match = Match(make_rules("callbreak"))
+    bot = make_bot("heuristic", seed=6)
+    for seat, view in decisions(match, Dealer(6)):
+        if view.phase is Phase.PLAY and seat == 0:
+            break  # seat 0's first card: the others' hands mostly unseen
+        match.apply(bot.decide(view, 1.0).action)
+    sampler = WorldSampler(view, kernel)
+    worlds, plain = sampler.draw(200, random.Random(3), weigh=False)
+    assert (plain == 1).all()
+    like = call_likelihoods(sampler.call_fits(worlds), [1, 2, 3], len(view.rules.call_range))
+    classic = {s: np.array([0.0, 0.0, 1.0]) for s in (1, 2, 3)}
+    # Every seat read as classic: the deals weigh as the calls always weighed them.
+    old = np.ones(len(worlds))
+    kernel.call_weights(worlds, sampler.played_by, sampler.calls, sampler.spread,
+                        np.zeros(0), 0, old)
+    new = call_weights(like, classic)
+    assert np.allclose(new / new.sum(), old / old.sum())
+    # Seat 2 read as a random caller: its call no longer moves any deal's weight.
+    random_two = {**classic, 2: np.array([1.0, 0.0, 0.0])}
+    without_two = sampler.calls.copy()
+    without_two[2] = -1
+    ignored = np.ones(len(worlds))
+    kernel.call_weights(worlds, sampler.played_by, without_two, sampler.spread, np.zeros(0), 0,
+                        ignored)
+    got = call_weights(like, random_two)
+    assert np.allclose(got / got.sum(), ignored / ignored.sum())
+    assert not np.allclose(ignored / ignored.sum(), old / old.sum())  # the call did count before
+
+
+def test_random_callers_read_as_random_from_their_calls_alone(kernel: Kernel) -> None:
+    """Over a match, from their calls alone (read at the first trick of each deal), the random
+    seat reads as random and the greedy seat as greedy; the heuristic seat is not taken for a
+    random one (its calls fit a greedy count as well as a classic one: its play tells them
+    apart, not its calls)."""
+    match = Match(make_rules("callbreak"))
+    players = [make_bot("heuristic", seed=1)] + [make_bot(b, seed=k) for k, b in
+                                                  enumerate(("greedy", "random", "heuristic"), 2)]
+    priors: dict[int, np.ndarray] = {}
+    empty = np.zeros((0, 17), dtype=np.int64)
+    for seat, view in decisions(match, Dealer(12)):
+        if view.phase is Phase.PLAY and seat == 0 and not view.tricks:
+            sampler = WorldSampler(view, kernel)
+            worlds, ones = sampler.draw(WORLDS, random.Random(view.deal_number), weigh=False)
+            like = call_likelihoods(sampler.call_fits(worlds), [1, 2, 3],
+                                    len(view.rules.call_range))
+            none = np.zeros((len(worlds), 0), dtype=np.int64)
+            post = read_styles(empty, none, none, none, ones, priors, like)
+            priors = {s: carry(p) for s, p in post.items()}
+        match.apply(players[seat].decide(view, 1.0).action)
+    assert np.argmax(post[2]) == RANDOM
+    assert np.argmax(post[1]) == GREEDY
+    assert post[3][CLASSIC] > post[3][RANDOM]
+
+
+def test_an_expert_reading_calls_plays_a_match_and_reads_each_style() -> None:
+    rules = make_rules("callbreak")
+    expert = make_bot("expert:samples=60,read=calls", seed=1)
+    players = [expert] + [make_bot(b, seed=k) for k, b in
+                          enumerate(("greedy", "random", "heuristic"), 2)]
+    match = Match(rules)
+    for seat, view in decisions(match, Dealer(5), 2):
+        action = players[seat].decide(view, 1.0).action
+        assert action in view.legal
+        match.apply(action)
+    reading = expert.reading  # type: ignore[attr-defined]
+    assert np.argmax(reading[1]) == GREEDY
+    assert np.argmax(reading[2]) == RANDOM
+    assert np.argmax(reading[3]) == CLASSIC

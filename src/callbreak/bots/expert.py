@@ -48,11 +48,13 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_classic import STYLE_GREEDY, T_STYLE
+from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.reading import (
     GREEDY,
     Posterior,
+    call_likelihoods,
+    call_weights,
     carry,
     classic_mismatch_weights,
     mismatch_factors,
@@ -92,7 +94,7 @@ BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind c
 SOLVE_DEFAULT = 0
 # Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
 # looks); play (also, in the playouts, a seat read as greedy plays as one).
-READ_MODES = ("off", "on", "play")
+READ_MODES = ("off", "on", "play", "calls")
 READ_DEFAULT = "play"
 PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
 READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
@@ -328,7 +330,8 @@ class ExpertBot:
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
         self.read = read != "off"
-        self.read_play = read == "play"
+        self.read_play = read in ("play", "calls")
+        self.read_calls = read == "calls"
         # Reading the others' styles (``read``): what is known of them before this deal (set by
         # whoever keeps a match's readings, e.g. the bot-server), and the last search's reading.
         self.style_prior: dict[int, Posterior] = {}
@@ -470,7 +473,21 @@ class ExpertBot:
                 reading = False
         factors = np.full(4, self.infer)
         self.reading = dict(self.style_prior)
-        if reading:  # read once, from deals of its own (weighed by the calls only)
+        # Calls read by style: the sampled deals are drawn unweighted and each call is judged as
+        # the seat's reading says it was made (a random caller's call says nothing).
+        calls_read = self.read_calls and self.infer_classic and sampler.weighted
+        called = [s for s in range(4) if sampler.calls[s] >= 0]
+        choices = len(view.rules.call_range)
+        if calls_read:  # read once, from deals of its own, the calls with the moves
+            worlds, weights = sampler.draw(READ_WORLDS, self.rng, weigh=False)
+            moves = steps if reading else np.zeros((0, STEP_COLS), dtype=np.int64)
+            assert moves is not None
+            classic, greedy, nlegal = self._style_moves(worlds, moves, trump, opts)
+            like = call_likelihoods(sampler.call_fits(worlds), called, choices)
+            self.reading = read_styles(moves, classic, greedy, nlegal, weights, self.style_prior,
+                                       like)
+            factors = mismatch_factors(self.reading, self.infer)
+        elif reading:  # read once, from deals of its own (weighed by the calls only)
             assert steps is not None
             worlds, weights = sampler.draw(READ_WORLDS, self.rng)
             classic, greedy, nlegal = self._style_moves(worlds, steps, trump, opts)
@@ -493,7 +510,10 @@ class ExpertBot:
             if n == 0:
                 break
             t0 = time.perf_counter()
-            worlds, weights = sampler.draw(n, self.rng)
+            worlds, weights = sampler.draw(n, self.rng, weigh=not calls_read)
+            if calls_read:
+                weights = call_weights(
+                    call_likelihoods(sampler.call_fits(worlds), called, choices), self.reading)
             if reading:
                 assert steps is not None
                 classic, _, nlegal = self._style_moves(worlds, steps, trump, opts)

@@ -101,6 +101,7 @@ class Kernel:
     evaluate: Any
     deal_worlds: Any
     call_weights: Any
+    call_fits: Any
     play_weights: Any
     solve: Any
     classic_weights: Any
@@ -160,6 +161,8 @@ class Kernel:
         for model in (np.zeros(0), np.ones(len(impl.FITTED_TERMS))):
             self.call_weights(worlds, np.zeros(4, dtype=np.int64), np.full(4, -1, dtype=np.int64),
                               1.6, model, 0, np.zeros(1))
+        self.call_fits(worlds, np.zeros(4, dtype=np.int64), np.full(4, -1, dtype=np.int64), 1.6,
+                       0.6, 0, 1, np.zeros((1, 4, 2)))
         self.play_weights(worlds, np.array([0], dtype=np.int64), 0, 0, opts, POLICY_SMART, 1, 0.5,
                           np.ones(1))
         full = np.array([[0x1FFF << (13 * s) for s in range(4)]], dtype=np.int64)  # a deal

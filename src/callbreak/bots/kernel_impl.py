@@ -935,6 +935,49 @@ def call_weights(worlds: Any, played_by: Any, calls: Any, spread: float, model: 
         out[i] = w
 
 
+@jitable
+def sure_winners(hand: int, trump: int) -> int:
+    """The greedy style's call: the cards that win whatever the others hold; the same count as
+    :func:`callbreak.bots.styles.sure_winners`, for the kernel."""
+    count = 0
+    for suit in range(4):
+        top = (hand >> (13 * suit)) & SUIT_BITS
+        run = 0
+        for rank in range(12, -1, -1):
+            if (top >> rank) & 1:
+                run += 1
+            else:
+                break
+        if suit == trump:
+            count += max(run, popcount(top) - 4)
+        else:
+            count += min(run, 2)
+    return count
+
+
+def call_fits(worlds: Any, played_by: Any, calls: Any, spread: float, greedy_spread: float,
+              trump: int, lowest: int, out: Any) -> None:
+    """How likely each seat's call is, in each sampled deal, under two ways of calling: ``out``
+    (N, 4, 2) receives, for every seat with ``calls[s] >= 0``, the normal density of its call
+    around the quick trick estimate of the hand it was dealt (``spread``; a classic caller) and
+    around its count of sure winners, at least ``lowest`` (``greedy_spread``; a greedy caller),
+    and 1 for both where a seat has not called. Densities, not weights: they are compared
+    across ways of calling (:func:`callbreak.bots.reading.read_styles`)."""
+    norm = 1.0 / math.sqrt(2.0 * math.pi)
+    for i in range(worlds.shape[0]):
+        for s in range(4):
+            if calls[s] < 0:
+                out[i, s, 0] = 1.0
+                out[i, s, 1] = 1.0
+                continue
+            hand = worlds[i, s] | played_by[s]
+            gap = calls[s] - estimate_tricks(hand)
+            out[i, s, 0] = norm / spread * math.exp(-gap * gap / (2.0 * spread * spread))
+            gap = calls[s] - max(sure_winners(hand, trump), lowest)
+            out[i, s, 1] = norm / greedy_spread * math.exp(
+                -gap * gap / (2.0 * greedy_spread * greedy_spread))
+
+
 def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, policy: int,
                  me: int, mismatch: float, out: Any) -> None:
     """Multiply ``out[i]`` by how well the other seats' plays so far fit world ``i``.
@@ -1014,4 +1057,4 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
 
 
 ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate", "deal_worlds",
-                "call_weights", "play_weights", "solve")
+                "call_weights", "call_fits", "play_weights", "solve")

@@ -24,6 +24,7 @@ from callbreak.core import SeatView
 from callbreak.core.sampling import CALL_SPREAD, HandSampler
 
 EVIDENCE = ("count", "fitted")
+GREEDY_CALL_SPREAD = 0.6  # tricks: a greedy caller calls its count of sure winners, near enough
 
 __all__ = ["WorldSampler"]
 
@@ -72,9 +73,12 @@ class WorldSampler:
                 if s != view.seat and call is not None and not view.blind[s]:
                     self.calls[s] = call
         self.weighted = bool((self.calls >= 0).any())
+        self.lowest = min(view.rules.call_range)
 
-    def draw(self, n: int, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
-        """``n`` deals as an (n, 4) array of hand masks, and their weights (n)."""
+    def draw(self, n: int, rng: random.Random,
+             weigh: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` deals as an (n, 4) array of hand masks, and their weights (n): by the calls,
+        or all 1 without ``weigh`` (for :meth:`call_fits`)."""
         k = len(self.sampler.classes)
         flat: list[int] = []
         for _ in range(n):
@@ -86,9 +90,18 @@ class WorldSampler:
         self.kernel.deal_worlds(self.fixed, self.class_cards, self.class_sizes, self.class_seats,
                                 splits, rng.getrandbits(30), worlds)
         weights = np.ones(n)
-        if self.weighted:
+        if self.weighted and weigh:
             self.kernel.call_weights(worlds, self.played_by, self.calls, self.spread, self.model,
                                      self.trump, weights)
             if not weights.sum() > 0:  # every sample implausible: fall back to equal weights
                 weights[:] = 1.0
         return worlds, weights
+
+    def call_fits(self, worlds: np.ndarray) -> np.ndarray:
+        """(n, 4, 2): how likely each seat's call is with the hand ``worlds`` deals it, for a
+        classic and a greedy caller (:func:`callbreak.bots.kernel_impl.call_fits`)."""
+        out = np.ones((len(worlds), 4, 2))
+        if self.weighted:
+            self.kernel.call_fits(worlds, self.played_by, self.calls, self.spread,
+                                  GREEDY_CALL_SPREAD, max(self.trump, 0), self.lowest, out)
+        return out

@@ -14,8 +14,10 @@ not see: it is averaged over the expert's sampled deals (each consistent with th
 view only), jointly over all of that seat's moves this deal (one hand explains them all). Every
 model but ``random`` is mixed with a random move (``EPSILON``), so no move rules a style out,
 and a posterior carried over to the next deal keeps at least ``FLOOR`` on every style, so a seat
-that changes its ways is read again. Calls are not read (what a call says about a hand is the
-sampler's evidence already).
+that changes its ways is read again. Calls are read too when asked (``read=calls``): a classic
+caller calls near the quick count of its hand, a greedy one its sure winners, a random one
+anything, and the sampled deals are then weighed by each call as the seat's reading says it
+was made.
 
 :class:`StyleBook` carries the posteriors across the deals of a match for a stateless server: a
 bounded LRU of matches, each entry dropped after a while idle.
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -62,18 +64,51 @@ def move_likelihoods(steps: np.ndarray, classic: np.ndarray, greedy: np.ndarray,
     return out
 
 
+def call_likelihoods(fits: np.ndarray, called: Sequence[int], choices: int) -> np.ndarray:
+    """(worlds, 4, styles): the chance of each seat's call in each sampled deal under each
+    style, from :meth:`callbreak.bots.kernel_sampling.WorldSampler.call_fits` (a classic and a
+    greedy caller's); a random caller picks any of the ``choices`` calls. Seats not in
+    ``called`` have 1 under every style."""
+    out = np.ones((len(fits), 4, len(STYLES)))
+    for seat in called:
+        out[:, seat, RANDOM] = 1.0 / choices
+        out[:, seat, GREEDY] = fits[:, seat, 1]
+        out[:, seat, CLASSIC] = fits[:, seat, 0]
+    return out
+
+
+def call_weights(calls: np.ndarray, posteriors: Mapping[int, Posterior]) -> np.ndarray:
+    """Per sampled deal, how well it fits the calls made, each seat's call judged by the styles
+    it is read as: the product over seats of the call's chance under each style, weighed by
+    the seat's reading (``calls``: :func:`call_likelihoods`; a seat not read: uniform)."""
+    out = np.ones(len(calls))
+    for seat in range(4):
+        post = np.asarray(posteriors.get(seat, uniform()), dtype=float)
+        out *= calls[:, seat, :] @ post
+    return out
+
+
 def read_styles(steps: np.ndarray, classic: np.ndarray, greedy: np.ndarray, nlegal: np.ndarray,
-                weights: np.ndarray, priors: Mapping[int, Posterior]) -> dict[int, Posterior]:
+                weights: np.ndarray, priors: Mapping[int, Posterior],
+                calls: np.ndarray | None = None) -> dict[int, Posterior]:
     """Each seat with moves in ``steps``: its prior (``priors``, else uniform) times the chance
     of all its moves this deal under each style, averaged over the sampled deals (``weights``:
-    how well each deal fits what else is known, the calls). Seats without moves keep their prior."""
+    how well each deal fits what else is known, the calls). With ``calls``
+    (:func:`call_likelihoods`, for deals drawn without regard to the calls, ``weights`` all 1)
+    each seat's call is read too, with its moves; a seat that has called but not played is read
+    from its call alone. Seats with neither keep their prior."""
     like = move_likelihoods(steps, classic, greedy, nlegal)
     logs = np.log(like)
     total = float(weights.sum())
     out = {s: np.asarray(p, dtype=float) for s, p in priors.items()}
-    for seat in sorted({int(s) for s in steps[:, S_SEAT]}):
+    seats = {int(s) for s in steps[:, S_SEAT]}
+    if calls is not None:
+        seats |= {s for s in range(4) if not np.all(calls[:, s, :] == 1.0)}
+    for seat in sorted(seats):
         mine = steps[:, S_SEAT] == seat
         per_world = logs[:, mine, :].sum(axis=1)  # (worlds, styles): all its moves at once
+        if calls is not None:
+            per_world = per_world + np.log(np.maximum(calls[:, seat, :], 1e-300))
         top = per_world.max(axis=0)
         if total > 0:
             mean = np.log((weights[:, None] * np.exp(per_world - top)).sum(axis=0) / total) + top
