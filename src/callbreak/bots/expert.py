@@ -93,9 +93,10 @@ INFER_MODEL_DEFAULT = "classic"
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays
 SOLVE_DEFAULT = 0
 # Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
-# looks); play (also, in the playouts, a seat read as greedy plays as one).
+# looks); play (also, in the playouts, a seat read as greedy plays as one); calls (also, each
+# seat's calls are read with its play, and judged as the seat is read).
 READ_MODES = ("off", "on", "play", "calls")
-READ_DEFAULT = "play"
+READ_DEFAULT = "calls"
 PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
 READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
@@ -276,9 +277,13 @@ class ExpertBot:
             not have made only as much as that seat looks classic (off: every seat is classic);
             ``play``: also, in the playouts, a seat read as greedy (at least ``PLAY_AS``
             sure) plays as one. (A seat read as random is still played as classic: search
-            players such as IS-MCTS read as random, and played so they cost points.) Readings carry from deal to deal: a bot kept for a
-            match carries its own; the bot-server's match cache sets ``style_prior``. Calls are
-            judged as before (played against the read styles, calls went up and were missed
+            players such as IS-MCTS read as random, and played so they cost points.)
+            ``calls`` (the default): also, each seat's calls are read with its play (a classic
+            caller calls near its hand's quick count, a greedy one its sure winners, a random
+            one anything), and the sampled deals are weighed by each call as the seat is read
+            (a random caller's call says nothing of its hand). Readings carry from deal to deal: a bot kept for a
+            match carries its own; the bot-server's match cache sets ``style_prior``. Its own calls
+            are chosen as before (played against the read styles, calls went up and were missed
             more often against search players, which read as random: RESULTS.md).
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
