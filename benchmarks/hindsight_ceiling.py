@@ -64,7 +64,7 @@ class HindsightSampler(WorldSampler):
 def _play(seed: int, hero: int, spec: str, field: str, samples: int, hindsight: bool,
           iterations: int) -> list[float]:
     """The hero's points in each deal of one match."""
-    expert_module.WorldSampler = HindsightSampler if hindsight else WorldSampler  # type: ignore[misc]
+    vars(expert_module)["WorldSampler"] = HindsightSampler if hindsight else WorldSampler
     if field == "ismcts":
         field = f"ismcts:iterations={iterations}"
     players = [make_bot(field, seed=seed * 10 + s) for s in range(4)]
