@@ -937,8 +937,10 @@ def call_weights(worlds: Any, played_by: Any, calls: Any, spread: float, model: 
 
 @jitable
 def sure_winners(hand: int, trump: int) -> int:
-    """The greedy style's call: the cards that win whatever the others hold; the same count as
-    :func:`callbreak.bots.styles.sure_winners`, for the kernel."""
+    """The greedy style's call (:class:`callbreak.bots.styles.GreedyBot`), also how the expert
+    reads a greedy caller: cards that win a trick whatever the others hold, the top of each suit
+    held in an unbroken run from its ace (side suits: at most the first two, as the third round
+    is usually ruffed), and trumps beyond the fourth (long trumps outlast the others')."""
     count = 0
     for suit in range(4):
         top = (hand >> (13 * suit)) & SUIT_BITS

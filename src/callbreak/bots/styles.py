@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from callbreak.bots.base import Decision, register
 from callbreak.bots.heuristic import HeuristicBot
+from callbreak.bots.kernel_impl import sure_winners  # the kernel reads greedy calls with it too
 from callbreak.core import Call, Look, Play, Redeal, SeatView
 from callbreak.core.cards import SUIT_MASKS, Card, mask_of
 from callbreak.core.rules import Rules
@@ -90,26 +91,6 @@ def _non_play(view: SeatView, calls_by: HeuristicBot | None = None,
         best = _nearest_call(calls, want)
         return Decision(best, f"call {best.tricks}: {want} sure winners")
     return Decision(legal[0], "the only move")
-
-
-def sure_winners(hand: int, trump: int) -> int:
-    """Cards that win a trick whatever the others hold: the top of each suit held in an unbroken
-    run from its ace (side suits: at most the first two, as the third round is usually ruffed),
-    and trumps beyond the fourth (long trumps outlast the others')."""
-    count = 0
-    for suit in range(4):
-        run = 0
-        for rank in range(12, -1, -1):
-            if hand >> (suit * 13 + rank) & 1:
-                run += 1
-            else:
-                break
-        if suit == trump:
-            length = (hand & SUIT_MASKS[suit]).bit_count()
-            count += max(run, length - 4)
-        else:
-            count += min(run, 2)
-    return count
 
 
 # --- greedy ------------------------------------------------------------------------------------
