@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -28,6 +32,16 @@ from callbreak.server.wire import MessageError
 from callbreak.store import Store
 
 log = logging.getLogger("callbreak.server")
+
+
+def _end_with(server: int) -> None:
+    """In a review worker: exit as soon as the server process that started it is gone."""
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-server", daemon=True).start()
 
 
 @dataclass
@@ -90,7 +104,12 @@ class ReviewJobs:
 
     async def _run(self, game_id: int, record: Record, todo: list[Any], job: _Job) -> None:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers)
+            # Spawned, not forked (a forked worker holds the server's listening socket), and
+            # ended with the server: a worker holds both ends of the pool's queue, so it would
+            # never see a server that died, or was stopped mid-review, go away.
+            self._pool = ProcessPoolExecutor(self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_end_with, initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
 
         async def one(index: int, view: Any, action: Any) -> Any:
