@@ -25,7 +25,7 @@ from callbreak.bots.reading import (
     STYLES,
     StyleBook,
     call_likelihoods,
-    call_weights,
+    calls_as_read,
     carry,
     classic_mismatch_weights,
     mismatch_factors,
@@ -316,7 +316,7 @@ def test_a_call_read_as_random_says_nothing_of_the_hand_and_one_read_as_classic_
     old = np.ones(len(worlds))
     kernel.call_weights(worlds, sampler.played_by, sampler.calls, sampler.spread,
                         np.zeros(0), 0, old)
-    new = call_weights(like, classic)
+    new = calls_as_read(like, classic)
     assert np.allclose(new / new.sum(), old / old.sum())
     # Seat 2 read as a random caller: its call no longer moves any deal's weight.
     random_two = {**classic, 2: np.array([1.0, 0.0, 0.0])}
@@ -325,7 +325,7 @@ def test_a_call_read_as_random_says_nothing_of_the_hand_and_one_read_as_classic_
     ignored = np.ones(len(worlds))
     kernel.call_weights(worlds, sampler.played_by, without_two, sampler.spread, np.zeros(0), 0,
                         ignored)
-    got = call_weights(like, random_two)
+    got = calls_as_read(like, random_two)
     assert np.allclose(got / got.sum(), ignored / ignored.sum())
     assert not np.allclose(ignored / ignored.sum(), old / old.sum())  # the call did count before
 
@@ -369,3 +369,14 @@ def test_an_expert_reading_calls_plays_a_match_and_reads_each_style() -> None:
     assert np.argmax(reading[1]) == GREEDY
     assert np.argmax(reading[2]) == RANDOM
     assert np.argmax(reading[3]) == CLASSIC
+
+
+def test_deals_whose_calls_are_all_implausible_still_count_alike() -> None:
+    """A call no sampled hand explains (every density underflowed to 0) must not leave the
+    search with no deal to count."""
+    calls = np.ones((5, 4, len(STYLES)))
+    calls[:, 1, :] = 0.0
+    sure = {1: np.array([0.0, 0.0, 1.0])}
+    assert (calls_as_read(calls, sure) == 1).all()
+    calls[2, 1, CLASSIC] = 0.5  # one deal explains it: it alone counts
+    assert list(calls_as_read(calls, sure)) == [0, 0, 0.5, 0, 0]

@@ -54,7 +54,7 @@ from callbreak.bots.reading import (
     GREEDY,
     Posterior,
     call_likelihoods,
-    call_weights,
+    calls_as_read,
     carry,
     classic_mismatch_weights,
     mismatch_factors,
@@ -483,20 +483,16 @@ class ExpertBot:
         calls_read = self.read_calls and self.infer_classic and sampler.weighted
         called = [s for s in range(4) if sampler.calls[s] >= 0]
         choices = len(view.rules.call_range)
-        if calls_read:  # read once, from deals of its own, the calls with the moves
-            worlds, weights = sampler.draw(READ_WORLDS, self.rng, weigh=False)
-            moves = steps if reading else np.zeros((0, STEP_COLS), dtype=np.int64)
-            assert moves is not None
+        if calls_read or reading:  # read once, from deals of its own
+            # (drawn unweighted when the calls are read with the moves, else weighed by them)
+            worlds, weights = sampler.draw(READ_WORLDS, self.rng, weigh=not calls_read)
+            moves = steps if reading and steps is not None else np.zeros((0, STEP_COLS),
+                                                                          dtype=np.int64)
             classic, greedy, nlegal = self._style_moves(worlds, moves, trump, opts)
-            like = call_likelihoods(sampler.call_fits(worlds), called, choices)
+            like = (call_likelihoods(sampler.call_fits(worlds), called, choices)
+                    if calls_read else None)
             self.reading = read_styles(moves, classic, greedy, nlegal, weights, self.style_prior,
                                        like)
-            factors = mismatch_factors(self.reading, self.infer)
-        elif reading:  # read once, from deals of its own (weighed by the calls only)
-            assert steps is not None
-            worlds, weights = sampler.draw(READ_WORLDS, self.rng)
-            classic, greedy, nlegal = self._style_moves(worlds, steps, trump, opts)
-            self.reading = read_styles(steps, classic, greedy, nlegal, weights, self.style_prior)
             factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
         if table is not None and self.read_play:
@@ -517,7 +513,7 @@ class ExpertBot:
             t0 = time.perf_counter()
             worlds, weights = sampler.draw(n, self.rng, weigh=not calls_read)
             if calls_read:
-                weights = call_weights(
+                weights = calls_as_read(
                     call_likelihoods(sampler.call_fits(worlds), called, choices), self.reading)
             if reading:
                 assert steps is not None

@@ -26,7 +26,15 @@ from callbreak.core.sampling import CALL_SPREAD, HandSampler
 EVIDENCE = ("count", "fitted")
 GREEDY_CALL_SPREAD = 0.6  # tricks: a greedy caller calls its count of sure winners, near enough
 
-__all__ = ["WorldSampler"]
+__all__ = ["WorldSampler", "or_equal"]
+
+
+def or_equal(weights: np.ndarray) -> np.ndarray:
+    """``weights``, or all 1 if every sampled deal is implausible (weights 0 or underflowed): a
+    search needs some deal to count."""
+    if not weights.sum() > 0:
+        weights[:] = 1.0
+    return weights
 
 
 class WorldSampler:
@@ -93,9 +101,7 @@ class WorldSampler:
         if self.weighted and weigh:
             self.kernel.call_weights(worlds, self.played_by, self.calls, self.spread, self.model,
                                      self.trump, weights)
-            if not weights.sum() > 0:  # every sample implausible: fall back to equal weights
-                weights[:] = 1.0
-        return worlds, weights
+        return worlds, or_equal(weights)
 
     def call_fits(self, worlds: np.ndarray) -> np.ndarray:
         """(n, 4, 2): how likely each seat's call is with the hand ``worlds`` deals it, for a

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from callbreak.bots.kernel_classic import S_CARD, S_SEAT
+from callbreak.bots.kernel_sampling import or_equal
 
 STYLES = ("random", "greedy", "classic")
 RANDOM, GREEDY, CLASSIC = range(len(STYLES))
@@ -77,15 +78,16 @@ def call_likelihoods(fits: np.ndarray, called: Sequence[int], choices: int) -> n
     return out
 
 
-def call_weights(calls: np.ndarray, posteriors: Mapping[int, Posterior]) -> np.ndarray:
+def calls_as_read(calls: np.ndarray, posteriors: Mapping[int, Posterior]) -> np.ndarray:
     """Per sampled deal, how well it fits the calls made, each seat's call judged by the styles
     it is read as: the product over seats of the call's chance under each style, weighed by
-    the seat's reading (``calls``: :func:`call_likelihoods`; a seat not read: uniform)."""
+    the seat's reading (``calls``: :func:`call_likelihoods`; a seat not read: uniform). (The
+    style-blind weights are :meth:`~callbreak.bots.kernel_sampling.WorldSampler.draw`'s.)"""
     out = np.ones(len(calls))
     for seat in range(4):
         post = np.asarray(posteriors.get(seat, uniform()), dtype=float)
         out *= calls[:, seat, :] @ post
-    return out
+    return or_equal(out)
 
 
 def read_styles(steps: np.ndarray, classic: np.ndarray, greedy: np.ndarray, nlegal: np.ndarray,
