@@ -56,8 +56,8 @@ from callbreak.bots.reading import (
     call_likelihoods,
     calls_as_read,
     carry,
-    classic_mismatch_weights,
     mismatch_factors,
+    mismatch_weights,
     read_styles,
 )
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
@@ -94,8 +94,9 @@ BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind c
 SOLVE_DEFAULT = 0
 # Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
 # looks); play (also, in the playouts, a seat read as greedy plays as one); calls (also, each
-# seat's calls are read with its play, and judged as the seat is read).
-READ_MODES = ("off", "on", "play", "calls")
+# seat's calls are read with its play, and judged as the seat is read); cards (also, a seat's
+# moves weigh the sampled deals by the greedy rule as much as it looks greedy).
+READ_MODES = ("off", "on", "play", "calls", "cards")
 READ_DEFAULT = "calls"
 PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
 READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
@@ -292,6 +293,9 @@ class ExpertBot:
             match carries its own; the bot-server's match cache sets ``style_prior``. Its own calls
             are chosen as before (played against the read styles, calls went up and were missed
             more often against search players, which read as random: RESULTS.md).
+            ``cards``: also, a seat read as greedy says where the cards are by its play as a
+            classic one does: a sampled deal loses weight for each of its moves the greedy rule
+            would not have made there, as much as the seat looks greedy.
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
         pool: a card's playouts go to deals drawn, in proportion to their weights, from this
@@ -355,8 +359,9 @@ class ExpertBot:
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
         self.read = read != "off"
-        self.read_play = read in ("play", "calls")
-        self.read_calls = read == "calls"
+        self.read_play = read in ("play", "calls", "cards")
+        self.read_calls = read in ("calls", "cards")
+        self.read_cards = read == "cards"
         # Reading the others' styles (``read``): what is known of them before this deal (set by
         # whoever keeps a match's readings, e.g. the bot-server), and the last search's reading.
         self.style_prior: dict[int, Posterior] = {}
@@ -496,7 +501,7 @@ class ExpertBot:
             assert steps is not None
             if len(steps) == 0:
                 reading = False
-        factors = np.full(4, self.infer)
+        factors = mismatch_factors({}, self.infer)
         self.reading = dict(self.style_prior)
         # Calls read by style: the sampled deals are drawn unweighted and each call is judged as
         # the seat's reading says it was made (a random caller's call says nothing).
@@ -513,7 +518,7 @@ class ExpertBot:
                     if calls_read else None)
             self.reading = read_styles(moves, classic, greedy, nlegal, weights, self.style_prior,
                                        like)
-            factors = mismatch_factors(self.reading, self.infer)
+            factors = mismatch_factors(self.reading, self.infer, greedy=self.read_cards)
         table = classic_table(view) if self.opponents_classic else None
         if table is not None and self.read_play:
             _play_as_read(table, self.reading)
@@ -542,8 +547,8 @@ class ExpertBot:
                     weights = sampler.weigh(worlds)
                 if reading:
                     assert steps is not None
-                    classic, _, nlegal = self._style_moves(worlds, steps, trump, opts)
-                    weights *= classic_mismatch_weights(steps, classic, nlegal, factors)
+                    classic, greedy, nlegal = self._style_moves(worlds, steps, trump, opts)
+                    weights *= mismatch_weights(steps, classic, greedy, nlegal, factors)
                 elif steps is not None:
                     self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,
                                                 weights)

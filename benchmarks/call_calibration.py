@@ -1,0 +1,128 @@
+"""Are the expert's calls tuned to the table it sits at? Field by field: how many tricks its
+simulation of the deal expects for its hand, how many it then takes, and what other shifts of the
+simulated distribution (the expert's ``call_bias``, 0.4 of a trick) would have scored.
+
+Reproduce (as recorded in RESULTS.md)::
+
+    PYTHONPATH=src .venv/bin/python benchmarks/call_calibration.py --matches 80 --workers 2 \\
+        --fields greedy,heuristic,random,ismcts
+
+Each match is a ``callbreak`` match (5 deals, ``Dealer(seed)``), the expert at one seat (rotating
+with the match) against three bots of the field. At each of its calls, a second expert with no
+bias simulates the same view (the seat's own view only) for the distribution of tricks the hand
+takes, the distribution the expert calls from before its bias. After the deal: the tricks taken.
+
+The other shifts are scored as if the deal had been played the same way whatever the call, which
+is not quite so (a seat plays to make its call), so read the table as where the calls leak, not
+as what a change would gain; an A/B of the bot itself says that. 95% intervals are over deals
+(normal approximation), paired with the bias the expert uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from callbreak.bots import make_bot
+from callbreak.bots.expert import CALL_BIAS, ExpertBot
+from callbreak.core import CHANCE, Call, Dealer, Match, Phase, make_rules
+from callbreak.core.scoring import deal_points
+
+RULES = make_rules("callbreak")
+BIASES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2)
+
+
+def _match(job: tuple[int, str, int]) -> list[tuple[list[float], int, int, int]]:
+    """(unbiased trick distribution, call, tricks taken, points) for each of the expert's calls
+    in one match."""
+    seed, field, samples = job
+    hero_seat = seed % 4
+    spec = f"ismcts:iterations={300}" if field == "ismcts" else field
+    players = [make_bot(spec, seed=seed * 10 + s) for s in range(4)]
+    players[hero_seat] = make_bot(f"expert:samples={samples}", seed=seed)
+    observer = ExpertBot(samples=samples, call_bias=0.0, seed=seed + 1)
+    match = Match(RULES)
+    dealer = Dealer(seed)
+    rows = []
+    outlook: tuple[float, ...] | None = None
+    call = -1
+    while not match.is_over:
+        seat = match.to_act
+        if seat == CHANCE:
+            match.apply(dealer.chance(match))
+            continue
+        assert seat is not None
+        view = match.view(seat)
+        action = players[seat].decide(view, 10.0).action
+        if seat == hero_seat and view.phase is Phase.CALL and isinstance(action, Call):
+            outlook = observer.call_outlook(view, 10.0)[0]
+            call = action.tricks
+        deals = len(match.results)
+        match.apply(action)
+        if outlook is not None and len(match.results) > deals:
+            result = match.results[-1]
+            rows.append((list(outlook), call, result.won[hero_seat], result.points[hero_seat]))
+            outlook = None
+    return rows
+
+
+def _shifted(histogram: list[float], bias: float) -> np.ndarray:
+    """The distribution moved up by ``bias`` tricks (whole tricks, then a share of one more)."""
+    h = np.array(histogram)
+    whole, part = int(math.floor(bias)), bias - math.floor(bias)
+    out = np.zeros(len(h) + whole + 2)
+    out[whole:whole + len(h)] += (1 - part) * h
+    out[whole + 1:whole + 1 + len(h)] += part * h
+    return out[:len(h)]
+
+
+def _best_call(histogram: np.ndarray) -> int:
+    return max(RULES.call_range, key=lambda c: sum(p * deal_points(c, w, RULES)
+                                                 for w, p in enumerate(histogram) if p > 0))
+
+
+def _interval(values: list[float]) -> str:
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return f"{statistics.fmean(values):+.3f} ± {half:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=40, help="matches a field (5 deals each)")
+    parser.add_argument("--seed", type=int, default=9000)
+    parser.add_argument("--fields", default="greedy,heuristic,random,ismcts")
+    parser.add_argument("--samples", type=int, default=200, help="the expert's sampled deals")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    print(f"expert:samples={args.samples}, {args.matches} matches a field, seed {args.seed}; "
+          f"points a deal against the calls the expert's own bias ({CALL_BIAS}) would make")
+    header = " | ".join(f"bias {b:.1f}" for b in BIASES if b != CALL_BIAS)
+    print(f"| field | calls | simulated tricks | taken | made | points | {header} |")
+    print("|---|---|---|---|---|---|" + "---|" * (len(BIASES) - 1))
+    with ProcessPoolExecutor(args.workers) as pool:
+        for field in args.fields.split(","):
+            jobs = [(args.seed + i, field, args.samples) for i in range(args.matches)]
+            rows = [row for rows in pool.map(_match, jobs) for row in rows]
+            simulated = statistics.fmean(sum(w * p for w, p in enumerate(h)) for h, *_ in rows)
+            taken = statistics.fmean(won for _, _, won, _ in rows)
+            made = statistics.fmean(won >= call for _, call, won, _ in rows)
+            points = statistics.fmean(p / 10 for *_, p in rows)
+            base = [deal_points(_best_call(_shifted(h, CALL_BIAS)), won, RULES) / 10
+                    for h, _, won, _ in rows]
+            cells = []
+            for bias in BIASES:
+                if bias == CALL_BIAS:
+                    continue
+                other = [deal_points(_best_call(_shifted(h, bias)), won, RULES) / 10
+                         for h, _, won, _ in rows]
+                cells.append(_interval([a - b for a, b in zip(other, base, strict=True)]))
+            print(f"| {field} | {len(rows)} | {simulated:.2f} | {taken:.2f} | {made:.0%} | "
+                  f"{points:+.2f} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
