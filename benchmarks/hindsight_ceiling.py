@@ -41,17 +41,20 @@ RULES = make_rules("callbreak")
 
 
 class _Truth:
-    """The match being played, for the hindsight sampler (one match at a time per process)."""
+    """The match being played, for the hindsight sampler (one match at a time per process), and
+    from which trick of each deal the hindsight starts."""
 
     match: Match | None = None
+    from_trick = 0
 
 
 class HindsightSampler(WorldSampler):
-    """In the play phase, every sampled deal is the true one (weight 1); otherwise as usual."""
+    """In the play phase (from trick ``_Truth.from_trick``), every sampled deal is the true one
+    (weight 1); otherwise as usual."""
 
     def __init__(self, view: SeatView, *args: Any, **kwargs: Any) -> None:
         super().__init__(view, *args, **kwargs)
-        self.playing = view.phase is Phase.PLAY
+        self.playing = view.phase is Phase.PLAY and len(view.tricks) >= _Truth.from_trick
 
     def draw(self, n: int, rng: Any, weigh: bool = True) -> tuple[np.ndarray, np.ndarray]:
         match = _Truth.match
@@ -83,10 +86,11 @@ def _play(seed: int, hero: int, spec: str, field: str, samples: int, hindsight: 
     return [r.points[hero] / 10 for r in match.results if not r.tiebreak]
 
 
-def _set(args: tuple[int, str, str, int, int]) -> tuple[float, float]:
+def _set(args: tuple[int, str, str, int, int, int]) -> tuple[float, float]:
     """One set: the expert's mean points a deal over the four rotations, as it plays and with
     hindsight."""
-    seed, spec, field, samples, iterations = args
+    seed, spec, field, samples, iterations, from_trick = args
+    _Truth.from_trick = from_trick
     out = []
     for hindsight in (False, True):
         points = [p for hero in range(4)
@@ -104,16 +108,18 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200, help="sampled deals a decision")
     parser.add_argument("--ismcts-iterations", type=int, default=300)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--from-trick", type=int, default=0,
+                        help="hindsight only once this many tricks of the deal are played")
     args = parser.parse_args()
     print(f"{args.bot}, {args.samples} sampled deals a decision, {args.sets} sets of 4 rotated "
-          f"5-deal matches a field, seed {args.seed}")
+          f"5-deal matches a field, seed {args.seed}, hindsight from trick {args.from_trick}")
     print("| field (3 seats) | deals | as it plays | with hindsight | hindsight - plays (95%) | time |")
     print("|---|---|---|---|---|---|")
     with ProcessPoolExecutor(args.workers) as pool:
         for field in args.fields.split(","):
             start = time.perf_counter()
-            jobs = [(args.seed + i, args.bot, field, args.samples, args.ismcts_iterations)
-                    for i in range(args.sets)]
+            jobs = [(args.seed + i, args.bot, field, args.samples, args.ismcts_iterations,
+                     args.from_trick) for i in range(args.sets)]
             results = list(pool.map(_set, jobs))
             plays = [a for a, _ in results]
             sees = [b for _, b in results]

@@ -260,54 +260,6 @@ def test_bulk_sampled_deals_fit_the_view_and_weigh_the_calls_like_the_core(
         assert np.allclose(again[1], weights, rtol=1e-12)
 
 
-
-@pytest.mark.parametrize("preset", ["callbreak", "nepal-traditional", "no-trump", "partnership"])
-def test_card_swaps_keep_every_deal_consistent_with_the_view(kernel: Kernel, preset: str) -> None:
-    """A swap moves two hidden cards between two other seats: hand sizes, the seat's own hand,
-    the cards each seat may hold by the public play are all kept, and both backends agree."""
-    python = get_kernel("python")
-    moved = 0
-    for seed in range(8):
-        match = mid_game(make_rules(preset), seed, seed * 5)
-        view = match.view(seed % 4)
-        sampler = WorldSampler(view, kernel)
-        worlds, _ = sampler.draw(40, random.Random(seed))
-        swapped = worlds
-        for step in range(5):
-            swapped = sampler.swap(swapped, random.Random(seed * 10 + step))
-        again = worlds
-        for step in range(5):
-            again = WorldSampler(view, python).swap(again, random.Random(seed * 10 + step))
-        assert np.array_equal(again, swapped)
-        own = mask_of(view.hand or ())
-        for before, after in zip(worlds, swapped, strict=True):
-            hands = [int(h) for h in after]
-            assert hands[view.seat] == own  # type: ignore[index]
-            assert hands[0] | hands[1] | hands[2] | hands[3] == int(np.bitwise_or.reduce(before))
-            for s in range(4):
-                assert hands[s].bit_count() == view.hand_sizes[s]
-                if s != view.seat:
-                    assert hands[s] & ~allowed_mask(view.caps[s]) == 0
-            moved += int(not np.array_equal(before, after))
-    assert moved > 100  # most of the 320 deals changed in five swaps
-
-
-def test_card_swaps_reach_every_deal_alike(kernel: Kernel) -> None:
-    """With nothing known of the hidden hands, a long chain of swaps from one deal holds each
-    hidden card at each other seat about as often (the proposal is symmetric)."""
-    match = dealt(make_rules("callbreak"), 12)
-    sampler = WorldSampler(match.view(0), kernel, use_calls=False)
-    worlds = np.repeat(sampler.draw(1, random.Random(1))[0], 3000, axis=0)
-    rng = random.Random(2)
-    for _ in range(150):  # each card moves about once in 20 swaps
-        worlds = sampler.swap(worlds, rng)
-    for c in range(52):
-        if match.hands[0] >> c & 1:
-            continue
-        for s in (1, 2, 3):
-            held = int(((worlds[:, s] >> c) & 1).sum())
-            assert abs(held - 1000) < 160, (c, s, held)  # expected 1000, sd about 26
-
 def test_bulk_sampling_is_uniform_with_no_information(kernel: Kernel) -> None:
     match = dealt(make_rules("callbreak"), 12)
     view = match.view(0)

@@ -27,8 +27,8 @@ from callbreak.bots.reading import (
     call_likelihoods,
     calls_as_read,
     carry,
+    classic_mismatch_weights,
     mismatch_factors,
-    mismatch_weights,
     read_styles,
     uniform,
 )
@@ -154,55 +154,19 @@ def test_the_reading_does_not_depend_on_the_cards_the_reader_cannot_see(
 
 def test_a_seat_read_as_classic_weighs_deals_as_the_classic_inference_does(kernel: Kernel) -> None:
     view = _table(("heuristic", "heuristic", "heuristic"), 8, 1)[0]
-    steps, classic, greedy, nlegal, weights = _moves(kernel, view)
+    steps, classic, _, nlegal, weights = _moves(kernel, view)
     worlds, _ = WorldSampler(view, kernel).draw(WORLDS, random.Random(0))
     sure = {s: np.array([0.0, 0.0, 1.0]) for s in (1, 2, 3)}
-    ours = mismatch_weights(steps, classic, greedy, nlegal, mismatch_factors(sure, 0.2, True))
+    ours = classic_mismatch_weights(steps, classic, nlegal, mismatch_factors(sure, 0.2))
     theirs = np.ones(len(worlds))
     kernel.classic_weights(worlds, steps, int(view.trump or 0), options_array(view.rules), 0.2,
                            theirs)
     assert np.allclose(ours, theirs)
     assert (ours < 1).any()  # the test means something: some deals are weighed down
     not_classic = {s: np.array([0.5, 0.5, 0.0]) for s in (1, 2, 3)}
-    assert (mismatch_weights(steps, classic, greedy, nlegal,
-                             mismatch_factors(not_classic, 0.2)) == 1).all()
+    assert (classic_mismatch_weights(steps, classic, nlegal,
+                                     mismatch_factors(not_classic, 0.2)) == 1).all()
 
-
-
-def test_a_seat_read_as_greedy_weighs_deals_by_the_greedy_rule(kernel: Kernel) -> None:
-    """At a table of greedy bots, read as greedy for their cards (``greedy``): the deal as it
-    is keeps its whole weight (the greedy rule explains every move), deals in which a greedy
-    player would have played otherwise weigh less; read as classic, the deal as it is would
-    lose weight too."""
-    rules = make_rules("callbreak")
-    match = Match(rules)
-    players = [make_bot("heuristic", seed=3)] + [make_bot("greedy", seed=4 + i) for i in range(3)]
-    checked = 0
-    for seat, view in decisions(match, Dealer(21), 1):
-        if seat == 0 and view.phase is Phase.PLAY and len(view.tricks) in (4, 8, 11):
-            steps = classic_steps(view)
-            sampled, _ = WorldSampler(view, kernel).draw(WORLDS, random.Random(0))
-            truth = np.array([[mask_of(match.view(s).hand or ()) for s in range(4)]],
-                             dtype=np.int64)
-            worlds = np.concatenate([truth, sampled])
-            out = [np.zeros((len(worlds), len(steps)), dtype=np.int64) for _ in range(3)]
-            kernel.style_moves(worlds, steps, int(view.trump or 0), options_array(rules), *out)
-            classic, greedy, nlegal = out
-            sure = {s: np.array([0.0, 1.0, 0.0]) for s in (1, 2, 3)}
-            weights = mismatch_weights(steps, classic, greedy, nlegal,
-                                       mismatch_factors(sure, 0.2, greedy=True))
-            assert weights[0] == 1.0
-            assert (weights[1:] < 1).any()
-            as_classic = {s: np.array([0.0, 0.0, 1.0]) for s in (1, 2, 3)}
-            blind = mismatch_weights(steps, classic, greedy, nlegal,
-                                     mismatch_factors(sure, 0.2))  # greedy play not read
-            assert (blind == 1).all()
-            if len(view.tricks) == 11:
-                assert mismatch_weights(steps, classic, greedy, nlegal,
-                                        mismatch_factors(as_classic, 0.2))[0] < 1
-            checked += 1
-        match.apply(players[seat].decide(view, 1.0).action)
-    assert checked == 3
 
 class _Clock:
     def __init__(self) -> None:

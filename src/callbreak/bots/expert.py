@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,15 +49,15 @@ from callbreak.bots.kernel import (
     options_array,
 )
 from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, T_STYLE
-from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler, or_equal
+from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.reading import (
     GREEDY,
     Posterior,
     call_likelihoods,
     calls_as_read,
     carry,
+    classic_mismatch_weights,
     mismatch_factors,
-    mismatch_weights,
     read_styles,
 )
 from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
@@ -94,9 +94,8 @@ BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind c
 SOLVE_DEFAULT = 0
 # Reading the others' styles: off; on (the inference from play weighs each seat by how classic it
 # looks); play (also, in the playouts, a seat read as greedy plays as one); calls (also, each
-# seat's calls are read with its play, and judged as the seat is read); cards (also, a seat's
-# moves weigh the sampled deals by the greedy rule as much as it looks greedy).
-READ_MODES = ("off", "on", "play", "calls", "cards")
+# seat's calls are read with its play, and judged as the seat is read).
+READ_MODES = ("off", "on", "play", "calls")
 READ_DEFAULT = "calls"
 PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
 READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
@@ -110,13 +109,6 @@ SOLVE_MAX = 8
 SETTLE_DEFAULT = 3.0
 SETTLE_AFTER = 0.1  # seconds
 SETTLE_MARGIN = 0.2  # tenths of a point: two cards this close are as good as each other
-# Resample-move: each playout's deal is drawn from POOL times as many sampled deals by their
-# weights, then moved by REFINE Metropolis sweeps of card swaps (1 and 0: plain importance
-# weights, every sampled deal played out).
-POOL_DEFAULT = 1
-POOL_MAX = 64
-REFINE_DEFAULT = 0
-REFINE_MAX = 100
 # The exact search's score table, for playouts that never reach it (calls: solve is off).
 _UNSOLVED = np.zeros((4, 2 * TRICKS + 1), dtype=np.int64)
 
@@ -293,17 +285,8 @@ class ExpertBot:
             match carries its own; the bot-server's match cache sets ``style_prior``. Its own calls
             are chosen as before (played against the read styles, calls went up and were missed
             more often against search players, which read as random: RESULTS.md).
-            ``cards``: also, a seat read as greedy says where the cards are by its play as a
-            classic one does: a sampled deal loses weight for each of its moves the greedy rule
-            would not have made there, as much as the seat looks greedy.
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
-        pool: a card's playouts go to deals drawn, in proportion to their weights, from this
-            many times as many sampled deals (1: every sampled deal is played out, counted by
-            its weight).
-        refine: Metropolis sweeps of card swaps (two seats exchange a hidden card) that move
-            the drawn deals toward the ones the calls and the play make likely, keeping their
-            distribution (0: none).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -314,8 +297,7 @@ class ExpertBot:
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
-                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT,
-                 pool: int = POOL_DEFAULT, refine: int = REFINE_DEFAULT) -> None:
+                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -350,18 +332,11 @@ class ExpertBot:
             raise ValueError(f"settle must be between 0 (off) and 100 standard errors, "
                              f"got {settle!r}")
         self.settle = settle
-        if not 1 <= pool <= POOL_MAX:
-            raise ValueError(f"pool must be between 1 (off) and {POOL_MAX}, got {pool!r}")
-        if not 0 <= refine <= REFINE_MAX:
-            raise ValueError(f"refine must be between 0 (off) and {REFINE_MAX} sweeps, "
-                             f"got {refine!r}")
-        self.pool, self.refine = pool, refine
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
         self.read = read != "off"
-        self.read_play = read in ("play", "calls", "cards")
-        self.read_calls = read in ("calls", "cards")
-        self.read_cards = read == "cards"
+        self.read_play = read in ("play", "calls")
+        self.read_calls = read == "calls"
         # Reading the others' styles (``read``): what is known of them before this deal (set by
         # whoever keeps a match's readings, e.g. the bot-server), and the last search's reading.
         self.style_prior: dict[int, Posterior] = {}
@@ -501,7 +476,7 @@ class ExpertBot:
             assert steps is not None
             if len(steps) == 0:
                 reading = False
-        factors = mismatch_factors({}, self.infer)
+        factors = np.full(4, self.infer)
         self.reading = dict(self.style_prior)
         # Calls read by style: the sampled deals are drawn unweighted and each call is judged as
         # the seat's reading says it was made (a random caller's call says nothing).
@@ -518,7 +493,7 @@ class ExpertBot:
                     if calls_read else None)
             self.reading = read_styles(moves, classic, greedy, nlegal, weights, self.style_prior,
                                        like)
-            factors = mismatch_factors(self.reading, self.infer, greedy=self.read_cards)
+            factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
         if table is not None and self.read_play:
             _play_as_read(table, self.reading)
@@ -536,31 +511,20 @@ class ExpertBot:
             if n == 0:
                 break
             t0 = time.perf_counter()
-
-            def weigh(worlds: np.ndarray) -> np.ndarray:
-                """How well each deal fits the calls and the play so far."""
-                if calls_read:
-                    weights = calls_as_read(
-                        call_likelihoods(sampler.call_fits(worlds), called, choices),
-                        self.reading)
-                else:
-                    weights = sampler.weigh(worlds)
-                if reading:
-                    assert steps is not None
-                    classic, greedy, nlegal = self._style_moves(worlds, steps, trump, opts)
-                    weights *= mismatch_weights(steps, classic, greedy, nlegal, factors)
-                elif steps is not None:
-                    self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,
-                                                weights)
-                elif infer:
-                    self.kernel.play_weights(worlds, history, first, trump0, opts,
-                                             self.infer_policy, seat, self.infer, weights)
-                return weights
-
-            worlds, _ = sampler.draw(n * self.pool, self.rng, weigh=False)
-            weights = weigh(worlds)
-            if self.pool > 1 or self.refine:
-                worlds, weights = self._refine(sampler, worlds, weights, n, weigh)
+            worlds, weights = sampler.draw(n, self.rng, weigh=not calls_read)
+            if calls_read:
+                weights = calls_as_read(
+                    call_likelihoods(sampler.call_fits(worlds), called, choices), self.reading)
+            if reading:
+                assert steps is not None
+                classic, _, nlegal = self._style_moves(worlds, steps, trump, opts)
+                weights *= classic_mismatch_weights(steps, classic, nlegal, factors)
+            elif steps is not None:
+                self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,
+                                            weights)
+            elif infer:
+                self.kernel.play_weights(worlds, history, first, trump0, opts, self.infer_policy,
+                                         seat, self.infer, weights)
             out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
@@ -573,28 +537,6 @@ class ExpertBot:
                 settled = True
                 break
         return _Search(plays, tally, safe, count, settled, sampler, pos)
-
-    def _refine(self, sampler: WorldSampler, worlds: np.ndarray, weights: np.ndarray, n: int,
-                weigh: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """``n`` deals drawn from ``worlds`` in proportion to their weights (systematic
-        resampling), then moved by ``refine`` Metropolis sweeps of card swaps that keep the
-        weighted distribution (a resample-move particle filter): the playouts go to the deals
-        the calls and the play make likely, with fewer copies of the same few. The deals
-        returned count alike."""
-        weights = or_equal(weights.copy())
-        cumulative = np.cumsum(weights / weights.sum())
-        cumulative[-1] = 1.0
-        points = (self.rng.random() + np.arange(n)) / n
-        chosen = np.searchsorted(cumulative, points)
-        worlds, weights = worlds[chosen], weights[chosen]
-        for _ in range(self.refine):
-            proposal = sampler.swap(worlds, self.rng)
-            proposed = weigh(proposal)
-            draws = np.array([self.rng.random() for _ in range(n)])
-            accept = draws * weights < proposed
-            worlds[accept] = proposal[accept]
-            weights[accept] = proposed[accept]
-        return worlds, np.ones(n)
 
     def _style_moves(self, worlds: np.ndarray, steps: np.ndarray, trump: int,
                      opts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -862,8 +804,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             match_weight: str | None = None, infer: str | None = None,
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
-            settle: str | None = None, read: str | None = None, pool: str | None = None,
-            refine: str | None = None) -> ExpertBot:
+            settle: str | None = None, read: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -882,6 +823,4 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
                      evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT,
                      settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"),
-                     read=READ_DEFAULT if read is None else read,
-                     pool=POOL_DEFAULT if pool is None else _int(pool, "pool") or 0,
-                     refine=REFINE_DEFAULT if refine is None else _int(refine, "refine") or 0)
+                     read=READ_DEFAULT if read is None else read)

@@ -107,7 +107,6 @@ class Kernel:
     classic_weights: Any
     classic_evaluate: Any
     style_moves: Any
-    swap_worlds: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -159,8 +158,6 @@ class Kernel:
         seats[0, :2] = (1, 2)
         self.deal_worlds(np.zeros(4, dtype=np.int64), cards, np.array([2], dtype=np.int64), seats,
                          np.ones((1, 1, 4), dtype=np.int64), 1, worlds)
-        everything = np.full(4, (1 << 52) - 1, dtype=np.int64)
-        self.swap_worlds(worlds, np.zeros(4, dtype=np.int64), everything, 1, worlds.copy())
         for model in (np.zeros(0), np.ones(len(impl.FITTED_TERMS))):
             self.call_weights(worlds, np.zeros(4, dtype=np.int64), np.full(4, -1, dtype=np.int64),
                               1.6, model, 0, np.zeros(1))

@@ -854,43 +854,6 @@ def deal_worlds(fixed: Any, class_cards: Any, class_sizes: Any, class_seats: Any
                 at += splits[i, k, e]
 
 
-
-def swap_worlds(worlds: Any, fixed: Any, allowed: Any, seed: int, out: Any) -> None:
-    """A random swap of two hidden cards in each sampled deal, for a Markov chain over deals:
-    ``out[i]`` is ``worlds[i]`` with one card of a seat and one of another exchanged, both drawn
-    uniformly among the cards not known to be theirs (``worlds[i, s] & ~fixed[s]``), or
-    unchanged when either card is one the other seat cannot hold (``allowed[s]``: the cards the
-    public play allows seat ``s``). The proposal is symmetric (hand sizes never change), so a
-    Metropolis test on the deals' weights keeps their distribution."""
-    x = mix_seed(seed, 11)
-    seats = np.zeros(4, dtype=np.int64)
-    for i in range(worlds.shape[0]):
-        m = 0
-        for s in range(4):
-            out[i, s] = worlds[i, s]
-            if worlds[i, s] & ~fixed[s]:
-                seats[m] = s
-                m += 1
-        if m < 2:
-            continue
-        x = xorshift(x)
-        ia = x % m
-        x = xorshift(x)
-        ib = x % (m - 1)
-        if ib >= ia:
-            ib += 1
-        a = seats[ia]
-        b = seats[ib]
-        free_a = worlds[i, a] & ~fixed[a]
-        free_b = worlds[i, b] & ~fixed[b]
-        x = xorshift(x)
-        ca = nth_card(free_a, x % popcount(free_a))
-        x = xorshift(x)
-        cb = nth_card(free_b, x % popcount(free_b))
-        if (allowed[b] >> ca) & 1 and (allowed[a] >> cb) & 1:
-            out[i, a] = (worlds[i, a] & ~(1 << ca)) | (1 << cb)
-            out[i, b] = (worlds[i, b] & ~(1 << cb)) | (1 << ca)
-
 # The terms of the fitted trick model (:func:`callbreak.bots.hand_value.fitted_tricks`), in the
 # order :func:`fitted_estimate` reads its weights (index 0 is the intercept).
 FITTED_TERMS = (
@@ -1096,4 +1059,4 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
 
 
 ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate", "deal_worlds",
-                "call_weights", "call_fits", "play_weights", "solve", "swap_worlds")
+                "call_weights", "call_fits", "play_weights", "solve")

@@ -62,15 +62,11 @@ class WorldSampler:
         self.class_cards = np.full((k, 52), -1, dtype=np.int64)
         self.class_sizes = np.zeros(k, dtype=np.int64)
         self.class_seats = np.full((k, 4), -1, dtype=np.int64)
-        self.allowed = np.zeros(4, dtype=np.int64)  # the hidden cards each seat may hold
         for i, (who, cards) in enumerate(classes):
             self.class_sizes[i] = len(cards)
             self.class_cards[i, :len(cards)] = cards
             for e, index in enumerate(who):
-                seat = self.sampler.unknown[index]
-                self.class_seats[i, e] = seat
-                for c in cards:
-                    self.allowed[seat] |= 1 << c
+                self.class_seats[i, e] = self.sampler.unknown[index]
         self.fixed = np.array(self.sampler.hands, dtype=np.int64)
         self.played_by = np.zeros(4, dtype=np.int64)
         for trick in view.tricks:
@@ -101,23 +97,11 @@ class WorldSampler:
         worlds = np.zeros((n, 4), dtype=np.int64)
         self.kernel.deal_worlds(self.fixed, self.class_cards, self.class_sizes, self.class_seats,
                                 splits, rng.getrandbits(30), worlds)
-        return worlds, self.weigh(worlds) if weigh else np.ones(n)
-
-    def weigh(self, worlds: np.ndarray) -> np.ndarray:
-        """How well each deal fits the calls made (all 1 when no other seat has called)."""
-        weights = np.ones(len(worlds))
-        if self.weighted:
+        weights = np.ones(n)
+        if self.weighted and weigh:
             self.kernel.call_weights(worlds, self.played_by, self.calls, self.spread, self.model,
                                      self.trump, weights)
-        return or_equal(weights)
-
-    def swap(self, worlds: np.ndarray, rng: random.Random) -> np.ndarray:
-        """Each deal with two hidden cards of two seats exchanged where both seats may hold
-        them (:func:`callbreak.bots.kernel_impl.swap_worlds`): a symmetric proposal for a
-        Metropolis chain over deals."""
-        out = np.empty_like(worlds)
-        self.kernel.swap_worlds(worlds, self.fixed, self.allowed, rng.getrandbits(30), out)
-        return out
+        return worlds, or_equal(weights)
 
     def call_fits(self, worlds: np.ndarray) -> np.ndarray:
         """(n, 4, 2): how likely each seat's call is with the hand ``worlds`` deals it, for a

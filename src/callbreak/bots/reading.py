@@ -123,33 +123,25 @@ def read_styles(steps: np.ndarray, classic: np.ndarray, greedy: np.ndarray, nleg
     return out
 
 
-def mismatch_factors(posteriors: Mapping[int, Posterior], infer: float,
-                     greedy: bool = False) -> np.ndarray:
-    """(4, 2): per seat, how much of a sampled deal's weight a move loses when a classic player
-    (column 0) or, with ``greedy``, a greedy one (column 1) holding that deal's cards would not
-    have made it: ``1 - infer`` of it for a seat surely of that style, none for a seat surely
-    not; in between, the style's share. A seat not read counts as classic."""
-    shares = np.zeros((4, 2))
-    shares[:, 0] = 1.0 - infer
+def mismatch_factors(posteriors: Mapping[int, Posterior], infer: float) -> np.ndarray:
+    """Per seat, what a sampled deal's weight is multiplied by for a move a classic player
+    holding that deal's cards would not have made: ``infer`` for a seat surely classic, 1 (no
+    evidence against the deal) for one surely not; in between, the mixture's ratio."""
+    factors = np.full(4, float(infer))
     for seat, post in posteriors.items():
-        shares[seat, 0] = float(post[CLASSIC]) * (1.0 - infer)
-        if greedy:
-            shares[seat, 1] = float(post[GREEDY]) * (1.0 - infer)
-    return shares
+        factors[seat] = 1.0 - float(post[CLASSIC]) * (1.0 - infer)
+    return factors
 
 
-def mismatch_weights(steps: np.ndarray, classic: np.ndarray, greedy: np.ndarray,
-                     nlegal: np.ndarray, shares: np.ndarray) -> np.ndarray:
-    """Per sampled deal, the product over the earlier moves of what each keeps of the deal's
-    weight (``shares``: :func:`mismatch_factors`): 1 less the shares of the styles that would
-    not have made it there (for a seat surely classic, the per-seat form of
+def classic_mismatch_weights(steps: np.ndarray, classic: np.ndarray, nlegal: np.ndarray,
+                             factors: np.ndarray) -> np.ndarray:
+    """Per sampled deal, the product of ``factors[seat]`` over the earlier moves a classic player
+    would not have made in it (the per-seat form of
     :func:`callbreak.bots.kernel_classic.classic_weights`)."""
     played = steps[:, S_CARD][None, :]
-    choice = nlegal >= 2
-    seats = steps[:, S_SEAT]
-    lost = np.where((classic >= 0) & (classic != played) & choice, shares[seats, 0][None, :], 0.0)
-    lost += np.where((greedy != played) & choice, shares[seats, 1][None, :], 0.0)
-    out: np.ndarray = np.prod(1.0 - lost, axis=1)
+    miss = (classic >= 0) & (classic != played) & (nlegal >= 2)
+    per_move = np.where(miss, factors[steps[:, S_SEAT]][None, :], 1.0)
+    out: np.ndarray = np.prod(per_move, axis=1)
     return out
 
 
