@@ -23,54 +23,54 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import numpy as np
 
+from callbreak.arena import play_game
 from callbreak.bots import make_bot
+from callbreak.bots.base import Bot, Decision
 from callbreak.bots.expert import CALL_BIAS, ExpertBot
-from callbreak.core import CHANCE, Call, Dealer, Match, Phase, make_rules
+from callbreak.core import Call, Dealer, Match, Phase, SeatView, make_rules
 from callbreak.core.scoring import deal_points
 
 RULES = make_rules("callbreak")
 BIASES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2)
 
 
-def _match(job: tuple[int, str, int]) -> list[tuple[list[float], int, int, int]]:
+class _Watched:
+    """The expert at its seat; at each of its calls, the unbiased outlook of the same view."""
+
+    def __init__(self, expert: Bot, observer: ExpertBot) -> None:
+        self.expert, self.observer, self.name = expert, observer, expert.name
+        self.calls: dict[int, tuple[tuple[float, ...], int]] = {}  # deal: (outlook, call)
+
+    def decide(self, view: SeatView, budget: float) -> Decision:
+        decision = self.expert.decide(view, budget)
+        if view.phase is Phase.CALL and isinstance(decision.action, Call):
+            outlook = self.observer.call_outlook(view, budget)[0]
+            self.calls[view.deal_number] = (outlook, decision.action.tricks)
+        return decision
+
+
+def _match(job: tuple[int, str, int]) -> list[tuple[tuple[float, ...], int, int, int]]:
     """(unbiased trick distribution, call, tricks taken, points) for each of the expert's calls
     in one match."""
     seed, field, samples = job
-    hero_seat = seed % 4
-    spec = f"ismcts:iterations={300}" if field == "ismcts" else field
-    players = [make_bot(spec, seed=seed * 10 + s) for s in range(4)]
-    players[hero_seat] = make_bot(f"expert:samples={samples}", seed=seed)
-    observer = ExpertBot(samples=samples, call_bias=0.0, seed=seed + 1)
-    match = Match(RULES)
-    dealer = Dealer(seed)
-    rows = []
-    outlook: tuple[float, ...] | None = None
-    call = -1
-    while not match.is_over:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
-        view = match.view(seat)
-        action = players[seat].decide(view, 10.0).action
-        if seat == hero_seat and view.phase is Phase.CALL and isinstance(action, Call):
-            outlook = observer.call_outlook(view, 10.0)[0]
-            call = action.tricks
-        deals = len(match.results)
-        match.apply(action)
-        if outlook is not None and len(match.results) > deals:
-            result = match.results[-1]
-            rows.append((list(outlook), call, result.won[hero_seat], result.points[hero_seat]))
-            outlook = None
-    return rows
+    hero = seed % 4
+    spec = "ismcts:iterations=300" if field == "ismcts" else field
+    players: list[Any] = [make_bot(spec, seed=seed * 10 + s) for s in range(4)]
+    watched = _Watched(make_bot(f"expert:samples={samples}", seed=seed),
+                       ExpertBot(samples=samples, call_bias=0.0, seed=seed + 1))
+    players[hero] = watched
+    outcome = play_game(Match(RULES), players, chance=Dealer(seed), budget=10.0)
+    return [(*watched.calls[r.number], r.won[hero], r.points[hero])
+            for r in outcome.match.results if r.number in watched.calls]
 
 
-def _shifted(histogram: list[float], bias: float) -> np.ndarray:
+def _shifted(histogram: Sequence[float], bias: float) -> np.ndarray:
     """The distribution moved up by ``bias`` tricks (whole tricks, then a share of one more)."""
     h = np.array(histogram)
     whole, part = int(math.floor(bias)), bias - math.floor(bias)

@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 
 import callbreak.bots.expert as expert_module
+from callbreak.arena import play_game
 from callbreak.bots import make_bot
-from callbreak.core import CHANCE, Dealer, Match, Phase, make_rules
+from callbreak.bots.base import Bot, Decision
+from callbreak.core import Dealer, Match, Phase, SeatView, make_rules
 from callbreak.core.cards import mask_of
 
 RULES = make_rules("callbreak")
@@ -63,6 +65,36 @@ def _share_right(worlds: np.ndarray, weights: np.ndarray, truth: list[int], me: 
     return float((weights * right).sum() / weights.sum() / hidden)
 
 
+class _Watched:
+    """The expert at seat 0, noting the stage of each card choice it searched."""
+
+    def __init__(self, expert: Bot) -> None:
+        self.expert, self.name = expert, expert.name
+        self.stage: int | None = None
+
+    def decide(self, view: SeatView, budget: float) -> Decision:
+        _Seen.worlds, _Seen.weights = [], []
+        decision = self.expert.decide(view, budget)
+        searched = view.phase is Phase.PLAY and bool(_Seen.worlds)
+        self.stage = next(i for i, (a, b) in enumerate(STAGES) if a <= len(view.tricks) < b) \
+            if searched else None
+        return decision
+
+
+def _read(spec: str, field: str, seed: int, shares: dict[int, list[float]]) -> None:
+    """One match, the expert at seat 0: each card choice's share, by stage, into ``shares``."""
+    watched = _Watched(make_bot(spec, seed=seed))
+    players: list[Any] = [watched] + [make_bot(field, seed=seed * 10 + s) for s in (1, 2, 3)]
+
+    def after(game: Any, seat: int, action: Any, seconds: float) -> None:
+        if seat == 0 and watched.stage is not None:  # its own card played: the others' unmoved
+            truth = [mask_of(game.view(s).hand or ()) for s in range(4)]
+            shares[watched.stage].append(_share_right(np.concatenate(_Seen.worlds),
+                                                      np.concatenate(_Seen.weights), truth, 0))
+
+    play_game(Match(RULES), players, chance=Dealer(seed), budget=10.0, on_move=after)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=6)
@@ -71,7 +103,7 @@ def main() -> None:
     parser.add_argument("--bot", action="append", help="the expert's spec (repeatable)")
     args = parser.parse_args()
     expert_module._Tally = _SeenTally  # type: ignore[misc]
-    expert_module.ExpertBot._playouts = _seen_playouts  # type: ignore[method-assign]
+    expert_module.ExpertBot._playouts = _seen_playouts  # type: ignore[method-assign,assignment]
     print(f"three {args.field}, {args.matches} matches (5 deals each), the expert at seat 0, "
           f"seed {args.seed}: share of the hidden cards placed right")
     print("| bot | " + " | ".join(f"tricks {a}-{b - 1} played" for a, b in STAGES)
@@ -80,25 +112,7 @@ def main() -> None:
     for spec in args.bot or ["expert:samples=1000"]:
         shares: dict[int, list[float]] = defaultdict(list)
         for m in range(args.matches):
-            players = [make_bot(args.field, seed=args.seed + m * 10 + s) for s in range(4)]
-            players[0] = make_bot(spec, seed=args.seed + m)
-            match = Match(RULES)
-            dealer = Dealer(args.seed + m)
-            while not match.is_over:
-                seat = match.to_act
-                if seat == CHANCE:
-                    match.apply(dealer.chance(match))
-                    continue
-                assert seat is not None
-                view = match.view(seat)
-                _Seen.worlds, _Seen.weights = [], []
-                action = players[seat].decide(view, 10.0).action
-                if seat == 0 and view.phase is Phase.PLAY and _Seen.worlds:
-                    truth = [mask_of(match.view(s).hand or ()) for s in range(4)]
-                    stage = next(i for i, (a, b) in enumerate(STAGES) if a <= len(view.tricks) < b)
-                    shares[stage].append(_share_right(np.concatenate(_Seen.worlds),
-                                                      np.concatenate(_Seen.weights), truth, 0))
-                match.apply(action)
+            _read(spec, args.field, args.seed + m, shares)
         every = [x for v in shares.values() for x in v]
         print(f"| {spec} | " + " | ".join(f"{statistics.fmean(shares[i]):.2f}" if shares[i] else "-"
                                          for i in range(len(STAGES)))

@@ -16,6 +16,9 @@ Reproduce (as recorded in RESULTS.md)::
     PYTHONPATH=src .venv/bin/python benchmarks/hindsight_ceiling.py --sets 20 --workers 2 \
         --fields greedy,heuristic,random --samples 200
 
+``--from-trick K`` gives the hindsight only once K tricks of each deal are played: when in the
+deal knowing the cards pays.
+
 The hindsight is done here by replacing the expert's deal sampler in this process only; no bot,
 server or option of the package can see another seat's cards.
 """
