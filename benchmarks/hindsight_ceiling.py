@@ -35,9 +35,10 @@ from typing import Any
 import numpy as np
 
 import callbreak.bots.expert as expert_module
+from callbreak.arena import play_game
 from callbreak.bots import make_bot
 from callbreak.bots.kernel_sampling import WorldSampler
-from callbreak.core import CHANCE, Dealer, Match, Phase, SeatView, make_rules
+from callbreak.core import Dealer, Match, Phase, SeatView, make_rules
 from callbreak.core.cards import mask_of
 
 RULES = make_rules("callbreak")
@@ -77,14 +78,7 @@ def _play(seed: int, hero: int, spec: str, field: str, samples: int, hindsight: 
     players[hero] = make_bot(f"{spec}:samples={samples}", seed=seed)
     match = Match(RULES)
     _Truth.match = match
-    dealer = Dealer(seed)
-    while not match.is_over:
-        seat = match.to_act
-        if seat == CHANCE:
-            match.apply(dealer.chance(match))
-            continue
-        assert seat is not None
-        match.apply(players[seat].decide(match.view(seat), 1.0).action)
+    play_game(match, players, chance=Dealer(seed), budget=1.0)
     _Truth.match = None
     return [r.points[hero] / 10 for r in match.results if not r.tiebreak]
 
