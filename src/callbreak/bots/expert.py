@@ -48,18 +48,10 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_classic import (
-    STEP_COLS,
-    STYLE_CLASSIC,
-    STYLE_GREEDY,
-    STYLE_NOISY,
-    STYLE_RANDOM,
-    T_STYLE,
-)
+from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.reading import (
     GREEDY,
-    RANDOM,
     Posterior,
     call_likelihoods,
     calls_as_read,
@@ -105,10 +97,6 @@ SOLVE_DEFAULT = 0
 # seat's calls are read with its play, and judged as the seat is read).
 READ_MODES = ("off", "on", "play", "calls")
 READ_DEFAULT = "calls"
-# How a seat read as random plays in the playouts (with read=play or calls): classic, half its
-# moves random (noisy), or random.
-RANDOM_AS = {"classic": STYLE_CLASSIC, "noisy": STYLE_NOISY, "random": STYLE_RANDOM}
-RANDOM_AS_DEFAULT = "classic"
 PLAY_AS = 0.6  # how sure a reading must be before the playouts play a seat by it
 READ_WORLDS = 128  # sampled deals a reading of the others' styles averages over
 # An exact search of 5 tricks takes ~2.4 ms a playout, of 7 ~0.8 s (benchmarks/solve_speed.py):
@@ -309,8 +297,7 @@ class ExpertBot:
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
-                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT,
-                 random_as: str = RANDOM_AS_DEFAULT) -> None:
+                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -345,9 +332,6 @@ class ExpertBot:
             raise ValueError(f"settle must be between 0 (off) and 100 standard errors, "
                              f"got {settle!r}")
         self.settle = settle
-        if random_as not in RANDOM_AS:
-            raise ValueError(f"random_as must be one of {', '.join(RANDOM_AS)}, got {random_as!r}")
-        self.random_as = RANDOM_AS[random_as]
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
         self.read = read != "off"
@@ -512,7 +496,7 @@ class ExpertBot:
             factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
         if table is not None and self.read_play:
-            _play_as_read(table, self.reading, self.random_as)
+            _play_as_read(table, self.reading)
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
@@ -724,16 +708,13 @@ class ExpertBot:
         return Decision(keep, f"a weak-looking hand still worth about {worth / 10:.1f} points: keep it")
 
 
-def _play_as_read(table: np.ndarray, readings: dict[int, Posterior],
-                  random_as: int = STYLE_CLASSIC) -> None:
+def _play_as_read(table: np.ndarray, readings: dict[int, Posterior]) -> None:
     """Set each seat read as greedy (at least ``PLAY_AS`` sure) to play so in ``table``'s
-    playouts, and each seat read as random to play as ``random_as``. Random is the reader's
-    catch-all for a style that is neither classic nor greedy (IS-MCTS players read as random)."""
+    playouts. Random is the reader's catch-all for a style that is neither classic nor greedy
+    (IS-MCTS players read as random), so a seat read as random is not played as random."""
     for s, post in readings.items():
         if post[GREEDY] >= PLAY_AS:
             table[s, T_STYLE] = STYLE_GREEDY
-        elif post[RANDOM] >= PLAY_AS:
-            table[s, T_STYLE] = random_as
 
 
 class _Valuer:
@@ -823,8 +804,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             match_weight: str | None = None, infer: str | None = None,
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
-            settle: str | None = None, read: str | None = None,
-            random_as: str | None = None) -> ExpertBot:
+            settle: str | None = None, read: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -843,5 +823,4 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
                      evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT,
                      settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"),
-                     read=READ_DEFAULT if read is None else read,
-                     random_as=random_as or RANDOM_AS_DEFAULT)
+                     read=READ_DEFAULT if read is None else read)

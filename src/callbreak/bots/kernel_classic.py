@@ -48,7 +48,6 @@ from callbreak.bots.kernel_impl import (
     popcount,
     suit_mask,
     unpack_position,
-    xorshift,
 )
 
 # The heuristic bot's thresholds (kept equal to callbreak.bots.heuristic's; a test checks).
@@ -461,13 +460,11 @@ def narrow_allowed(allowed: int, card: int, ntrick: int, t0: int, t1: int, t2: i
 T_CALL = 0  # the seat's call
 T_MADE = 1  # its MODE_* once the call is made (rules: overtricks worth tenths, nothing, or hurt)
 T_ALLOWED = 2  # the cards the public play allows it to hold at the root
-T_STYLE = 3  # how it plays in the playouts: STYLE_CLASSIC (0), STYLE_GREEDY, STYLE_RANDOM or
-# STYLE_NOISY (each move classic or random, even odds)
+T_STYLE = 3  # how it plays in the playouts: STYLE_CLASSIC (0), STYLE_GREEDY or STYLE_RANDOM
 TABLE_COLS = 4
 STYLE_CLASSIC = 0
 STYLE_GREEDY = 1
 STYLE_RANDOM = 2
-STYLE_NOISY = 3
 
 
 @jitable
@@ -531,10 +528,6 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                                            must_beat, void_rule, no_wasting, no_spade_lead)
                         card, x = chance_card(legal, policy, noise, x)
                         if card < 0:
-                            style = table[seat, T_STYLE]
-                            if style == STYLE_NOISY:
-                                x = xorshift(x)
-                                style = STYLE_RANDOM if x & 1 else STYLE_CLASSIC
                             if seat == me or trump < 0:
                                 best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
                                 partner_winning = (pair and ntrick > 0
@@ -542,10 +535,10 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                                 card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
                                                    h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
                                                    best, partner_winning, trump)
-                            elif style == STYLE_GREEDY:
+                            elif table[seat, T_STYLE] == STYLE_GREEDY:
                                 gone = ALL_CARDS & ~(h[0] | h[1] | h[2] | h[3])
                                 card = greedy_card(h[seat], legal, ntrick, t0, t1, t2, trump, gone)
-                            elif style == STYLE_RANDOM:
+                            elif table[seat, T_STYLE] == STYLE_RANDOM:
                                 card, x = chance_card(legal, POLICY_RANDOM, 0, x)
                             else:
                                 unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
