@@ -57,6 +57,8 @@ _PLAYOUTS = expert_module.ExpertBot._playouts
 
 
 def _share_right(worlds: np.ndarray, weights: np.ndarray, truth: list[int], me: int) -> float:
+    """The weighted mean share of the other seats' hidden cards that ``worlds`` put in the hand
+    ``truth`` has them in."""
     hidden = sum(truth[s].bit_count() for s in range(4) if s != me)
     right = np.zeros(len(worlds))
     for s in range(4):
