@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -32,9 +31,9 @@ import numpy as np
 from callbreak.arena import play_game
 from callbreak.bots import make_bot
 from callbreak.bots.base import Bot, Decision
-from callbreak.bots.expert import CALL_BIAS, ExpertBot
+from callbreak.bots.expert import CALL_BIAS, ExpertBot, shifted_up
 from callbreak.core import Call, Dealer, Match, Phase, SeatView, make_rules
-from callbreak.core.scoring import deal_points
+from callbreak.core.scoring import deal_points, expected_deal_points, made
 
 RULES = make_rules("callbreak")
 BIASES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2)
@@ -66,23 +65,15 @@ def _match(job: tuple[int, str, int]) -> list[tuple[tuple[float, ...], int, int,
                        ExpertBot(samples=samples, call_bias=0.0, seed=seed + 1))
     players[hero] = watched
     outcome = play_game(Match(RULES), players, chance=Dealer(seed), budget=10.0)
+    if outcome.faults:  # a move the referee replaced would not be the bots' play
+        raise RuntimeError(f"match {seed}: {outcome.faults[0]}")
     return [(*watched.calls[r.number], r.won[hero], r.points[hero])
             for r in outcome.match.results if r.number in watched.calls]
 
 
-def _shifted(histogram: Sequence[float], bias: float) -> np.ndarray:
-    """The distribution moved up by ``bias`` tricks (whole tricks, then a share of one more)."""
-    h = np.array(histogram)
-    whole, part = int(math.floor(bias)), bias - math.floor(bias)
-    out = np.zeros(len(h) + whole + 2)
-    out[whole:whole + len(h)] += (1 - part) * h
-    out[whole + 1:whole + 1 + len(h)] += part * h
-    return out[:len(h)]
-
-
 def _best_call(histogram: np.ndarray) -> int:
-    return max(RULES.call_range, key=lambda c: sum(p * deal_points(c, w, RULES)
-                                                 for w, p in enumerate(histogram) if p > 0))
+    """The call the expert makes from ``histogram`` (its ``_call``, alone at the table)."""
+    return max(RULES.call_range, key=lambda c: expected_deal_points(c, histogram, RULES))
 
 
 def _interval(values: list[float]) -> str:
@@ -109,18 +100,18 @@ def main() -> None:
             rows = [row for rows in pool.map(_match, jobs) for row in rows]
             simulated = statistics.fmean(sum(w * p for w, p in enumerate(h)) for h, *_ in rows)
             taken = statistics.fmean(won for _, _, won, _ in rows)
-            made = statistics.fmean(won >= call for _, call, won, _ in rows)
+            made_share = statistics.fmean(made(call, won, RULES) for _, call, won, _ in rows)
             points = statistics.fmean(p / 10 for *_, p in rows)
-            base = [deal_points(_best_call(_shifted(h, CALL_BIAS)), won, RULES) / 10
+            base = [deal_points(_best_call(shifted_up(np.array(h), CALL_BIAS)), won, RULES) / 10
                     for h, _, won, _ in rows]
             cells = []
             for bias in BIASES:
                 if bias == CALL_BIAS:
                     continue
-                other = [deal_points(_best_call(_shifted(h, bias)), won, RULES) / 10
+                other = [deal_points(_best_call(shifted_up(np.array(h), bias)), won, RULES) / 10
                          for h, _, won, _ in rows]
                 cells.append(_interval([a - b for a, b in zip(other, base, strict=True)]))
-            print(f"| {field} | {len(rows)} | {simulated:.2f} | {taken:.2f} | {made:.0%} | "
+            print(f"| {field} | {len(rows)} | {simulated:.2f} | {taken:.2f} | {made_share:.0%} | "
                   f"{points:+.2f} | " + " | ".join(cells) + " |", flush=True)
 
 

@@ -47,13 +47,13 @@ class _SeenTally(expert_module._Tally):
         super().add(weights, values)
 
 
+_PLAYOUTS = expert_module.ExpertBot._playouts
+
+
 def _seen_playouts(self: Any, worlds: np.ndarray, *args: Any) -> np.ndarray:
     _Seen.worlds.append(worlds.copy())
     out: np.ndarray = _PLAYOUTS(self, worlds, *args)
     return out
-
-
-_PLAYOUTS = expert_module.ExpertBot._playouts
 
 
 def _share_right(worlds: np.ndarray, weights: np.ndarray, truth: list[int], me: int) -> float:
@@ -94,7 +94,9 @@ def _read(spec: str, field: str, seed: int, shares: dict[int, list[float]]) -> N
             shares[watched.stage].append(_share_right(np.concatenate(_Seen.worlds),
                                                       np.concatenate(_Seen.weights), truth, 0))
 
-    play_game(Match(RULES), players, chance=Dealer(seed), budget=10.0, on_move=after)
+    outcome = play_game(Match(RULES), players, chance=Dealer(seed), budget=10.0, on_move=after)
+    if outcome.faults:  # a move the referee replaced would not be the bots' play
+        raise RuntimeError(f"match {seed}: {outcome.faults[0]}")
 
 
 def main() -> None:

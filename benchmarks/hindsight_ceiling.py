@@ -78,7 +78,9 @@ def _play(seed: int, hero: int, spec: str, field: str, samples: int, hindsight: 
     players[hero] = make_bot(f"{spec}:samples={samples}", seed=seed)
     match = Match(RULES)
     _Truth.match = match
-    play_game(match, players, chance=Dealer(seed), budget=1.0)
+    outcome = play_game(match, players, chance=Dealer(seed), budget=10.0)
+    if outcome.faults:  # a move the referee replaced would not be the bots' play
+        raise RuntimeError(f"match {seed}: {outcome.faults[0]}")
     _Truth.match = None
     return [r.points[hero] / 10 for r in match.results if not r.tiebreak]
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import callbreak.bots.expert as expert_module
+import callbreak.core.scoring as scoring_module
 from callbreak.bots import make_bot
 from callbreak.bots.kernel import options_array
 from callbreak.core import CHANCE, Call, Match, Rules, make_rules
@@ -101,6 +102,7 @@ def test_scoring_options_reach_the_expert_through_the_engines_scoring(
         return real(call, won, r, **kw)
 
     monkeypatch.setattr(expert_module, "deal_points", spy)
+    monkeypatch.setattr(scoring_module, "deal_points", spy)  # expected_deal_points' own use
     make_bot("expert:samples=8,seed=1").decide(_calling_view(rules), 5.0)
     assert seen and all(r == rules for r in seen)
 

@@ -36,7 +36,7 @@ from callbreak.core.rules import (
     VoidRule,
     WeakHand,
 )
-from callbreak.core.scoring import deal_points, settle_stakes
+from callbreak.core.scoring import deal_points, expected_deal_points, settle_stakes
 from callbreak.core.view import Phase
 
 ALL_SPADES = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"
@@ -244,6 +244,17 @@ def test_scoring_tenths_examples_seed_002() -> None:
     assert (deal_points(4, 5, r), deal_points(4, 7, r), deal_points(4, 3, r)) == (41, 43, -40)
     m = spades_deal_result("callbreak", [10, 1, 1, 1])
     assert m.results[0].points == (-10, 103, -10, -10)
+
+
+def test_expected_deal_points_weigh_each_trick_count_by_its_chance() -> None:
+    """What the expert calls and the review judges calls by: 4 called with even chances of 3
+    and 5 tricks is (-40 + 41) / 2; under Call Bridge's scoring 6 tricks count against it."""
+    r = make_rules("callbreak")
+    assert expected_deal_points(4, [0, 0, 0, 0.5, 0, 0.5], r) == pytest.approx(0.5)
+    assert expected_deal_points(4, [0, 0, 0, 0, 0, 0, 1.0], r) == 42
+    bridge = make_rules("call-bridge")
+    assert expected_deal_points(4, [0, 0, 0, 0, 0.5, 0, 0.5], bridge) == pytest.approx(0.0)
+    assert expected_deal_points(2, [0, 0, 1.0], r, blind=True) == 2 * deal_points(2, 2, r)
 
 
 def test_scoring_exact_or_one_over_seed_003() -> None:

@@ -64,7 +64,7 @@ from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
 from callbreak.core.sampling import CALL_SPREAD, SamplingError
-from callbreak.core.scoring import deal_points, made
+from callbreak.core.scoring import deal_points, expected_deal_points, made
 
 TRICKS = 13
 DEFAULT_BUDGET = 1.0  # seconds, when decide() is given no usable budget
@@ -618,10 +618,7 @@ class ExpertBot:
         than the rollout policy the simulation uses."""
         size = 2 * TRICKS + 2
         histogram = np.bincount(tricks, weights=weights, minlength=size)[:size] / weights.sum()
-        shifted = np.zeros(size)
-        shifted[1:] = histogram[:-1]
-        result: np.ndarray = (1 - self.call_bias) * histogram + self.call_bias * shifted
-        return result
+        return shifted_up(histogram, self.call_bias)
 
     def call_outlook(self, view: SeatView, budget: float | None = None) -> tuple[tuple[float, ...], int]:
         """The distribution of tricks this hand takes (index: tricks; with the partner's once the
@@ -650,8 +647,7 @@ class ExpertBot:
         best, best_value = calls[0], -math.inf
         for a in calls:
             total_call = a.tricks + (partner_call or 0)
-            value = sum(p * deal_points(total_call, w, view.rules)
-                        for w, p in enumerate(histogram) if p > 0)
+            value = expected_deal_points(total_call, histogram, view.rules)
             if value > best_value:
                 best, best_value = a, value
         total_call = best.tricks + (partner_call or 0)
@@ -700,12 +696,25 @@ class ExpertBot:
         if len(tricks) == 0:
             return Decision(claim, "a weak hand: ask for a new deal")
         histogram = self._histogram(tricks, weights)
-        worth = max(sum(p * deal_points(c, w, view.rules) for w, p in enumerate(histogram) if p > 0)
-                    for c in view.rules.call_range)
+        worth = max(expected_deal_points(c, histogram, view.rules) for c in view.rules.call_range)
         if worth < REDEAL_BELOW:
             return Decision(claim, f"this hand is worth about {worth / 10:.1f} points: "
                                    "ask for a new deal")
         return Decision(keep, f"a weak-looking hand still worth about {worth / 10:.1f} points: keep it")
+
+
+def shifted_up(histogram: np.ndarray, bias: float) -> np.ndarray:
+    """A distribution of tricks moved up by ``bias`` tricks: by the whole tricks, then that share
+    of the mass one trick more (what would pass the last index is dropped)."""
+    whole = int(math.floor(bias))
+    part = bias - whole
+    result = np.zeros(len(histogram))
+    size = len(histogram) - whole
+    if size > 0:
+        result[whole:] += (1 - part) * histogram[:size]
+    if size > 1:
+        result[whole + 1:] += part * histogram[:size - 1]
+    return result
 
 
 def _play_as_read(table: np.ndarray, readings: dict[int, Posterior]) -> None:

@@ -13,7 +13,7 @@ Scores are kept as whole tenths (``31`` means 3.1) so that sums never drift the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from callbreak.core.rules import Rules, Scoring
 
@@ -38,6 +38,13 @@ def deal_points(call: int, won: int, rules: Rules, *, blind: bool = False) -> in
     else:
         pts = -call * 10
     return pts * 2 if blind else pts
+
+
+def expected_deal_points(call: int, tricks: Iterable[float], rules: Rules, *,
+                         blind: bool = False) -> float:
+    """The mean of :func:`deal_points` for ``call`` over a distribution of tricks taken
+    (``tricks[w]``: the chance of taking ``w``), in tenths."""
+    return sum(p * deal_points(call, w, rules, blind=blind) for w, p in enumerate(tricks) if p > 0)
 
 
 def format_points(tenths: int) -> str:

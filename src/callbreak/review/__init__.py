@@ -32,7 +32,7 @@ from typing import Any
 from callbreak.core.actions import CHANCE, Call, Play
 from callbreak.core.errors import CallbreakError
 from callbreak.core.rules import Rules
-from callbreak.core.scoring import deal_points
+from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
 from callbreak.record import Record, loads, replay, replay_states
 
@@ -289,7 +289,7 @@ def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSett
         for a in legal:
             if isinstance(a, Call) and not a.blind:
                 total = a.tricks + (partner or 0)
-                ev = sum(p * deal_points(total, w, view.rules) for w, p in enumerate(tricks))
+                ev = expected_deal_points(total, tricks, view.rules)
                 values[_choice_text(a)] = round(ev / 10, 3)
         return _judged(base, "call", values, _choice_text(action), tricks, deals)
     # Blind calls, looking and redeal claims are match-situation gambles the expert does not value.
