@@ -22,6 +22,7 @@ from callbreak.bots.reading import (
     FLOOR,
     GREEDY,
     RANDOM,
+    SEARCH,
     STYLES,
     StyleBook,
     call_likelihoods,
@@ -38,6 +39,11 @@ from callbreak.core.cards import mask_of
 from callbreak.core.sampling import CALL_SPREAD, estimated_tricks
 
 WORLDS = 96
+
+
+def _sure(style: int) -> np.ndarray:
+    """A reading certain of one style."""
+    return np.eye(len(STYLES))[style]
 
 
 def _moves(kernel: Kernel, view: SeatView, seed: int = 0
@@ -95,7 +101,7 @@ def test_style_moves_agree_between_backends(kernel: Kernel) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), worlds=st.integers(1, 6), moves=st.integers(1, 12),
-       prior=st.lists(st.floats(0.01, 1), min_size=3, max_size=3))
+       prior=st.lists(st.floats(0.01, 1), min_size=len(STYLES), max_size=len(STYLES)))
 def test_every_posterior_sums_to_one(seed: int, worlds: int, moves: int, prior: list[float]) -> None:
     rng = np.random.default_rng(seed)
     steps = np.zeros((moves, 17), dtype=np.int64)
@@ -113,7 +119,7 @@ def test_every_posterior_sums_to_one(seed: int, worlds: int, moves: int, prior: 
     assert set(got) >= {1}
 
 
-def test_a_greedy_seat_reads_greedy_a_random_seat_random_a_classic_seat_classic(
+def test_a_greedy_seat_reads_greedy_a_random_one_random_or_searching_a_classic_one_classic(
         kernel: Kernel) -> None:
     views = _table(("greedy", "random", "heuristic"), 3, 2)
     assert len(views) == 2
@@ -123,7 +129,9 @@ def test_a_greedy_seat_reads_greedy_a_random_seat_random_a_classic_seat_classic(
         post = read_styles(steps, classic, greedy, nlegal, weights, priors)
         priors = {s: carry(p) for s, p in post.items()}
     assert post[1][GREEDY] > 0.9
-    assert post[2][RANDOM] > 0.9
+    # From play alone a random player and a searching one look alike: only calls tell them apart.
+    assert post[2][RANDOM] + post[2][SEARCH] > 0.9
+    assert post[2][RANDOM] == pytest.approx(post[2][SEARCH])
     assert post[3][CLASSIC] > 0.9
 
 
@@ -156,14 +164,14 @@ def test_a_seat_read_as_classic_weighs_deals_as_the_classic_inference_does(kerne
     view = _table(("heuristic", "heuristic", "heuristic"), 8, 1)[0]
     steps, classic, _, nlegal, weights = _moves(kernel, view)
     worlds, _ = WorldSampler(view, kernel).draw(WORLDS, random.Random(0))
-    sure = {s: np.array([0.0, 0.0, 1.0]) for s in (1, 2, 3)}
+    sure = {s: _sure(CLASSIC) for s in (1, 2, 3)}
     ours = classic_mismatch_weights(steps, classic, nlegal, mismatch_factors(sure, 0.2))
     theirs = np.ones(len(worlds))
     kernel.classic_weights(worlds, steps, int(view.trump or 0), options_array(view.rules), 0.2,
                            theirs)
     assert np.allclose(ours, theirs)
     assert (ours < 1).any()  # the test means something: some deals are weighed down
-    not_classic = {s: np.array([0.5, 0.5, 0.0]) for s in (1, 2, 3)}
+    not_classic = {s: (_sure(RANDOM) + _sure(GREEDY)) / 2 for s in (1, 2, 3)}
     assert (classic_mismatch_weights(steps, classic, nlegal,
                                      mismatch_factors(not_classic, 0.2)) == 1).all()
 
@@ -180,7 +188,7 @@ def test_the_style_book_keeps_at_most_its_capacity_dropping_the_least_recent() -
     book = StyleBook(capacity=3, idle=100, clock=_Clock())
     for m in ("a", "b", "c"):
         book.priors(m, 1)
-        book.record(m, 1, {"p1": np.array([0.1, 0.8, 0.1])})
+        book.record(m, 1, {"p1": np.array([0.1, 0.8, 0.1, 0.0])})
     book.priors("a", 1)  # a used again: b is now the least recent
     book.priors("d", 1)
     assert len(book) == 3
@@ -193,7 +201,7 @@ def test_the_style_book_drops_a_match_idle_too_long_and_carries_readings_to_the_
     clock = _Clock()
     book = StyleBook(capacity=10, idle=30 * 60, clock=clock)
     assert book.priors("m", 1) == {}
-    book.record("m", 1, {"p1": np.array([0.0, 1.0, 0.0])})
+    book.record("m", 1, {"p1": _sure(GREEDY)})
     assert book.priors("m", 1) == {}  # within a deal the request's own history suffices
     clock.now = 29 * 60
     carried = book.priors("m", 2)["p1"]
@@ -311,7 +319,7 @@ def test_a_call_read_as_random_says_nothing_of_the_hand_and_one_read_as_classic_
     worlds, plain = sampler.draw(200, random.Random(3), weigh=False)
     assert (plain == 1).all()
     like = call_likelihoods(sampler.call_fits(worlds), [1, 2, 3], len(view.rules.call_range))
-    classic = {s: np.array([0.0, 0.0, 1.0]) for s in (1, 2, 3)}
+    classic = {s: _sure(CLASSIC) for s in (1, 2, 3)}
     # Every seat read as classic: the deals weigh as the calls always weighed them.
     old = np.ones(len(worlds))
     kernel.call_weights(worlds, sampler.played_by, sampler.calls, sampler.spread,
@@ -319,7 +327,7 @@ def test_a_call_read_as_random_says_nothing_of_the_hand_and_one_read_as_classic_
     new = calls_as_read(like, classic)
     assert np.allclose(new / new.sum(), old / old.sum())
     # Seat 2 read as a random caller: its call no longer moves any deal's weight.
-    random_two = {**classic, 2: np.array([1.0, 0.0, 0.0])}
+    random_two = {**classic, 2: _sure(RANDOM)}
     without_two = sampler.calls.copy()
     without_two[2] = -1
     ignored = np.ones(len(worlds))
@@ -376,7 +384,48 @@ def test_deals_whose_calls_are_all_implausible_still_count_alike() -> None:
     search with no deal to count."""
     calls = np.ones((5, 4, len(STYLES)))
     calls[:, 1, :] = 0.0
-    sure = {1: np.array([0.0, 0.0, 1.0])}
+    sure = {1: _sure(CLASSIC)}
     assert (calls_as_read(calls, sure) == 1).all()
     calls[2, 1, CLASSIC] = 0.5  # one deal explains it: it alone counts
     assert list(calls_as_read(calls, sure)) == [0, 0, 0.5, 0, 0]
+
+
+def test_a_seat_that_plays_at_random_but_calls_by_its_hand_reads_as_a_searching_player() -> None:
+    """IS-MCTS players' cards follow no model the reader has (they read as random from their
+    play alone), but they call by their hands: over a match their calls tell them from random
+    players, whose calls are anything."""
+    expert = make_bot("expert:samples=60,read=calls", seed=1)
+    players = [expert] + [make_bot(b, seed=k) for k, b in
+                          enumerate(("ismcts:iterations=100", "random", "heuristic"), 2)]
+    match = Match(make_rules("callbreak"))
+    for seat, view in decisions(match, Dealer(9), 3):
+        match.apply(players[seat].decide(view, 1.0).action)
+    reading = expert.reading  # type: ignore[attr-defined]
+    assert np.argmax(reading[1]) == SEARCH
+    assert np.argmax(reading[2]) == RANDOM
+    assert np.argmax(reading[3]) == CLASSIC
+
+
+def test_the_expert_calls_with_less_bias_at_a_table_read_as_searching_players() -> None:
+    """The call's simulated distribution is shifted up by ``call_bias`` (0.4 of a trick), and by
+    ``search_call_bias`` (0.1) once the other three are read as searching players."""
+    match = Match(make_rules("callbreak"))
+    for seat, view in decisions(match, Dealer(4)):
+        if view.phase is Phase.CALL and view.hand is not None and seat == 0:
+            break
+        match.apply(make_bot("heuristic").decide(view, 1.0).action)
+
+    def mean_tricks(prior: dict[int, np.ndarray]) -> float:
+        bot = make_bot("expert:samples=400", seed=3)
+        bot.style_prior = prior  # type: ignore[attr-defined]
+        outlook, _ = bot.call_outlook(view)  # type: ignore[attr-defined]
+        return float(np.dot(outlook, np.arange(len(outlook))))
+
+    unread = mean_tricks({})
+    assert mean_tricks({s: _sure(CLASSIC) for s in (1, 2, 3)}) == pytest.approx(unread)
+    assert mean_tricks({s: _sure(SEARCH) for s in (1, 2, 3)}) == pytest.approx(unread - 0.3)
+    one = mean_tricks({1: _sure(SEARCH), 2: _sure(GREEDY), 3: _sure(CLASSIC)})
+    assert one == pytest.approx(unread - 0.1)
+    off = make_bot("expert:samples=400,read=off", seed=3)
+    off.style_prior = {s: _sure(SEARCH) for s in (1, 2, 3)}  # type: ignore[attr-defined]
+    assert off.table_call_bias(0) == 0.4  # type: ignore[attr-defined]

@@ -52,6 +52,7 @@ from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.reading import (
     GREEDY,
+    SEARCH,
     Posterior,
     call_likelihoods,
     calls_as_read,
@@ -74,6 +75,12 @@ REDEAL_BELOW = 25  # tenths: a weak hand worth less than this is thrown in (an a
 # Measured: the rollouts' mean tricks for the bot's hand fell 0.4 tricks short of what the bot
 # then took in play (0.43 over 20 deals, 0.40 over 40, against heuristic bots): its play searches.
 CALL_BIAS = 0.4
+# Against searching players (IS-MCTS) the bot's play takes barely more tricks than its simulation
+# expects (+0.05, against +0.27 for greedy players: benchmarks/call_calibration.py), and a bias
+# of 0.1 instead of 0.4 gained +0.16 [+0.04, +0.29] a deal against three IS-MCTS players, while
+# it lost 0.08 a deal against greedy and random ones (RESULTS.md). So the bias is lowered by as
+# much as the table is read as searching players.
+SEARCH_CALL_BIAS = 0.1
 RIVAL_WEIGHT = 1.0
 CALL_MODELS = ("sim", "classic", "heuristic")
 CALLS_DEFAULT = "sim"
@@ -242,6 +249,9 @@ class ExpertBot:
         backend: ``numba`` or ``python`` kernel (default: :func:`~callbreak.bots.kernel.default_backend`).
         reps: rollouts per sampled deal and candidate.
         call_bias: tricks (0..1) added to the simulated distribution when calling.
+        search_call_bias: the same against a table read as searching players (``read=calls``:
+            the three others' mean reading as ``search`` moves the bias from ``call_bias``
+            towards this; a seat not read yet counts as not searching).
         rival_weight: how much the opponents' mean deal score counts against the seat's own
             when choosing a card (0: own score only; 1: the margin over them).
         calls: how to choose a call: ``sim`` (the simulated trick distribution, the others
@@ -281,10 +291,12 @@ class ExpertBot:
             ``calls`` (the default): also, each seat's calls are read with its play (a classic
             caller calls near its hand's quick count, a greedy one its sure winners, a random
             one anything), and the sampled deals are weighed by each call as the seat is read
-            (a random caller's call says nothing of its hand). Readings carry from deal to deal: a bot kept for a
-            match carries its own; the bot-server's match cache sets ``style_prior``. Its own calls
-            are chosen as before (played against the read styles, calls went up and were missed
-            more often against search players, which read as random: RESULTS.md).
+            (a random caller's call says nothing of its hand). A seat that plays as no model
+            explains but calls by its hand reads as ``search``. Readings carry from deal to deal:
+            a bot kept for a match carries its own; the bot-server's match cache sets
+            ``style_prior``. Its own calls are still simulated with classic players (played
+            against the read styles, calls went up and were missed more often against search
+            players: RESULTS.md); only their bias follows the reading (``search_call_bias``).
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
     """
@@ -297,7 +309,8 @@ class ExpertBot:
                  match_weight: float = MATCH_WIN_WEIGHT, infer: float = INFER_DEFAULT,
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
-                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT) -> None:
+                 settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT,
+                 search_call_bias: float = SEARCH_CALL_BIAS) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -306,6 +319,8 @@ class ExpertBot:
             raise ValueError(f"reps must be at least 1, got {reps!r}")
         if not 0 <= call_bias <= 1:
             raise ValueError(f"call_bias must be between 0 and 1, got {call_bias!r}")
+        if not 0 <= search_call_bias <= 1:
+            raise ValueError(f"search_call_bias must be between 0 and 1, got {search_call_bias!r}")
         if not 0 <= rival_weight <= 1:
             raise ValueError(f"rival_weight must be between 0 and 1, got {rival_weight!r}")
         if calls not in CALL_MODELS:
@@ -359,6 +374,7 @@ class ExpertBot:
         self.calls = calls
         self.call_spread = call_spread
         self.call_bias = call_bias
+        self.search_call_bias = search_call_bias
         self.rival_weight = rival_weight
         self.name = "expert"
         self.budget = budget
@@ -612,13 +628,21 @@ class ExpertBot:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         return np.concatenate(chunks), np.concatenate(masses)
 
-    def _histogram(self, tricks: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """The distribution of tricks taken, shifted up by ``call_bias`` of a trick (a share of
+    def _histogram(self, tricks: np.ndarray, weights: np.ndarray, seat: int) -> np.ndarray:
+        """The distribution of tricks taken, shifted up by the table's call bias (a share of
         the mass moves one trick up): the bot plays its cards by search, which takes more tricks
         than the rollout policy the simulation uses."""
         size = 2 * TRICKS + 2
         histogram = np.bincount(tricks, weights=weights, minlength=size)[:size] / weights.sum()
-        return shifted_up(histogram, self.call_bias)
+        return shifted_up(histogram, self.table_call_bias(seat))
+
+    def table_call_bias(self, seat: int) -> float:
+        """``call_bias``, moved towards ``search_call_bias`` by the share of the other three
+        seats read as searching players before this deal (``style_prior``)."""
+        if not self.read_calls:
+            return self.call_bias
+        searching = sum(float(p[SEARCH]) for s, p in self.style_prior.items() if s != seat) / 3
+        return self.call_bias + (self.search_call_bias - self.call_bias) * searching
 
     def call_outlook(self, view: SeatView, budget: float | None = None) -> tuple[tuple[float, ...], int]:
         """The distribution of tricks this hand takes (index: tricks; with the partner's once the
@@ -631,7 +655,7 @@ class ExpertBot:
                                               pair=partner_call is not None)
         if len(tricks) == 0:
             return (), 0
-        return tuple(float(p) for p in self._histogram(tricks, weights)), len(tricks)
+        return tuple(float(p) for p in self._histogram(tricks, weights, view.seat)), len(tricks)
 
     def _call(self, view: SeatView, clock: _Clock) -> Decision:
         seat = view.seat
@@ -643,7 +667,7 @@ class ExpertBot:
         tricks, weights = self._trick_samples(view, clock, pair=partner_call is not None)
         if len(tricks) == 0:
             return Decision(calls[0], "no time to simulate: the smallest call")
-        histogram = self._histogram(tricks, weights)
+        histogram = self._histogram(tricks, weights, seat)
         best, best_value = calls[0], -math.inf
         for a in calls:
             total_call = a.tricks + (partner_call or 0)
@@ -671,7 +695,7 @@ class ExpertBot:
             tricks, weights = self._trick_samples(view, clock)
             if len(tricks) == 0:
                 return Decision(blind[0], "a blind call to catch up")
-            histogram = self._histogram(tricks, weights)
+            histogram = self._histogram(tricks, weights, seat)
             best, best_key = blind[0], (-1.0, -math.inf)
             for a in blind:
                 pts = [deal_points(a.tricks, w, view.rules, blind=True) for w in range(len(histogram))]
@@ -695,7 +719,8 @@ class ExpertBot:
         tricks, weights = self._trick_samples(view, clock)
         if len(tricks) == 0:
             return Decision(claim, "a weak hand: ask for a new deal")
-        histogram = self._histogram(tricks, weights)
+        assert view.seat is not None
+        histogram = self._histogram(tricks, weights, view.seat)
         worth = max(expected_deal_points(c, histogram, view.rules) for c in view.rules.call_range)
         if worth < REDEAL_BELOW:
             return Decision(claim, f"this hand is worth about {worth / 10:.1f} points: "
@@ -813,7 +838,8 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             match_weight: str | None = None, infer: str | None = None,
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
-            settle: str | None = None, read: str | None = None) -> ExpertBot:
+            settle: str | None = None, read: str | None = None,
+            search_call_bias: str | None = None) -> ExpertBot:
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,
@@ -832,4 +858,6 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      infer_policy=INFER_MODEL_DEFAULT if infer_policy is None else infer_policy,
                      evidence=evidence or "count", opponents=opponents or OPPONENTS_DEFAULT,
                      settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"),
-                     read=READ_DEFAULT if read is None else read)
+                     read=READ_DEFAULT if read is None else read,
+                     search_call_bias=SEARCH_CALL_BIAS if search_call_bias is None else
+                     _float(search_call_bias, "search_call_bias"))

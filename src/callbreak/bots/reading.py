@@ -7,7 +7,10 @@ plays (:data:`STYLES`):
 * ``random``: any legal card, each as likely;
 * ``greedy``: :class:`callbreak.bots.styles.GreedyBot`'s rule (win as cheaply as it can, else
   throw the cheapest card);
-* ``classic``: the heuristic bot's play (:func:`callbreak.bots.kernel_classic.classic_card`).
+* ``classic``: the heuristic bot's play (:func:`callbreak.bots.kernel_classic.classic_card`);
+* ``search``: a searching player (IS-MCTS, as most public tournament bots are): its cards follow
+  no rule the reader can replay cheaply, so they count as ``random``'s do, but it calls by its
+  hand's strength, as a classic caller does. Only the calls tell it from a random player.
 
 A card's likelihood under a model depends on the hand it was played from, which the reader does
 not see: it is averaged over the expert's sampled deals (each consistent with the reader's own
@@ -15,8 +18,8 @@ view only), jointly over all of that seat's moves this deal (one hand explains t
 model but ``random`` is mixed with a random move (``EPSILON``), so no move rules a style out,
 and a posterior carried over to the next deal keeps at least ``FLOOR`` on every style, so a seat
 that changes its ways is read again. Calls are read too when asked (``read=calls``): a classic
-caller calls near the quick count of its hand, a greedy one its sure winners, a random one
-anything, and the sampled deals are then weighed by each call as the seat's reading says it
+caller (and a searching one) calls near the quick count of its hand, a greedy one its sure
+winners, a random one anything, and the sampled deals are then weighed by each call as the seat's reading says it
 was made.
 
 :class:`StyleBook` carries the posteriors across the deals of a match for a stateless server: a
@@ -35,8 +38,8 @@ import numpy as np
 from callbreak.bots.kernel_classic import S_CARD, S_SEAT
 from callbreak.bots.kernel_sampling import or_equal
 
-STYLES = ("random", "greedy", "classic")
-RANDOM, GREEDY, CLASSIC = range(len(STYLES))
+STYLES = ("random", "greedy", "classic", "search")
+RANDOM, GREEDY, CLASSIC, SEARCH = range(len(STYLES))
 EPSILON = 0.1  # a modelled player's chance of a move its model would not make
 FLOOR = 0.02  # the least a style keeps when carried into a new deal
 
@@ -58,6 +61,7 @@ def move_likelihoods(steps: np.ndarray, classic: np.ndarray, greedy: np.ndarray,
     rand = 1.0 / n
     out = np.empty((*classic.shape, len(STYLES)))
     out[..., RANDOM] = rand
+    out[..., SEARCH] = rand
     out[..., GREEDY] = np.where(greedy == played, 1.0 - EPSILON, 0.0) + EPSILON * rand
     out[..., CLASSIC] = np.where(classic < 0, rand,
                                  np.where(classic == played, 1.0 - EPSILON, 0.0) + EPSILON * rand)
@@ -68,13 +72,15 @@ def move_likelihoods(steps: np.ndarray, classic: np.ndarray, greedy: np.ndarray,
 def call_likelihoods(fits: np.ndarray, called: Sequence[int], choices: int) -> np.ndarray:
     """(worlds, 4, styles): the chance of each seat's call in each sampled deal under each
     style, from :meth:`callbreak.bots.kernel_sampling.WorldSampler.call_fits` (a classic and a
-    greedy caller's); a random caller picks any of the ``choices`` calls. Seats not in
+    greedy caller's; a searching one calls as a classic one); a random caller picks any of the
+    ``choices`` calls. Seats not in
     ``called`` have 1 under every style."""
     out = np.ones((len(fits), 4, len(STYLES)))
     for seat in called:
         out[:, seat, RANDOM] = 1.0 / choices
         out[:, seat, GREEDY] = fits[:, seat, 1]
         out[:, seat, CLASSIC] = fits[:, seat, 0]
+        out[:, seat, SEARCH] = fits[:, seat, 0]
     return out
 
 
