@@ -6,10 +6,10 @@ Reproduce (as recorded in RESULTS.md):
 
 Seat 0 is a heuristic bot that only watches; seats 1-3 are the styles read. At seat 0's
 first turn after every 3rd trick of each of the first two deals of a ``callbreak`` match, seat 0's view is read over 128
-sampled deals (its own view only), the first deal's reading carried into the second. Printed:
-per true style, the mean posterior of each model (random, greedy, classic) at those points, and
-how often the most likely model is the true one. ``ismcts`` is not one of the models: the table
-shows what it reads as.
+sampled deals (its own view only), its moves and calls read as the expert reads them by default
+(``read=calls``), the first deal's reading carried into the second. Printed: per true style, the
+mean posterior of each model (random, greedy, classic, search) at those points, and how often the
+most likely model is the true one (IS-MCTS players are meant to read as ``search``).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from callbreak.bots import make_bot
 from callbreak.bots.heuristic import classic_steps
 from callbreak.bots.kernel import get_kernel, options_array
 from callbreak.bots.kernel_sampling import WorldSampler
-from callbreak.bots.reading import STYLES, carry, read_styles
+from callbreak.bots.reading import STYLES, call_likelihoods, carry, read_styles
 from callbreak.core import CHANCE, Dealer, Match, Phase, make_rules
 
-TRUTH = {"random": "random", "greedy": "greedy", "heuristic": "classic", "ismcts:iterations=300": None}
+TRUTH = {"random": "random", "greedy": "greedy", "heuristic": "classic", "ismcts:iterations=300": "search"}
 
 
 def main() -> None:
@@ -68,24 +68,26 @@ def main() -> None:
                     and len(view.tricks) % 3 == 0 and point not in seen):
                 seen.add(point)
                 steps = classic_steps(view)
-                worlds, weights = WorldSampler(view, kernel).draw(128, rng)
+                sampler = WorldSampler(view, kernel)
+                worlds, weights = sampler.draw(128, rng, weigh=False)
                 out = [np.zeros((len(worlds), len(steps)), dtype=np.int64) for _ in range(3)]
                 kernel.style_moves(worlds, steps, int(view.trump or 0), opts, *out)
-                last = read_styles(steps, *out, weights, priors)
+                calls = call_likelihoods(sampler.call_fits(worlds), [1, 2, 3],
+                                         len(rules.call_range))
+                last = read_styles(steps, *out, weights, priors, calls)
                 for s in (1, 2, 3):
                     got.setdefault((table[s - 1], deal, len(view.tricks)), []).append(last[s])
             match.apply(players[seat].decide(view, 1.0).action)
-    print(f"{args.matches} matches; posterior means (random, greedy, classic); right = the most "
+    print(f"{args.matches} matches; posterior means ({', '.join(STYLES)}); right = the most "
           "likely model is the true one\n")
-    print("| true style | deal | after tricks | seats | random | greedy | classic | right |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(f"| true style | deal | after tricks | seats | {' | '.join(STYLES)} | right |")
+    print("|---|---|---|---|" + "---|" * len(STYLES) + "---|")
     for (spec, deal, tricks), posts in sorted(got.items()):
         mean = np.mean(posts, axis=0)
         truth = TRUTH[spec]
-        right = ("-" if truth is None else
-                 f"{statistics.mean(float(STYLES[int(np.argmax(p))] == truth) for p in posts):.0%}")
-        print(f"| {spec.split(':')[0]} | {deal} | {tricks} | {len(posts)} | {mean[0]:.2f} | "
-              f"{mean[1]:.2f} | {mean[2]:.2f} | {right} |")
+        right = statistics.mean(float(STYLES[int(np.argmax(p))] == truth) for p in posts)
+        means = " | ".join(f"{m:.2f}" for m in mean)
+        print(f"| {spec.split(':')[0]} | {deal} | {tricks} | {len(posts)} | {means} | {right:.0%} |")
 
 
 if __name__ == "__main__":

@@ -429,3 +429,18 @@ def test_the_expert_calls_with_less_bias_at_a_table_read_as_searching_players() 
     off = make_bot("expert:samples=400,read=off", seed=3)
     off.style_prior = {s: _sure(SEARCH) for s in (1, 2, 3)}  # type: ignore[attr-defined]
     assert off.table_call_bias(0) == 0.4  # type: ignore[attr-defined]
+
+
+def test_the_playouts_play_a_seat_as_it_is_read_and_a_searching_one_as_classic() -> None:
+    from callbreak.bots.expert import play_as_read
+    from callbreak.bots.heuristic import classic_table
+    from callbreak.bots.kernel_classic import STYLE_CLASSIC, STYLE_GREEDY, STYLE_RANDOM, T_STYLE
+
+    view = _table(("greedy", "random", "heuristic"), 3, 1)[0]
+    table = classic_table(view)
+    unsure = (_sure(RANDOM) + _sure(SEARCH)) / 2  # a random player before its first call
+    play_as_read(table, {1: _sure(GREEDY), 2: _sure(RANDOM), 3: _sure(SEARCH)})
+    assert list(table[1:, T_STYLE]) == [STYLE_GREEDY, STYLE_RANDOM, STYLE_CLASSIC]
+    table = classic_table(view)
+    play_as_read(table, {1: unsure, 2: _sure(CLASSIC)})
+    assert list(table[1:, T_STYLE]) == [STYLE_CLASSIC] * 3

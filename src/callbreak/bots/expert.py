@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,10 +48,11 @@ from callbreak.bots.kernel import (
     make_position,
     options_array,
 )
-from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, T_STYLE
+from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, STYLE_RANDOM, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.reading import (
     GREEDY,
+    RANDOM,
     SEARCH,
     Posterior,
     call_likelihoods,
@@ -285,9 +286,8 @@ class ExpertBot:
             (:mod:`callbreak.bots.reading`; needs ``infer_policy=classic``), starting from
             ``style_prior``: the inference from play then counts a move a classic player would
             not have made only as much as that seat looks classic (off: every seat is classic);
-            ``play``: also, in the playouts, a seat read as greedy (at least ``PLAY_AS``
-            sure) plays as one. (A seat read as random is still played as classic: search
-            players such as IS-MCTS read as random, and played so they cost points.)
+            ``play``: also, in the playouts, a seat read as greedy or random (at least
+            ``PLAY_AS`` sure) plays as one (:func:`play_as_read`).
             ``calls`` (the default): also, each seat's calls are read with its play (a classic
             caller calls near its hand's quick count, a greedy one its sure winners, a random
             one anything), and the sampled deals are weighed by each call as the seat is read
@@ -512,7 +512,7 @@ class ExpertBot:
             factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
         if table is not None and self.read_play:
-            _play_as_read(table, self.reading)
+            play_as_read(table, self.reading)
         # Once the exact search reaches back to this move, repeated playouts are all the same.
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
@@ -742,13 +742,17 @@ def shifted_up(histogram: np.ndarray, bias: float) -> np.ndarray:
     return result
 
 
-def _play_as_read(table: np.ndarray, readings: dict[int, Posterior]) -> None:
-    """Set each seat read as greedy (at least ``PLAY_AS`` sure) to play so in ``table``'s
-    playouts. Random is the reader's catch-all for a style that is neither classic nor greedy
-    (IS-MCTS players read as random), so a seat read as random is not played as random."""
+def play_as_read(table: np.ndarray, readings: Mapping[int, Posterior]) -> None:
+    """Set each seat read as greedy or as random (at least ``PLAY_AS`` sure) to play so in
+    ``table``'s playouts. A seat read as searching plays as classic: its cards follow no model
+    the playouts have, and classic play cost fewer points against IS-MCTS than random play.
+    (Random seats are played at random only since searching players read as ``search``: while
+    they read as random, playing random seats at random cost points against them.)"""
     for s, post in readings.items():
         if post[GREEDY] >= PLAY_AS:
             table[s, T_STYLE] = STYLE_GREEDY
+        elif post[RANDOM] >= PLAY_AS:
+            table[s, T_STYLE] = STYLE_RANDOM
 
 
 class _Valuer:
