@@ -154,7 +154,7 @@ def main() -> None:
               "made | new missed pts/deal | old missed pts/deal | new overtricks/deal "
               "| old overtricks/deal |", flush=True)
         print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
-        for name in args.fields.split(","):
+        for name in [f for f in args.fields.split(",") if f]:  # --fields "": head to head only
             others = FIELDS[name]
             set_diffs = []
             tally: dict[str, list[float]] = {k: [] for k in (
@@ -188,13 +188,16 @@ def main() -> None:
                   f"| {mean:+.2f} ± {half:.2f} | {m['new_made']:.0%} | {m['old_made']:.0%} "
                   f"| {m['new_missed']:+.2f} | {m['old_missed']:+.2f} | {m['new_over']:.2f} "
                   f"| {m['old_over']:.2f} |", flush=True)
-        mean, half = _interval(all_diffs)
-        print(f"\naveraged over the fields (every set weighted alike): {mean:+.2f} ± {half:.2f} a "
-              f"deal ({len(all_diffs)} sets); field means {', '.join(f'{x:+.2f}' for x in field_means)}")
-        print(f"served requests: new p99 {sorted(new.requests_ms)[int(0.99 * len(new.requests_ms))]:.0f}"
-              f" ms, overruns {new.overruns}; old p99 "
-              f"{sorted(old.requests_ms)[int(0.99 * len(old.requests_ms))]:.0f} ms, overruns "
-              f"{old.overruns}", flush=True)
+        if all_diffs:
+            mean, half = _interval(all_diffs)
+            print(f"\naveraged over the fields (every set weighted alike): {mean:+.2f} ± {half:.2f} "
+                  f"a deal ({len(all_diffs)} sets); field means "
+                  f"{', '.join(f'{x:+.2f}' for x in field_means)}")
+            print(f"served requests: new p99 "
+                  f"{sorted(new.requests_ms)[int(0.99 * len(new.requests_ms))]:.0f} ms, overruns "
+                  f"{new.overruns}; old p99 "
+                  f"{sorted(old.requests_ms)[int(0.99 * len(old.requests_ms))]:.0f} ms, overruns "
+                  f"{old.overruns}", flush=True)
         if args.h2h:
             names = ["new expert", "old expert", "ismcts", "greedy"]
             got: dict[str, list[float]] = {n: [] for n in names}
