@@ -150,11 +150,13 @@ def main() -> None:
         old = Served(old_url, http, args.deal_ms)
         all_diffs: list[float] = []
         field_means: list[float] = []
-        print("| field | sets | deals | new | old | new - old (95%) | new calls made | old calls "
-              "made | new missed pts/deal | old missed pts/deal | new overtricks/deal "
-              "| old overtricks/deal |", flush=True)
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
-        for name in [f for f in args.fields.split(",") if f]:  # --fields "": head to head only
+        fields = [f for f in args.fields.split(",") if f]  # --fields "": head to head only
+        if fields:
+            print("| field | sets | deals | new | old | new - old (95%) | new calls made | old "
+                  "calls made | new missed pts/deal | old missed pts/deal | new overtricks/deal "
+                  "| old overtricks/deal |", flush=True)
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+        for name in fields:
             others = FIELDS[name]
             set_diffs = []
             tally: dict[str, list[float]] = {k: [] for k in (
