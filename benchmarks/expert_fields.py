@@ -195,11 +195,7 @@ def main() -> None:
             print(f"\naveraged over the fields (every set weighted alike): {mean:+.2f} ± {half:.2f} "
                   f"a deal ({len(all_diffs)} sets); field means "
                   f"{', '.join(f'{x:+.2f}' for x in field_means)}")
-            print(f"served requests: new p99 "
-                  f"{sorted(new.requests_ms)[int(0.99 * len(new.requests_ms))]:.0f} ms, overruns "
-                  f"{new.overruns}; old p99 "
-                  f"{sorted(old.requests_ms)[int(0.99 * len(old.requests_ms))]:.0f} ms, overruns "
-                  f"{old.overruns}", flush=True)
+            _report_served("served requests", new, old)
         if args.h2h:
             names = ["new expert", "old expert", "ismcts", "greedy"]
             got: dict[str, list[float]] = {n: [] for n in names}
@@ -217,6 +213,15 @@ def main() -> None:
             for n in sorted(names, key=lambda n: -statistics.mean(got[n])):
                 mean, half = _interval(got[n])
                 print(f"| {n} | {len(got[n])} | {mean:+.2f} ± {half:.2f} |", flush=True)
+            _report_served("served requests in all the games above", new, old)
+
+
+def _report_served(what: str, new: Served, old: Served) -> None:
+    """Each server's p99 request time and overruns so far (the clock's bar: 0 overruns)."""
+    def p99(ms: list[float]) -> float:
+        return sorted(ms)[int(0.99 * len(ms))]
+    print(f"{what}: new p99 {p99(new.requests_ms):.0f} ms, overruns {new.overruns}; old p99 "
+          f"{p99(old.requests_ms):.0f} ms, overruns {old.overruns}", flush=True)
 
 
 if __name__ == "__main__":

@@ -428,7 +428,7 @@ def test_the_expert_calls_with_less_bias_at_a_table_read_as_searching_players() 
     assert one == pytest.approx(unread - 0.1)
     off = make_bot("expert:samples=400,read=off", seed=3)
     off.style_prior = {s: _sure(SEARCH) for s in (1, 2, 3)}  # type: ignore[attr-defined]
-    assert off.table_call_bias(0) == 0.4  # type: ignore[attr-defined]
+    assert off.table_call_bias() == 0.4  # type: ignore[attr-defined]
 
 
 def test_the_playouts_play_a_seat_as_it_is_read_and_a_searching_one_as_classic() -> None:

@@ -629,20 +629,21 @@ class ExpertBot:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         return np.concatenate(chunks), np.concatenate(masses)
 
-    def _histogram(self, tricks: np.ndarray, weights: np.ndarray, seat: int) -> np.ndarray:
+    def _histogram(self, tricks: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The distribution of tricks taken, shifted up by the table's call bias (a share of
         the mass moves one trick up): the bot plays its cards by search, which takes more tricks
         than the rollout policy the simulation uses."""
         size = 2 * TRICKS + 2
         histogram = np.bincount(tricks, weights=weights, minlength=size)[:size] / weights.sum()
-        return shifted_up(histogram, self.table_call_bias(seat))
+        return shifted_up(histogram, self.table_call_bias())
 
-    def table_call_bias(self, seat: int) -> float:
+    def table_call_bias(self) -> float:
         """``call_bias``, moved towards ``search_call_bias`` by the share of the other three
-        seats read as searching players before this deal (``style_prior``)."""
+        seats read as searching players before this deal (``style_prior``, which holds only the
+        other seats: the reader's own calls and moves are never read)."""
         if not self.read_calls:
             return self.call_bias
-        searching = sum(float(p[SEARCH]) for s, p in self.style_prior.items() if s != seat) / 3
+        searching = sum(float(p[SEARCH]) for p in self.style_prior.values()) / 3
         return self.call_bias + (self.search_call_bias - self.call_bias) * searching
 
     def call_outlook(self, view: SeatView, budget: float | None = None) -> tuple[tuple[float, ...], int]:
@@ -656,7 +657,7 @@ class ExpertBot:
                                               pair=partner_call is not None)
         if len(tricks) == 0:
             return (), 0
-        return tuple(float(p) for p in self._histogram(tricks, weights, view.seat)), len(tricks)
+        return tuple(float(p) for p in self._histogram(tricks, weights)), len(tricks)
 
     def _call(self, view: SeatView, clock: _Clock) -> Decision:
         seat = view.seat
@@ -668,7 +669,7 @@ class ExpertBot:
         tricks, weights = self._trick_samples(view, clock, pair=partner_call is not None)
         if len(tricks) == 0:
             return Decision(calls[0], "no time to simulate: the smallest call")
-        histogram = self._histogram(tricks, weights, seat)
+        histogram = self._histogram(tricks, weights)
         best, best_value = calls[0], -math.inf
         for a in calls:
             total_call = a.tricks + (partner_call or 0)
@@ -696,7 +697,7 @@ class ExpertBot:
             tricks, weights = self._trick_samples(view, clock)
             if len(tricks) == 0:
                 return Decision(blind[0], "a blind call to catch up")
-            histogram = self._histogram(tricks, weights, seat)
+            histogram = self._histogram(tricks, weights)
             best, best_key = blind[0], (-1.0, -math.inf)
             for a in blind:
                 pts = [deal_points(a.tricks, w, view.rules, blind=True) for w in range(len(histogram))]
@@ -720,8 +721,7 @@ class ExpertBot:
         tricks, weights = self._trick_samples(view, clock)
         if len(tricks) == 0:
             return Decision(claim, "a weak hand: ask for a new deal")
-        assert view.seat is not None
-        histogram = self._histogram(tricks, weights, view.seat)
+        histogram = self._histogram(tricks, weights)
         worth = max(expected_deal_points(c, histogram, view.rules) for c in view.rules.call_range)
         if worth < REDEAL_BELOW:
             return Decision(claim, f"this hand is worth about {worth / 10:.1f} points: "

@@ -19,8 +19,8 @@ model but ``random`` is mixed with a random move (``EPSILON``), so no move rules
 and a posterior carried over to the next deal keeps at least ``FLOOR`` on every style, so a seat
 that changes its ways is read again. Calls are read too when asked (``read=calls``): a classic
 caller (and a searching one) calls near the quick count of its hand, a greedy one its sure
-winners, a random one anything, and the sampled deals are then weighed by each call as the seat's reading says it
-was made.
+winners, a random one anything, and the sampled deals are then weighed by each call as the
+seat's reading says it was made.
 
 :class:`StyleBook` carries the posteriors across the deals of a match for a stateless server: a
 bounded LRU of matches, each entry dropped after a while idle.
