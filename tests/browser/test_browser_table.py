@@ -187,6 +187,30 @@ def test_reload_mid_trick_and_carry_on(browser: Any, base_url: str) -> None:
     page.close()
 
 
+def test_the_lobby_says_what_each_chosen_bot_is(browser: Any, base_url: str) -> None:
+    from callbreak.bots import describe
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(base_url + "/")
+    notes = page.locator("#bots-desc")
+    assert f"expert: {describe('expert')}" in notes.inner_text()  # the default at every seat
+    page.select_option("#bot-2", "greedy")
+    page.select_option("#bot-3", "ismcts")
+    text = notes.inner_text()
+    for bot in ("expert", "greedy", "ismcts"):
+        assert f"{bot}: {describe(bot)}" in text
+    page.select_option("#bot-1", "greedy")
+    assert "expert:" not in notes.inner_text()
+    assert page.evaluate(FITS_WIDTH)
+    shot(page, "lobby-bots-phone")
+    page.select_option("#game", "donut")
+    page.select_option("#game-bots", "heuristic")
+    assert page.locator("#game-bots-desc").inner_text() == f"heuristic: {describe('heuristic', 'donut')}"
+    assert page.evaluate(FITS_WIDTH)
+    shot(page, "lobby-bots-donut-phone")
+    page.close()
+
+
 def test_a_friend_joins_by_link_and_the_host_starts(browser: Any, base_url: str) -> None:
     host = browser.new_page()
     code = create_table(host, base_url, name="Host")

@@ -1,4 +1,4 @@
-"""The core's commands: ``callbreak --version``, ``presets``, ``presets NAME``, ``replay FILE``."""
+"""The core's commands: ``callbreak --version``, ``presets``, ``presets NAME``, ``bots``, ``replay FILE``."""
 
 from __future__ import annotations
 
@@ -65,6 +65,40 @@ def test_unknown_preset_exits_2_with_a_clear_message() -> None:
     err = " ".join(result.stderr.split())
     assert "unknown preset 'bridge'" in err and "callbreak" in err
     assert result.stdout == ""
+
+
+def test_bots_lists_every_bot_with_what_it_is() -> None:
+    from callbreak.bots.base import catalog
+
+    result = runner.invoke(app, ["bots"], terminal_width=200)
+    assert result.exit_code == 0
+    rows = [ln.split(None, 1) for ln in result.stdout.splitlines() if ln.split()]
+    for entry in catalog():
+        assert any(r[0] == entry.name and entry.description in r[1] for r in rows), entry.name
+    assert "every game" in result.stdout and "the related games" in result.stdout
+
+
+def test_bots_says_what_a_bot_whose_extra_is_missing_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak.bots import base as bot_base
+
+    monkeypatch.setattr(bot_base, "_REGISTRY", dict(bot_base._REGISTRY))
+    bot_base.register("needs-extra", requires="no_such_module_for_callbreak", extra="some-extra")(
+        lambda seed=None: None)
+    result = runner.invoke(app, ["bots"], terminal_width=200)
+    line = next(ln for ln in result.stdout.splitlines() if ln.split() and ln.split()[0] == "needs-extra")
+    assert "(needs pip install 'callbreak[some-extra]')" in line
+
+
+def test_bots_for_one_game_lists_only_its_bots() -> None:
+    result = runner.invoke(app, ["bots", "--game", "donut"], terminal_width=200)
+    assert result.exit_code == 0
+    names = {ln.split()[0] for ln in result.stdout.splitlines()[1:] if ln.startswith(" ")}
+    assert {"search", "heuristic", "random"} <= names and "expert" not in names
+
+
+def test_bots_for_an_unknown_game_exits_2() -> None:
+    result = runner.invoke(app, ["bots", "--game", "bridge"])
+    assert result.exit_code == 2 and "unknown game 'bridge'" in " ".join(result.stderr.split())
 
 
 def _record_file(tmp_path: Path) -> tuple[Path, Match]:

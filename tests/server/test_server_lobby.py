@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from server_helpers import client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 
+from callbreak.bots import describe
 from callbreak.server.app import MAX_BODY_BYTES
 from callbreak.server.tables import CODE_ALPHABET, CODE_LENGTH
 
@@ -144,6 +145,12 @@ def test_presets_and_bot_levels_are_listed(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     assert "callbreak" in [p["name"] for p in meta["presets"]]
     assert "random" in meta["bots"] and meta["strongest_bot"] in meta["bots"]
+    # every bot offered says what it is, as it plays that game
+    assert set(meta["bot_descriptions"]) == set(meta["bots"])
+    assert meta["bot_descriptions"]["random"] == describe("random")
+    donut = next(g for g in meta["games"] if g["name"] == "donut")
+    assert set(donut["bot_descriptions"]) == set(donut["bots"])
+    assert donut["bot_descriptions"]["heuristic"] == describe("heuristic", "donut") != meta["bot_descriptions"]["heuristic"]
 
 
 def test_pages_are_served(client: TestClient) -> None:

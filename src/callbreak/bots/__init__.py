@@ -14,10 +14,11 @@ from callbreak.bots.base import (
     Decision,
     available,
     bots_for,
+    describe,
     make_bot,
     plays,
     register,
 )
 
-__all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "Decision", "available", "bots_for", "make_bot",
+__all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "Decision", "available", "bots_for", "describe", "make_bot",
            "plays", "register"]

@@ -6,13 +6,16 @@ A bot sees only its seat's view (:class:`~callbreak.core.game.GameView`: a
 names a bot with options. Third-party bots register through the ``callbreak.bots`` entry-point
 group: the entry point is a factory called with the options as keyword arguments (strings) and
 returning a :class:`Bot`; it plays Call Break and Call Bridge unless the factory has a ``games``
-attribute naming the games it plays.
+attribute naming the games it plays. The first line of the factory's docstring (or its
+``description`` attribute) is what people choosing an opponent read; a factory that needs an
+optional extra says so with ``requires`` (a module) and ``extra`` (the extra's name).
 
 The built-in bots register themselves when :mod:`callbreak.bots` is imported.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -47,45 +50,87 @@ BotFactory = Callable[..., Bot]
 CALL_BREAK_ENGINE = ("callbreak", "call-bridge")
 """The games of the Call Break engine: what a bot plays unless it says otherwise."""
 
-# name -> (the games it plays, None for every game; its factory), most specific first
-_REGISTRY: dict[str, list[tuple[tuple[str, ...] | None, BotFactory]]] = {}
+
+@dataclass(frozen=True, slots=True)
+class BotInfo:
+    """What people choosing an opponent are told of a bot: its name, the games it plays (None:
+    every game), a one-line description, and whether it can be made in this installation."""
+
+    name: str
+    games: tuple[str, ...] | None
+    description: str
+    factory: BotFactory
+    requires: str | None = None  # a module the bot needs that an optional extra installs
+    extra: str | None = None  # that extra's name
+
+    @property
+    def installed(self) -> bool:
+        return self.requires is None or importlib.util.find_spec(self.requires) is not None
+
+    def plays(self, game: str) -> bool:
+        return self.games is None or game in self.games
 
 
-def register(name: str, games: Iterable[str] | None = CALL_BREAK_ENGINE
+# name -> its entries, one per set of games, most specific first
+_REGISTRY: dict[str, list[BotInfo]] = {}
+
+
+def register(name: str, games: Iterable[str] | None = CALL_BREAK_ENGINE, description: str | None = None,
+             requires: str | None = None, extra: str | None = None
              ) -> Callable[[BotFactory], BotFactory]:
     """Decorator: make a bot factory available by ``name`` for ``games`` (None: every game).
 
+    ``description`` (default: the first line of the factory's docstring; failing that, where the
+    bot comes from) is what the lobby and ``callbreak bots`` show. A bot that needs an optional extra names a module it imports
+    (``requires``) and the extra (``extra``): it is listed but not offered where it is missing.
     One name may have a factory per set of games (``heuristic`` is one bot for Call Break and
     another for the related games)."""
     key = None if games is None else tuple(games)
 
     def wrap(factory: BotFactory) -> BotFactory:
-        entries = [e for e in _REGISTRY.get(name, []) if e[0] != key]
-        entries.append((key, factory))
-        entries.sort(key=lambda e: e[0] is None)  # a game's own bot before an every-game one
+        text = (description or (factory.__doc__ or "").strip().split("\n")[0]
+                or f"A bot from {getattr(factory, '__module__', None) or 'elsewhere'} (it says no more).")
+        info = BotInfo(name, key, text, factory, requires, extra)
+        entries = [e for e in _REGISTRY.get(name, []) if e.games != key]
+        entries.append(info)
+        entries.sort(key=lambda e: e.games is None)  # a game's own bot before an every-game one
         _REGISTRY[name] = entries
         return factory
 
     return wrap
 
 
-def _factory(name: str, game: str) -> BotFactory | None:
-    for games, factory in _REGISTRY.get(name, ()):
-        if games is None or game in games:
-            return factory
-    return None
+def _entry(name: str, game: str) -> BotInfo | None:
+    return next((e for e in _REGISTRY.get(name, ()) if e.plays(game)), None)
 
 
 def plays(spec: str, game: str) -> bool:
     """Whether the bot named by ``spec`` plays ``game``."""
     _load_entry_points()
-    return _factory(parse_spec(spec)[0], game) is not None
+    return _entry(parse_spec(spec)[0], game) is not None
+
+
+def catalog(game: str | None = None) -> list[BotInfo]:
+    """Every registered bot (for ``game``: the ones that play it), by name, installed or not."""
+    _load_entry_points()
+    entries = [e for name in sorted(_REGISTRY) for e in _REGISTRY[name]]
+    if game is None:
+        return entries
+    return [e for e in entries if e.plays(game) and e is _entry(e.name, game)]
 
 
 def bots_for(game: str) -> list[str]:
-    """The names of the bots that play ``game``."""
+    """The names of the bots that play ``game`` and can be made here (what a lobby offers)."""
+    return [e.name for e in catalog(game) if e.installed]
+
+
+def describe(name: str, game: str = "callbreak") -> str:
+    """The one-line description of the bot ``name`` as it plays ``game``."""
     _load_entry_points()
-    return sorted(name for name in _REGISTRY if _factory(name, game) is not None)
+    entry = _entry(parse_spec(name)[0], game)
+    if entry is None:
+        raise BotError(f"no bot {name!r} plays {game}")
+    return entry.description
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -111,23 +156,26 @@ def available() -> list[str]:
 def make_bot(spec: str, seed: int | None = None, game: str = "callbreak") -> Bot:
     """Build a bot for ``game`` from a spec like ``"heuristic"`` or ``"expert:budget=0.1"``.
 
-    Raises :class:`BotError` for an unknown name, a bot that does not play ``game``, or an option
-    the bot does not take.
+    Raises :class:`BotError` for an unknown name, a bot that does not play ``game``, a bot whose
+    optional extra is not installed, or an option the bot does not take.
     """
     name, opts = parse_spec(spec)
     if name not in _REGISTRY:
         _load_entry_points()
     if name not in _REGISTRY:
         raise BotError(f"unknown bot {name!r}; bots are: {', '.join(available())}")
-    factory = _factory(name, game)
-    if factory is None:
+    entry = _entry(name, game)
+    if entry is None:
         raise BotError(f"bot {name!r} does not play {game}; bots for {game} are: "
                        f"{', '.join(bots_for(game))}")
+    if not entry.installed:
+        raise BotError(f"bot {name!r} needs the {entry.extra or entry.requires} extra, which is not "
+                       f"installed here: pip install 'callbreak[{entry.extra or entry.requires}]'")
     kwargs: dict[str, Any] = dict(opts)
     if seed is not None:
         kwargs.setdefault("seed", str(seed))
     try:
-        return factory(**kwargs)
+        return entry.factory(**kwargs)
     except TypeError as e:
         raise BotError(f"bad options for bot {name!r}: {e}") from None
     except ValueError as e:
@@ -145,4 +193,6 @@ def _load_entry_points() -> None:
     for ep in entry_points(group="callbreak.bots"):
         if ep.name not in _REGISTRY:
             factory = ep.load()
-            register(ep.name, getattr(factory, "games", CALL_BREAK_ENGINE))(factory)
+            register(ep.name, getattr(factory, "games", CALL_BREAK_ENGINE),
+                     getattr(factory, "description", None), getattr(factory, "requires", None),
+                     getattr(factory, "extra", None))(factory)

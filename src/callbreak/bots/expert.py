@@ -845,6 +845,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             evidence: str | None = None, opponents: str | None = None,
             settle: str | None = None, read: str | None = None,
             search_call_bias: str | None = None) -> ExpertBot:
+    """Our strongest: plays each card out over many deals the others could hold."""
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
                      backend=backend, reps=_int(reps, "reps") or 2,

@@ -419,5 +419,7 @@ def _factory(cls: Callable[..., GameBot]) -> Callable[..., GameBot]:
     return make
 
 
-register("heuristic", RELATED_GAMES)(_factory(GameHeuristicBot))
-register("search", RELATED_GAMES)(_factory(GameSearchBot))
+register("heuristic", RELATED_GAMES, "Rules of thumb: leads sure winners, wins cheaply, else throws its "
+         "lowest.")(_factory(GameHeuristicBot))
+register("search", RELATED_GAMES, "Our strongest here: plays each choice out over deals the others "
+         "could hold.")(_factory(GameSearchBot))

@@ -664,4 +664,5 @@ def classic_table(view: SeatView) -> np.ndarray:
 
 @register("heuristic")
 def _heuristic(seed: str | None = None) -> HeuristicBot:
+    """A good club player's habits: counted calls, winners cashed early, cheap ruffs."""
     return HeuristicBot(int(seed) if seed is not None else None)

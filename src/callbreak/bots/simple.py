@@ -101,11 +101,13 @@ def _name(card: Card) -> str:
 
 @register("random", games=None)  # any legal action is a move in every game
 def _random(seed: str | None = None) -> RandomBot:
+    """Plays any legal move at random."""
     return RandomBot(int(seed) if seed is not None else None)
 
 
 @register("beginner")
 def _beginner(seed: str | None = None, slip: str = "0.1") -> BeginnerBot:
+    """A new player: calls every high card, leads its biggest, slips now and then."""
     return BeginnerBot(int(seed) if seed is not None else None, slip=float(slip))
 
 

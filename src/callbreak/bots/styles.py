@@ -326,13 +326,13 @@ def _seed(seed: str | None) -> int | None:
 
 @register("greedy")
 def _greedy(seed: str | None = None) -> GreedyBot:
-    """Wins each trick as cheaply as it can, else throws its lowest card; calls its sure winners."""
+    """Wins each trick as cheaply as it can, else throws its lowest: the usual baseline."""
     return GreedyBot(_seed(seed))
 
 
 @register("ismcts")
 def _ismcts(seed: str | None = None, iterations: str = "1000", exploration: str = "0.7") -> IsmctsBot:
-    """Information-set MCTS, random playouts, a fixed number of iterations a card."""
+    """Information-set MCTS with random playouts, as most tournament bots: 1,000 iterations a card."""
     return IsmctsBot(_seed(seed), iterations=int(iterations), exploration=float(exploration))
 
 

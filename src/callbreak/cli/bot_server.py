@@ -10,7 +10,8 @@ from rich.console import Console
 
 def bot_server(
     bot: Annotated[str, typer.Option("--bot", help="The bot to serve, with options: "
-                                     "NAME[:key=value,...], e.g. heuristic or expert:samples=20.")],
+                                     "NAME[:key=value,...], e.g. heuristic or expert:samples=20 "
+                                     "(`callbreak bots` lists them).")],
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on (the tournament used 7000).")] = 7000,
     seed: Annotated[int, typer.Option(help="Mixed into every request's seed, so answers are "

@@ -62,7 +62,8 @@ def related_games(
         return
     if not seats:
         console.print(f"[bold]{info.title}[/bold] ({_seats(info)} players): {info.description}")
-        console.print(f"Bots that play it: {', '.join(bots_for(name))}")
+        console.print(f"Bots that play it: {', '.join(bots_for(name))} "
+                      f"(`callbreak bots --game {name}` says what each is)")
         table = Table("preset", "title", "description", box=None)
         for p in info.presets:
             table.add_row(p.name, p.title, p.description)

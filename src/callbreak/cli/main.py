@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from callbreak import __version__
@@ -64,6 +65,32 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
     for k, v in p.rules.describe():
         table.add_row(k, v)
     console.print(table)
+
+
+@app.command()
+def bots(game: Annotated[str | None, typer.Option(help="Only the bots that play this game.")] = None) -> None:
+    """List the bots: what each plays and how, for the arena, the web tables and `play`."""
+    from callbreak.bots.base import CALL_BREAK_ENGINE, catalog
+    from callbreak.games import game_info, games
+
+    if game is not None:
+        try:
+            game_info(game)
+        except CallbreakError as e:
+            fail(str(e))
+            return
+    every = {info.name for info in games()}
+    related = every - set(CALL_BREAK_ENGINE)
+    table = Table("bot", "games", "description", box=None)
+    for entry in catalog(game):
+        shown = set(entry.games or every)
+        plays = ("every game" if shown == every else "the related games" if shown == related
+                 else ", ".join(entry.games or ()))
+        note = "" if entry.installed else f" (needs pip install 'callbreak[{entry.extra or entry.requires}]')"
+        table.add_row(entry.name, plays, escape(entry.description + note))
+    console.print(table)
+    console.print("\nOptions follow the name, e.g. `expert:budget=0.1` or `ismcts:iterations=300`; "
+                  "a tournament-protocol bot is named by its URL.")
 
 
 @app.command()

@@ -48,7 +48,7 @@ def play(
     opponents: Annotated[str | None, typer.Option(
         "--opponents", help="One bot for every other seat, or one per seat in play order from "
                             "your right, comma-separated: bots that play the game (`callbreak "
-                            "related-games NAME` lists them), or for Call Break tournament-bot "
+                            "bots --game NAME` lists them), or for Call Break tournament-bot "
                             "URLs. Default: the strongest bot for the game.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 to players-1.")] = 0,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,

@@ -90,3 +90,7 @@ def openspiel_ismcts(**options: str) -> IsmctsBot:
 
 openspiel_ismcts.games = (  # type: ignore[attr-defined]  # the games it is tested on
     "callbreak", "call-bridge", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
+openspiel_ismcts.description = (  # type: ignore[attr-defined]  # what the lobby shows
+    "OpenSpiel's information-set MCTS, 100 iterations a move.")
+openspiel_ismcts.requires = "pyspiel"  # type: ignore[attr-defined]
+openspiel_ismcts.extra = "openspiel"  # type: ignore[attr-defined]

@@ -158,6 +158,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                              "description": p.description, "rules": p.rules.to_dict()}
                             for p in PRESETS.values()],
                 "bots": engines.bot_levels(callbreak), "strongest_bot": engines.strongest_bot(callbreak),
+                "bot_descriptions": engines.bot_descriptions(callbreak),
                 "url_bots": service.url_bots,
                 "games": [{"name": g.name, "title": g.title, "description": g.description,
                            "min_players": g.seats[0], "max_players": g.seats[-1],
@@ -165,6 +166,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                                        for p in g.presets],
                            "options": g.make_options(None, {}).to_dict(),
                            "bots": engines.bot_levels({"game": g.name}),
+                           "bot_descriptions": engines.bot_descriptions({"game": g.name}),
                            "strongest_bot": engines.strongest_bot({"game": g.name})}
                           for g in games()],
                 "practice": service.practice, "max_message_bytes": MAX_MESSAGE_BYTES}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from callbreak.bots import bots_for
+from callbreak.bots import bots_for, describe
 from callbreak.core import CallbreakError, Stop
 from callbreak.core.actions import Action, action_from_json
 from callbreak.core.game import Game
@@ -74,6 +74,12 @@ def stored_action(data: Any) -> Action:
 def bot_levels(config: dict[str, Any]) -> list[str]:
     """The bots people may seat at a table of this game."""
     return bots_for(game_of(config))
+
+
+def bot_descriptions(config: dict[str, Any]) -> dict[str, str]:
+    """What the lobby tells people of each bot they may seat at a table of this game."""
+    game = game_of(config)
+    return {name: describe(name, game) for name in bot_levels(config)}
 
 
 def strongest_bot(config: dict[str, Any]) -> str:

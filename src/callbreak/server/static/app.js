@@ -126,9 +126,18 @@ async function homePage() {
   const gameDesc = h("p", { class: "muted", id: "game-desc" });
   const playersIn = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
   const gameBots = h("select", { id: "game-bots", "aria-label": "Bots for the empty seats" });
+  const gameBotsDesc = h("p", { class: "muted", id: "game-bots-desc" });
+  // What each chosen bot is, in a line under the choice: people pick opponents by how they play.
+  const describeBots = (el, notes, names) => {
+    el.replaceChildren(...[...new Set(names)].map((b) => h("span", { class: "bot-note" }, h("b", {}, b), `: ${notes[b] || ""} `)));
+  };
   const syncGameBots = (g) => {  // only the bots that play the chosen game
     gameBots.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === g.strongest_bot }, b)));
+    describeBots(gameBotsDesc, g.bot_descriptions, [gameBots.value]);
   };
+  gameBots.addEventListener("change", () => {
+    describeBots(gameBotsDesc, others.find((x) => x.name === gameSel.value).bot_descriptions, [gameBots.value]);
+  });
   const gameOptions = h("input", { id: "game-options", placeholder: "optional, e.g. max_hands=3 target=10" });
   const unlimited = h("input", { id: "unlimited", type: "checkbox" });
   const presetSel = h("select", { id: "preset" },
@@ -140,6 +149,10 @@ async function homePage() {
       .map(([v, t]) => h("option", { value: v }, t)));
   const botSelects = [1, 2, 3].map((i) => h("select", { id: `bot-${i}`, "aria-label": `Bot for seat ${i + 1}` },
     m.bots.map((b) => h("option", { value: b, selected: b === m.strongest_bot }, b))));
+  const botsDesc = h("p", { class: "muted", id: "bots-desc" });
+  const syncBots = () => describeBots(botsDesc, m.bot_descriptions, botSelects.map((s) => s.value));
+  botSelects.forEach((s) => s.addEventListener("change", syncBots));
+  syncBots();
   const botSpeed = h("select", { id: "bot-speed" },
     [["0.7", "Bots play at a human pace"], ["0.2", "Bots play fast"], ["0", "Bots play instantly"]]
       .map(([v, t]) => h("option", { value: v }, t)));
@@ -211,7 +224,8 @@ async function homePage() {
       h("div", {}, h("label", { for: "deals" }, "Deals"), deals),
       h("label", { class: "check" }, unlimited, " Unlimited deals (the host stops the table)")),
     h("fieldset", { class: "bots" }, h("legend", {}, "Bots for the seats nobody takes"),
-      h("div", { class: "row" }, botSelects.map((sel, i) => h("label", { class: "bot-pick" }, `Seat ${i + 2}`, sel)))),
+      h("div", { class: "row" }, botSelects.map((sel, i) => h("label", { class: "bot-pick" }, `Seat ${i + 2}`, sel))),
+      botsDesc),
     h("details", {}, h("summary", {}, "More options"),
       h("label", { for: "options" }, "Rule overrides"), options,
       m.url_bots ? [h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl] : []));
@@ -219,6 +233,7 @@ async function homePage() {
     h("div", { class: "row" },
       h("div", {}, h("label", { for: "players" }, "Players"), playersIn),
       h("div", {}, h("label", { for: "game-bots" }, "Bots for the seats nobody takes"), gameBots)),
+    gameBotsDesc,
     h("label", { for: "game-options" }, "Game options"), gameOptions);
   syncGame();
   const joinCode = h("input", { id: "join-code", placeholder: "Room code, e.g. ABCD-EFGH-JKMN", autocomplete: "off" });
