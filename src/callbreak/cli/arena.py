@@ -24,7 +24,7 @@ from rich.progress import (
 from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers, run_arena, sets_for
 from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
 from callbreak.arena.tournament import RayUnavailableError, check_ray
-from callbreak.cli.main import app, fail
+from callbreak.cli.base import app, fail
 from callbreak.core import CallbreakError
 from callbreak.games import game_info, games
 

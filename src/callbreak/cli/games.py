@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from callbreak.bots import bots_for, make_bot
-from callbreak.cli.main import app, fail
+from callbreak.cli.base import app, fail
 from callbreak.cli.play import parse_overrides
 from callbreak.core import CHANCE, CallbreakError
 from callbreak.games import GameInfo, game_info, games

@@ -1,4 +1,5 @@
-"""The ``callbreak`` command. Each subcommand lives near the layer it drives; this file wires them."""
+"""The ``callbreak`` command: the core's own commands (presets, bots, replay), and the wiring of
+the subcommands that live in their own modules (each registers on :data:`callbreak.cli.base.app`)."""
 
 from __future__ import annotations
 
@@ -10,35 +11,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from callbreak import __version__
+from callbreak.cli.base import app, fail
 from callbreak.cli.bot_server import bot_server
 from callbreak.core import PRESETS, CallbreakError, preset
 from callbreak.record import loads, narrate
 from callbreak.record import replay as replay_record
 
-app = typer.Typer(help="Call Break: rules engine, bots, arena, terminal and web play.",
-                  no_args_is_help=True, add_completion=False)
 console = Console()
-
-
-def _version(value: bool) -> None:
-    if value:
-        console.print(f"callbreak {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
-) -> None:
-    """Call Break: rules engine, bots, arena, terminal and web play."""
-
-
-def fail(message: str) -> None:
-    """Print a clear error and exit with status 2 (bad input)."""
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
-    raise typer.Exit(2)
 
 
 @app.command()
@@ -122,7 +101,7 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
         console.print(line, highlight=False)
 
 
-# Subcommands that live in their own modules register here, one line each.
+# Subcommands that live in their own modules, one line each (in the order `--help` lists them).
 app.command("bot-server")(bot_server)
 import callbreak.cli.arena  # noqa: E402,F401  (callbreak arena)
 import callbreak.cli.games  # noqa: E402,F401  (callbreak related-games)
@@ -136,8 +115,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    # Run as ``python -m callbreak.cli.main``, this file is ``__main__`` while the subcommand
-    # modules register on ``callbreak.cli.main``'s app: run that one, which has them all.
-    from callbreak.cli.main import main as _main
-
-    _main()
+    main()

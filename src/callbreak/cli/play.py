@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from callbreak.cli.main import app, fail
+from callbreak.cli.base import app, fail
 from callbreak.core import CallbreakError
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from callbreak.cli.main import app, fail
+from callbreak.cli.base import app, fail
 from callbreak.core import CallbreakError
 from callbreak.review import THRESHOLDS, Review, ReviewSettings, review_record
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from callbreak.cli.main import app
+from callbreak.cli.base import app
 
 # The largest websocket frame uvicorn reads. The app's own limit on a message is far smaller
 # (server/wire.py's MAX_MESSAGE_BYTES) and answers with a ``too_large`` error that keeps the
@@ -40,8 +40,7 @@ def serve(
     import uvicorn
 
     from callbreak.core import CallbreakError
-    from callbreak.server.app import create_app
-    from callbreak.server.cluster import LOG_FORMAT
+    from callbreak.server.app import LOG_FORMAT, create_app
     from callbreak.store import Store
 
     try:
@@ -69,13 +68,13 @@ def serve(
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": WS_MAX_FRAME,
                                "ws_per_message_deflate": False, "ws_ping_interval": 20, "ws_ping_timeout": 20}
     if workers > 1:
-        # Each worker process builds its own app and store from the environment (server/cluster.py).
+        # Each worker process builds its own app and store from the environment (server/app.py).
         store.close()
         os.environ["CALLBREAK_DB"] = store.url
         os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
         os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
         typer.echo(f"({workers} processes)")
-        uvicorn.run("callbreak.server.cluster:app_from_env", factory=True, workers=workers, **options)
+        uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
         return
     uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice), **options)
 

@@ -62,6 +62,17 @@ STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404
           "no_review": 409}
 
 
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"  # what `callbreak serve` prints, in every process
+
+
+def app_from_env() -> FastAPI:
+    """The app for ``callbreak serve --workers N``: each worker process builds its own."""
+    store = Store(os.environ["CALLBREAK_DB"])
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)  # a worker starts afresh
+    return create_app(store,
+                      url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"))
+
+
 def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None) -> FastAPI:
     """The ASGI app over ``store``; unfinished tables resume when it starts.
 

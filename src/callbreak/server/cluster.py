@@ -43,7 +43,6 @@ from callbreak.store import StoredGame
 
 log = logging.getLogger("callbreak.cluster")
 
-LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"  # what `callbreak serve` prints, in every process
 CHANNEL = "callbreak_tables"
 LEASE_SECONDS = 3.0  # a dead owner's tables wait at most this long for a new owner
 TICK_SECONDS = 1.0  # lease renewal, takeover scan and presence refresh
@@ -558,13 +557,3 @@ def _dsn(url: str) -> str:
     """The store's SQLAlchemy URL as psycopg takes it."""
     return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
-
-def app_from_env() -> Any:
-    """The app for ``callbreak serve --workers N``: each worker process builds its own."""
-    from callbreak.server.app import create_app
-    from callbreak.store import Store
-
-    store = Store(os.environ["CALLBREAK_DB"])
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)  # a worker starts afresh
-    return create_app(store,
-                      url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"))
