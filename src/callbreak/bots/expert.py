@@ -683,7 +683,7 @@ class ExpertBot:
         enough = f"{total_call} or more" if view.rules.scoring.value != "exact_or_one_over" else \
             f"{total_call} or {total_call + 1}"
         return Decision(best, f"a call of {best.tricks}: {who} {enough} tricks in {share:.0%} of "
-                              f"{len(tricks)} simulated deals")
+                              f"{len(tricks):,} simulated deals")
 
     def _blind_or_look(self, view: SeatView, clock: _Clock) -> Decision:
         """Before looking (blind calls on): look, unless behind on the last deal."""
