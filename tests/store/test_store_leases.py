@@ -3,10 +3,13 @@ writes, and the unique (game, version) pair that makes a duplicate action imposs
 
 from __future__ import annotations
 
+import os
+import threading
 import time
+from collections.abc import Iterator
 
 import pytest
-from store_helpers import db_url_fixture  # noqa: F401 (fixture)
+from store_helpers import PG_ENV, db_url_fixture, fresh_pg_database  # noqa: F401 (fixture)
 
 from callbreak.store import LeaseLost, Store, StoreError
 
@@ -93,3 +96,75 @@ def test_two_stores_race_for_one_version_and_exactly_one_wins(db_url: str) -> No
     assert wins == 1 and got is not None and len(got.actions) == 1 and got.actions[0]["tricks"] == 1
     a.close()
     b.close()
+
+
+@pytest.fixture(name="pg_url")
+def pg_url_fixture() -> Iterator[str]:
+    if not os.environ.get(PG_ENV):
+        pytest.skip(f"{PG_ENV} is not set (scripts/services.sh starts a server and sets it)")
+    yield from fresh_pg_database()
+
+
+@pytest.mark.postgres
+def test_an_owner_frozen_inside_a_write_does_not_hold_up_the_takeover(pg_url: str) -> None:
+    """A process stopped between a fenced write and its commit (paused, swapped out, cut off)
+    keeps the lease row locked. Its lease lapses; the next owner's claim must neither wait for it
+    (the claim runs on a server's event loop: waiting would freeze every table there) nor fail
+    for good: it gives up at once while the row is locked, and the database ends the frozen
+    transaction soon after, so a later claim succeeds and the frozen write is never stored."""
+    frozen_store, store = Store(pg_url), Store(pg_url)
+    gid = store.create_game("FROZEN", {"preset": "callbreak"}, [], status="playing")
+    epoch = frozen_store.acquire_lease(gid, "proc-a", ttl=0.5)
+    assert epoch == 1
+    frozen = frozen_store.engine.raw_connection()
+    cur = frozen.cursor()
+    cur.execute("INSERT INTO actions (game_id, seq, action) SELECT %s, 0, %s WHERE EXISTS "
+                "(SELECT 1 FROM table_leases WHERE game_id = %s AND epoch = %s FOR SHARE)",
+                (gid, '{"type": "call", "seat": 0, "tricks": 3}', gid, epoch))
+    time.sleep(0.7)  # the lease lapses while proc-a sits inside its transaction
+
+    result: list[int | None] = []
+    claim = threading.Thread(target=lambda: result.append(store.acquire_lease(gid, "proc-b", ttl=5)))
+    start = time.monotonic()
+    claim.start()
+    claim.join(timeout=5)
+    blocked = claim.is_alive()
+    if blocked:
+        frozen.rollback()  # let the stuck claim go before failing
+        claim.join()
+    assert not blocked, "the claim waited on the frozen owner's lock"
+    assert result in ([None], [2]) and time.monotonic() - start < 1.5
+
+    deadline = time.monotonic() + 10
+    while (got := store.acquire_lease(gid, "proc-b", ttl=5)) is None:
+        assert time.monotonic() < deadline, "the frozen transaction still holds the lease row"
+        time.sleep(0.2)
+    assert got == 2 and store.lease_of(gid) == ("proc-b", 2, True)
+    with pytest.raises(Exception):  # noqa: B017  (the database ended proc-a's session)
+        frozen.commit()
+    stored = store.load_game("FROZEN")
+    assert stored is not None and stored.actions == []
+    for s in (frozen_store, store):
+        s.close()
+
+
+@pytest.mark.postgres
+def test_a_write_after_the_database_dropped_the_connection_is_stored(pg_url: str) -> None:
+    """The database ends the sessions (a restart, a failover, an idle timeout): the next action is
+    written on a fresh connection, not refused."""
+    import psycopg
+
+    store = Store(pg_url)
+    gid = store.create_game("DROPPED", {"preset": "callbreak"}, [], status="playing")
+    epoch = store.acquire_lease(gid, "proc-a", ttl=30)
+    store.append_action(gid, 0, CALL, epoch=epoch)
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                              "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+    assert ended is not None and ended[0] >= 1
+    store.append_action(gid, 1, {**CALL, "tricks": 4}, epoch=epoch)
+    with pytest.raises(StoreError):  # a refusal is still a refusal: the same version twice
+        store.append_action(gid, 1, CALL, epoch=epoch)
+    got = store.load_game("DROPPED")
+    assert got is not None and [a["tricks"] for a in got.actions] == [3, 4]
+    store.close()

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, Integer, create_engine, delete, event, func, insert, select, update
 from sqlalchemy import text as text_sql
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 from callbreak.core import CallbreakError
 from callbreak.store.models import ActionRow, GameRow, ResultRow, ReviewRow, SheetRow
@@ -25,6 +26,14 @@ from callbreak.store.models import ActionRow, GameRow, ResultRow, ReviewRow, She
 MIGRATIONS = Path(__file__).parent / "migrations"
 log = logging.getLogger("callbreak.store")
 CHECKPOINT_SECONDS = 2.0
+# A process frozen inside a transaction (stopped, swapped out, cut off) keeps its row locks, the
+# lease row among them, until PostgreSQL ends its session: this is how long that takes. Shorter
+# than any lease (3 s in server/cluster.py), so a table's next owner never waits on a dead one.
+IDLE_TRANSACTION_MS = 2000
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code for a lock_timeout that ran out
+# How long a claim waits for a lease row that someone holds locked before it gives up until the
+# next try: claims run on a server's event loop, which must not stall behind a frozen process.
+CLAIM_LOCK_MS = 200
 
 
 class StoreError(CallbreakError):
@@ -86,7 +95,8 @@ class Store:
                 self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
-                self.engine = create_engine(self.url, pool_pre_ping=True)
+                self.engine = create_engine(self.url, pool_pre_ping=True, connect_args={
+                    "options": f"-c idle_in_transaction_session_timeout={IDLE_TRANSACTION_MS}"})
         except Exception as e:  # an unknown driver or a malformed URL
             raise StoreError(f"cannot use the database URL {url!r}: {e}") from None
         self.migrate()
@@ -210,13 +220,16 @@ class Store:
             except Exception as e:
                 log.warning("storing action %d of game %d failed: %s", seq, game_id, e)
                 bad, self._writer = self._writer, None
+                # The driver marks a connection the database ended (a restart, a failover, an
+                # idle timeout) as closed.
+                lost = bool(getattr(getattr(bad, "dbapi_connection", None), "closed", False))
                 with contextlib.suppress(Exception):
                     bad.rollback()
                 with contextlib.suppress(Exception):
                     bad.close()
                 # Retry once on a fresh connection only if the connection itself was lost; a
                 # duplicate (game, seq) or any other refusal is raised as it is.
-                if attempt == 2 or not self._connection_lost():
+                if attempt == 2 or not lost:
                     raise StoreError(f"could not store action {seq} of game {game_id}") from None
 
     # --- table leases (several processes sharing one PostgreSQL) -----------------------------
@@ -234,7 +247,7 @@ class Store:
         """Take the lease of a table that nobody holds (or whose lease lapsed) for ``ttl`` seconds.
 
         Returns the new epoch (one more than the last owner's), or None while another owner's
-        lease is current."""
+        lease is current, or while a frozen owner still holds the lease row locked (try again)."""
         ahead = ":ttl"
         sql = (f"INSERT INTO table_leases (game_id, owner, epoch, expires_at) "
                f"VALUES (:game, :owner, 1, {self._now_sql(ahead)}) "
@@ -242,8 +255,16 @@ class Store:
                f"expires_at = {self._now_sql(ahead)} "
                f"WHERE table_leases.expires_at <= {self._now_sql()} OR table_leases.owner = :owner "
                f"RETURNING epoch")
-        with self.engine.begin() as conn:
-            row = conn.execute(text_sql(sql), {"game": game_id, "owner": owner, "ttl": float(ttl)}).first()
+        try:
+            with self.engine.begin() as conn:
+                if not self.is_sqlite:
+                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {CLAIM_LOCK_MS}")
+                row = conn.execute(text_sql(sql), {"game": game_id, "owner": owner, "ttl": float(ttl)}).first()
+        except OperationalError as e:
+            if getattr(e.orig, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise
+            log.info("lease of game %d is locked by another process; not claimed yet", game_id)
+            return None
         return None if row is None else int(row[0])
 
     def renew_lease(self, game_id: int, owner: str, epoch: int, ttl: float) -> bool:
@@ -286,14 +307,6 @@ class Store:
                f"AND (l.game_id IS NULL OR l.expires_at <= {self._now_sql()}) ORDER BY g.id")
         with self.engine.connect() as conn:
             return [str(r[0]) for r in conn.execute(text_sql(sql)).all()]
-
-    def _connection_lost(self) -> bool:
-        try:
-            with self.engine.connect() as conn:
-                conn.exec_driver_sql("SELECT 1")
-            return False
-        except Exception:
-            return True
 
     def finish_game(self, game_id: int, results: list[dict[str, Any]]) -> None:
         """Mark a game over and record each seat's outcome, in one transaction."""
