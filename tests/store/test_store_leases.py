@@ -168,3 +168,30 @@ def test_a_write_after_the_database_dropped_the_connection_is_stored(pg_url: str
     got = store.load_game("DROPPED")
     assert got is not None and [a["tricks"] for a in got.actions] == [3, 4]
     store.close()
+
+
+@pytest.mark.postgres
+def test_a_retried_write_that_had_landed_counts_as_stored(pg_url: str) -> None:
+    """The database ends the session as a write commits, and its answer is lost on the way: the
+    retry finds that very action stored at that version and reports it stored, rather than
+    refusing an action that is in the record. A different action there is still refused."""
+    import json
+
+    import psycopg
+
+    store = Store(pg_url)
+    gid = store.create_game("LANDED", {"preset": "callbreak"}, [], status="playing")
+    epoch = store.acquire_lease(gid, "proc-a", ttl=30)
+    store.append_action(gid, 0, CALL, epoch=epoch)
+    second = {**CALL, "seat": 1, "tricks": 4}
+    with psycopg.connect(pg_url, autocommit=True) as admin:  # the commit that landed unanswered
+        admin.execute("INSERT INTO actions (game_id, seq, action) VALUES (%s, 1, %s)",
+                      (gid, json.dumps(second, separators=(",", ":"))))
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    store.append_action(gid, 1, second, epoch=epoch)
+    with pytest.raises(StoreError):
+        store.append_action(gid, 1, {**second, "tricks": 5}, epoch=epoch)
+    got = store.load_game("LANDED")
+    assert got is not None and [a["tricks"] for a in got.actions] == [3, 4]
+    store.close()

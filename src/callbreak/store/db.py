@@ -227,10 +227,19 @@ class Store:
                     bad.rollback()
                 with contextlib.suppress(Exception):
                     bad.close()
+                if attempt == 2 and self._stored_action(game_id, seq) == text:
+                    return  # the first try's commit landed, its answer lost with the connection
                 # Retry once on a fresh connection only if the connection itself was lost; a
                 # duplicate (game, seq) or any other refusal is raised as it is.
                 if attempt == 2 or not lost:
                     raise StoreError(f"could not store action {seq} of game {game_id}") from None
+
+    def _stored_action(self, game_id: int, seq: int) -> str | None:
+        """The text of the action stored at version ``seq`` of a game, if any."""
+        with contextlib.suppress(Exception), self.engine.connect() as conn:
+            return conn.execute(select(ActionRow.action).where(
+                ActionRow.game_id == game_id, ActionRow.seq == seq)).scalar_one_or_none()
+        return None
 
     # --- table leases (several processes sharing one PostgreSQL) -----------------------------
 
