@@ -518,3 +518,37 @@ def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_u
             s.stop()
     woken = servers[0].printed()
     assert "lost the lease of table" in woken, woken
+
+
+def test_the_processes_carry_on_after_the_database_drops_every_connection(tmp_path: Path, pg_url: str) -> None:
+    """PostgreSQL restarts or fails over mid-game (here: it ends every session of the database):
+    each process reconnects what it listens and notifies on, and the players, all at the process
+    that does not run the table, play the game to its end, the same game as on one process."""
+    import psycopg
+
+    expected = one_process_record(tmp_path)
+    servers = [Server(pg_url, env={"CALLBREAK_HANDOVER": "0"}) for _ in range(2)]
+    try:
+        code, tokens = seat_table([s.http for s in servers])
+        players = [Player([servers[1].port], code, t, first=0) for t in tokens]  # every action forwarded
+        for p in players:
+            p.start()
+        time.sleep(0.5)
+        assert servers[1].http.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
+        store = Store(pg_url)
+        while not reached(store, code, 30):
+            time.sleep(0.02)
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                  "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+        assert ended is not None and ended[0] >= 4  # each process listens and notifies on its own
+        deadline = time.monotonic() + 90
+        for p in players:
+            p.join(max(0.1, deadline - time.monotonic()))
+            assert p.done and p.error is None, (p.error, p.log[-5:], servers[1].printed()[-1500:])
+        store.close()
+        assert stored_actions(pg_url, code) == expected
+    finally:
+        for s in servers:
+            s.stop()
+    assert "reconnected" in servers[1].printed(), servers[1].printed()[-2000:]

@@ -53,6 +53,7 @@ STALL_SECONDS = 10.0  # an event loop silent this long is hung: its leases are l
 CALL_SECONDS = 10.0  # how long a forwarded action waits for the owner's answer
 REPLY_GRACE = 0.5  # how long a call waits for a reply already on its way from a former owner
 SEND_BATCH = 64  # notices sent in one statement at most
+RECONNECT_MAX = 2.0  # seconds between tries to reach the database again, at most
 
 
 class Cluster:
@@ -63,7 +64,7 @@ class Cluster:
         self.store = service.store
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
-        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.waiting: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
         # owner side: per table, per other process, its connected seats and when it said so
         self.remote: dict[str, dict[str, tuple[set[int], float]]] = {}
         self.owner_seen: dict[str, str] = {}  # replica side: the owner that last spoke for a table
@@ -339,7 +340,7 @@ class Cluster:
         """Send one call to ``owner``; its reply, or None if the owner lost the lease (died)
         before answering. A live owner that stays silent past CALL_SECONDS is an error."""
         call_id = secrets.token_hex(8)
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
         self.waiting[call_id] = answer
         self._post({"k": "call", "to": owner, "from": self.me, "id": call_id, "code": table.code,
                     "method": method, "args": list(args)})
@@ -449,7 +450,50 @@ class Cluster:
 
     # --- the loops ---------------------------------------------------------------------------
 
+    async def _connect(self, listen: bool) -> Any:
+        """A new connection to the database for notices (``listen``: one that listens), tried
+        until the database answers again (it restarted, failed over, or ended our session)."""
+        import psycopg
+
+        delay = 0.1
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(_dsn(self.store.url), autocommit=True)
+                if listen:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                return conn
+            except Exception as e:
+                log.warning("cannot reach the database for the cluster's notices (%s); trying again", e)
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, RECONNECT_MAX)
+
     async def _listen(self) -> None:
+        """Take the other processes' notices as they come; when the connection is lost, listen
+        again on a new one and catch up with what was missed meanwhile."""
+        while True:
+            try:
+                await self._take_notices()
+            except Exception as e:
+                log.warning("lost the connection the cluster's notices come on (%s); reconnecting", e)
+            with contextlib.suppress(Exception):
+                await self.listener.close()
+            self.listener = await self._connect(listen=True)
+            log.info("reconnected to the cluster's notices")
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """After notices were missed: every followed table comes up to the store (and its players
+        get the state they missed), and every forwarded call still waiting is asked again (an
+        owner's answer may have been lost; the version check stops an action applied twice)."""
+        for answer in self.waiting.values():
+            if not answer.done():
+                answer.set_result(None)
+        for table in list(self.service.tables.values()):
+            if table.replica:
+                self.refresh(table)
+                self.service.broadcast(table)
+
+    async def _take_notices(self) -> None:
         handlers = {"changed": self._on_changed, "presence": self._on_presence,
                     "rematch": self._on_rematch, "adopt": self._on_adopt}
         async for note in self.listener.notifies():
@@ -478,7 +522,15 @@ class Cluster:
                 batch.append(self.outbox.get_nowait())
             try:
                 await self._notify(batch)
-            except Exception:  # one bad payload must not take the others with it
+            except Exception as e:
+                if self.sender.closed:  # the database ended the session: send them on a new one
+                    log.warning("lost the connection the cluster's notices go on (%s); reconnecting", e)
+                    self.sender = await self._connect(listen=False)
+                    log.info("reconnected to send the cluster's notices")
+                    with contextlib.suppress(Exception):
+                        await self._notify(batch)
+                        continue
+                # one bad payload must not take the others with it
                 for payload in batch:
                     try:
                         await self._notify([payload])
