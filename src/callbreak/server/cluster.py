@@ -338,7 +338,8 @@ class Cluster:
 
     async def _call(self, table: Table, owner: str, method: str, args: tuple[Any, ...]) -> dict[str, Any] | None:
         """Send one call to ``owner``; its reply, or None if the owner lost the lease (died)
-        before answering. A live owner that stays silent past CALL_SECONDS is an error."""
+        before answering or its answer may have been missed (the notices' connection was lost):
+        the caller asks again. A live owner that stays silent past CALL_SECONDS is an error."""
         call_id = secrets.token_hex(8)
         answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
         self.waiting[call_id] = answer
