@@ -50,10 +50,12 @@ class Player(threading.Thread):
     to the next process in its list (as the page reconnects, through a proxy, to a live one)."""
 
     def __init__(self, ports: list[int], code: str, token: str, first: int, think: float = 0.0,
-                 wait_rematch: bool = False) -> None:
+                 wait_rematch: bool = False, retry: bool = False) -> None:
         super().__init__(daemon=True)
         self.ports, self.code, self.token, self.at, self.think = ports, code, token, first, think
         self.wait_rematch = wait_rematch  # stay at the finished table until told of a rematch
+        self.retry = retry  # told "try again" (the server could not store it), play it again
+        self.retries = 0
         self.messages: list[dict[str, Any]] = []
         self.connections = 0
         self.error: BaseException | None = None
@@ -71,9 +73,16 @@ class Player(threading.Thread):
                     self.connections += 1
                     self.log.append(f"{time.monotonic():.1f} connected to {port}")
                     ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    sent: dict[str, Any] | None = None
                     while True:
                         m = json.loads(ws.recv(timeout=30))
                         self.messages.append(m)
+                        if (m["type"] == "error" and m.get("code") == "unavailable" and self.retry
+                                and sent is not None):
+                            time.sleep(0.3)  # as a person would, after the page says so
+                            self.retries += 1
+                            ws.send(json.dumps(sent))
+                            continue
                         if m["type"] == "rematch" and self.over:
                             self.done = True
                             return
@@ -89,8 +98,9 @@ class Player(threading.Thread):
                         if action is not None:
                             time.sleep(self.think)
                             self.go.wait()
-                            ws.send(json.dumps({"type": "action", "token": self.token,
-                                                "version": m["version"], "action": action}))
+                            sent = {"type": "action", "token": self.token, "version": m["version"],
+                                    "action": action}
+                            ws.send(json.dumps(sent))
             except Exception as e:  # the process died or refused: try the next one
                 self.log.append(f"{time.monotonic():.1f} {port}: {e!r}")
                 self.at += 1
