@@ -395,3 +395,72 @@ def test_an_action_the_store_cannot_save_is_refused_and_not_played(client: TestC
     monkeypatch.undo()
     r = act(client, code, tokens[seat], s["version"], {"type": "call", "tricks": 2})
     assert r.status_code == 200 and r.json()["view"]["calls"][seat] == 2
+
+
+def test_a_deal_the_store_cannot_save_is_dealt_once_it_can(client: TestClient, store: Store,
+                                                           monkeypatch: Any) -> None:
+    """The store goes away just as the cards are to be dealt (here: at the start; the same at
+    the end of every deal). What the player did stands and the table says so; the deal follows by
+    itself once the store takes it, once, instead of the table waiting for ever."""
+    import time
+
+    from callbreak.store import StoreError
+
+    made = create(client, deals=1)
+    code = made["code"]
+    for name in ("Bob", "Cat", "Dan"):
+        join(client, code, name)
+    real = store.append_action
+    refused: list[str] = []
+
+    def flaky(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
+        if action["type"] in ("choose_dealer", "deal") and len(refused) < 3:
+            refused.append(action["type"])
+            raise StoreError("the connection to the database was lost")
+        real(game_id, seq, action, epoch)
+
+    monkeypatch.setattr(store, "append_action", flaky)
+    r = client.post(f"/api/tables/{code}/start", json={"token": made["token"]})
+    assert r.status_code == 200, r.text  # the start was stored; the deal is the server's to do
+    deadline = time.monotonic() + 10
+    while (s := state(client, code, made["token"]))["view"]["phase"] != "call":
+        assert time.monotonic() < deadline, f"never dealt: {s['view']['phase']}, refused {refused}"
+        time.sleep(0.1)
+    assert len(refused) == 3 and len(s["view"]["hand"]) == 13
+    kinds = [a["type"] for a in store.load_game(code).actions]  # type: ignore[union-attr]
+    assert kinds.count("deal") == 1 and kinds.count("choose_dealer") <= 1
+
+
+def test_a_game_end_the_store_cannot_record_is_recorded_once_it_can(client: TestClient, store: Store,
+                                                                    monkeypatch: Any) -> None:
+    """The store goes away as the last card is played: the card stands, the game is over for
+    the players, and the result is recorded by itself once the store takes it."""
+    import time
+
+    made = create(client, deals=1, bots="random")
+    code, token = made["code"], made["token"]
+    assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+    real = store.finish_game
+    refused: list[int] = []
+
+    def flaky(game_id: int, results: list[dict[str, Any]]) -> None:
+        if len(refused) < 2:
+            refused.append(game_id)
+            raise RuntimeError("the connection to the database was lost")
+        real(game_id, results)
+
+    monkeypatch.setattr(store, "finish_game", flaky)
+    deadline = time.monotonic() + 60
+    while (s := state(client, code, token))["view"]["phase"] != "over":
+        view = s["view"]
+        if view["to_act"] == 0 and view["legal"]:
+            ordinary = [a for a in view["legal"] if a["type"] != "look" and not a.get("blind")]
+            r = client.post(f"/api/tables/{code}/action",
+                            json={"token": token, "version": s["version"], "action": ordinary[0]})
+            assert r.status_code == 200, r.text  # the last card too
+        assert time.monotonic() < deadline
+        time.sleep(0.002)
+    while (stored := store.load_game(code)) is None or stored.status != "over":
+        assert time.monotonic() < deadline, f"the end was never recorded ({len(refused)} refused)"
+        time.sleep(0.1)
+    assert len(refused) == 2

@@ -620,11 +620,33 @@ class TableService:
             # The deal depends only on the table seed and the version: a resumed table deals
             # the same cards it would have dealt without the interruption.
             seed = _mix(table.seed, len(match.history), 99)
-            self._apply(table, engines.chance(table.config, match, seed, stop=table.stop_requested))
+            try:
+                self._apply(table, engines.chance(table.config, match, seed, stop=table.stop_requested))
+            except MessageError as e:
+                self._carry_on_later(table, f"could not deal ({e.message})")
+                return
         if match.is_over and table.status != "over":
-            self._finish(table)
+            try:
+                self._finish(table)
+            except Exception as e:  # the store is away: the game is over all the same
+                self._carry_on_later(table, f"could not record the end of the game ({e})")
+                return
         self._arm(table, new_turn=True)  # first, so the broadcast carries the new clock
         self.broadcast(table)
+
+    def _carry_on_later(self, table: Table, why: str) -> None:
+        """The store refused what the server does by itself (a deal, the end of the game): what
+        the players did stands, so tell them, and try again shortly (a table that moved to
+        another process is carried on there)."""
+        log.error("table %s: %s; trying again shortly", table.code, why)
+        if not table.replica:
+            loop = self.loop or asyncio.get_running_loop()
+            loop.call_later(1.0, self._carry_on, table, table.version)
+        self.broadcast(table)
+
+    def _carry_on(self, table: Table, version: int) -> None:
+        if not table.replica and table.version == version and table.status == "playing":
+            self._advance(table)
 
     def _finish(self, table: Table) -> None:
         match = table.match
