@@ -52,8 +52,14 @@ class OwnPostgres:
         self._run("pg_ctl", "-D", str(self.dir / "data"), "-l", str(self.dir / "log"), "-w", *args,
                   "-o", f"-p {self.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off", command)
 
-    def restart(self) -> None:
-        self._ctl("restart", "-m", "fast")  # every session ended, the server down for a moment
+    def restart(self, down: float = 0.0) -> None:
+        """Every session ended (a fast shutdown), the server down for ``down`` seconds more."""
+        if down:
+            self._ctl("stop", "-m", "fast")
+            time.sleep(down)
+            self._ctl("start")
+        else:
+            self._ctl("restart", "-m", "fast")
 
     def stop(self) -> None:
         with __import__("contextlib").suppress(Exception):
@@ -73,11 +79,13 @@ def own_pg_fixture() -> Iterator[OwnPostgres]:
         pg.stop()
 
 
-def test_a_game_on_two_processes_outlives_a_restart_of_postgresql(tmp_path: Path, own_pg: OwnPostgres) -> None:
-    """PostgreSQL restarts mid-game (a fast shutdown: every session ended, then up again): both
-    processes reconnect and carry on. The players, all at the process that does not run the
-    table, play again what the page said could not be saved, and the game ends the same as on one
-    process."""
+@pytest.mark.parametrize("down", [0.0, 5.0], ids=["restart", "down-past-the-leases"])
+def test_a_game_on_two_processes_outlives_a_restart_of_postgresql(tmp_path: Path, own_pg: OwnPostgres,
+                                                                  down: float) -> None:
+    """PostgreSQL restarts mid-game (a fast shutdown: every session ended, then up again, at once
+    or after longer than a lease lasts): both processes reconnect and carry on, whichever of them
+    holds the table afterwards. The players, all at the process that did not run the table, play
+    again what the page said could not be saved, and the game ends the same as on one process."""
     expected = one_process_record(tmp_path)
     servers = [Server(own_pg.url, env={"CALLBREAK_HANDOVER": "0"}) for _ in range(2)]
     try:
@@ -91,14 +99,19 @@ def test_a_game_on_two_processes_outlives_a_restart_of_postgresql(tmp_path: Path
         while not reached(store, code, 30):
             time.sleep(0.02)
         store.close()
-        own_pg.restart()
+        own_pg.restart(down)
         deadline = time.monotonic() + 90
         for p in players:
             p.join(max(0.1, deadline - time.monotonic()))
             assert p.done and p.error is None, (p.error, p.log[-5:], servers[1].printed()[-1500:])
         assert stored_actions(own_pg.url, code) == expected
+        # The process left without players comes back to the notices too (it backs off up to
+        # 2 s between tries, so it may still be on its way when the game ends).
+        deadline = time.monotonic() + 15
+        for s in servers:
+            while "reconnected" not in s.printed():
+                assert time.monotonic() < deadline, s.printed()[-2000:]
+                time.sleep(0.1)
     finally:
         for s in servers:
             s.stop()
-    for s in servers:
-        assert "reconnected" in s.printed(), s.printed()[-2000:]
