@@ -5,9 +5,9 @@ Reproduce (as recorded in RESULTS.md):
     PYTHONPATH=src .venv/bin/python benchmarks/style_reading.py --matches 10
 
 Seat 0 is a heuristic bot that only watches; seats 1-3 are the styles read. At seat 0's
-first turn after every 3rd trick of each of the first two deals of a ``callbreak`` match, seat 0's view is read over 128
-sampled deals (its own view only), its moves and calls read as the expert reads them by default
-(``read=calls``), the first deal's reading carried into the second. Printed: per true style, the
+first turn after every 3rd trick of each of the first two deals of a ``callbreak`` match, seat
+0's view is read as the expert reads it by default (:func:`callbreak.bots.expert.read_seats`,
+moves and calls, over its own sampled deals), the first deal's reading carried into the second. Printed: per true style, the
 mean posterior of each model (random, greedy, classic, search) at those points, and how often the
 most likely model is the true one (IS-MCTS players are meant to read as ``search``).
 """
@@ -21,10 +21,11 @@ import statistics
 import numpy as np
 
 from callbreak.bots import make_bot
+from callbreak.bots.expert import read_seats
 from callbreak.bots.heuristic import classic_steps
 from callbreak.bots.kernel import get_kernel, options_array
 from callbreak.bots.kernel_sampling import WorldSampler
-from callbreak.bots.reading import STYLES, call_likelihoods, carry, read_styles
+from callbreak.bots.reading import STYLES, carry
 from callbreak.core import CHANCE, Dealer, Match, Phase, make_rules
 
 TRUTH = {"random": "random", "greedy": "greedy", "heuristic": "classic", "ismcts:iterations=300": "search"}
@@ -68,13 +69,8 @@ def main() -> None:
                     and len(view.tricks) % 3 == 0 and point not in seen):
                 seen.add(point)
                 steps = classic_steps(view)
-                sampler = WorldSampler(view, kernel)
-                worlds, weights = sampler.draw(128, rng, weigh=False)
-                out = [np.zeros((len(worlds), len(steps)), dtype=np.int64) for _ in range(3)]
-                kernel.style_moves(worlds, steps, int(view.trump or 0), opts, *out)
-                calls = call_likelihoods(sampler.call_fits(worlds), [1, 2, 3],
-                                         len(rules.call_range))
-                last = read_styles(steps, *out, weights, priors, calls)
+                last = read_seats(kernel, WorldSampler(view, kernel), steps, int(view.trump or 0),
+                                  opts, priors, rng, True, len(rules.call_range))
                 for s in (1, 2, 3):
                     got.setdefault((table[s - 1], deal, len(view.tricks)), []).append(last[s])
             match.apply(players[seat].decide(view, 1.0).action)

@@ -6,6 +6,7 @@ shared one), so that restarting it disturbs no other test.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -62,7 +63,7 @@ class OwnPostgres:
             self._ctl("restart", "-m", "fast")
 
     def stop(self) -> None:
-        with __import__("contextlib").suppress(Exception):
+        with contextlib.suppress(Exception):
             self._ctl("stop", "-m", "immediate")
         shutil.rmtree(self.dir, ignore_errors=True)
 

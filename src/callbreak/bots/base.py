@@ -15,6 +15,7 @@ The built-in bots register themselves when :mod:`callbreak.bots` is imported.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -65,10 +66,21 @@ class BotInfo:
 
     @property
     def installed(self) -> bool:
-        return self.requires is None or importlib.util.find_spec(self.requires) is not None
+        return self.requires is None or _importable(self.requires)
+
+    @property
+    def install(self) -> str:
+        """What to run for a bot that is not installed."""
+        return f"pip install 'callbreak[{self.extra or self.requires}]'"
 
     def plays(self, game: str) -> bool:
         return self.games is None or game in self.games
+
+
+@functools.cache
+def _importable(module: str) -> bool:
+    # Asked on every lobby page; a missing module costs a search of every path entry.
+    return importlib.util.find_spec(module) is not None
 
 
 # name -> its entries, one per set of games, most specific first
@@ -81,8 +93,9 @@ def register(name: str, games: Iterable[str] | None = CALL_BREAK_ENGINE, descrip
     """Decorator: make a bot factory available by ``name`` for ``games`` (None: every game).
 
     ``description`` (default: the first line of the factory's docstring; failing that, where the
-    bot comes from) is what the lobby and ``callbreak bots`` show. A bot that needs an optional extra names a module it imports
-    (``requires``) and the extra (``extra``): it is listed but not offered where it is missing.
+    bot comes from) is what the lobby and ``callbreak bots`` show. A bot that needs an optional
+    extra names a module it imports (``requires``) and the extra (``extra``): it is listed but not
+    offered where it is missing.
     One name may have a factory per set of games (``heuristic`` is one bot for Call Break and
     another for the related games)."""
     key = None if games is None else tuple(games)
@@ -113,10 +126,9 @@ def plays(spec: str, game: str) -> bool:
 def catalog(game: str | None = None) -> list[BotInfo]:
     """Every registered bot (for ``game``: the ones that play it), by name, installed or not."""
     _load_entry_points()
-    entries = [e for name in sorted(_REGISTRY) for e in _REGISTRY[name]]
     if game is None:
-        return entries
-    return [e for e in entries if e.plays(game) and e is _entry(e.name, game)]
+        return [e for name in sorted(_REGISTRY) for e in _REGISTRY[name]]
+    return [e for e in (_entry(name, game) for name in sorted(_REGISTRY)) if e is not None]
 
 
 def bots_for(game: str) -> list[str]:
@@ -170,7 +182,7 @@ def make_bot(spec: str, seed: int | None = None, game: str = "callbreak") -> Bot
                        f"{', '.join(bots_for(game))}")
     if not entry.installed:
         raise BotError(f"bot {name!r} needs the {entry.extra or entry.requires} extra, which is not "
-                       f"installed here: pip install 'callbreak[{entry.extra or entry.requires}]'")
+                       f"installed here: {entry.install}")
     kwargs: dict[str, Any] = dict(opts)
     if seed is not None:
         kwargs.setdefault("seed", str(seed))

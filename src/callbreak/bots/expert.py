@@ -498,18 +498,12 @@ class ExpertBot:
         # Calls read by style: the sampled deals are drawn unweighted and each call is judged as
         # the seat's reading says it was made (a random caller's call says nothing).
         calls_read = self.read_calls and self.infer_classic and sampler.weighted
-        called = [s for s in range(4) if sampler.calls[s] >= 0]
         choices = len(view.rules.call_range)
         if calls_read or reading:  # read once, from deals of its own
-            # (drawn unweighted when the calls are read with the moves, else weighed by them)
-            worlds, weights = sampler.draw(READ_WORLDS, self.rng, weigh=not calls_read)
             moves = steps if reading and steps is not None else np.zeros((0, STEP_COLS),
                                                                           dtype=np.int64)
-            classic, greedy, nlegal = self._style_moves(worlds, moves, trump, opts)
-            like = (call_likelihoods(sampler.call_fits(worlds), called, choices)
-                    if calls_read else None)
-            self.reading = read_styles(moves, classic, greedy, nlegal, weights, self.style_prior,
-                                       like)
+            self.reading = read_seats(self.kernel, sampler, moves, trump, opts, self.style_prior,
+                                      self.rng, calls_read, choices)
             factors = mismatch_factors(self.reading, self.infer)
         table = classic_table(view) if self.opponents_classic else None
         if table is not None and self.read_play:
@@ -531,10 +525,10 @@ class ExpertBot:
             worlds, weights = sampler.draw(n, self.rng, weigh=not calls_read)
             if calls_read:
                 weights = calls_as_read(
-                    call_likelihoods(sampler.call_fits(worlds), called, choices), self.reading)
+                    call_likelihoods(sampler.call_fits(worlds), sampler.called, choices), self.reading)
             if reading:
                 assert steps is not None
-                classic, _, nlegal = self._style_moves(worlds, steps, trump, opts)
+                classic, _, nlegal = style_moves(self.kernel, worlds, steps, trump, opts)
                 weights *= classic_mismatch_weights(steps, classic, nlegal, factors)
             elif steps is not None:
                 self.kernel.classic_weights(worlds, steps, trump, opts, self.infer,
@@ -554,14 +548,6 @@ class ExpertBot:
                 settled = True
                 break
         return _Search(plays, tally, safe, count, settled, sampler, pos)
-
-    def _style_moves(self, worlds: np.ndarray, steps: np.ndarray, trump: int,
-                     opts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:func:`callbreak.bots.kernel_classic.style_moves`' (classic, greedy, legal count)."""
-        classic, greedy, nlegal = (np.zeros((len(worlds), len(steps)), dtype=np.int64)
-                                   for _ in range(3))
-        self.kernel.style_moves(worlds, steps, trump, opts, classic, greedy, nlegal)
-        return classic, greedy, nlegal
 
     def _playouts(self, worlds: np.ndarray, pos: Position, opts: np.ndarray, cands: np.ndarray,
                   reps: int, seat: int, table: np.ndarray | None, points: np.ndarray) -> np.ndarray:
@@ -741,6 +727,27 @@ def shifted_up(histogram: np.ndarray, bias: float) -> np.ndarray:
     if size > 1:
         result[whole + 1:] += part * histogram[:size - 1]
     return result
+
+
+def style_moves(kernel: Kernel, worlds: np.ndarray, steps: np.ndarray, trump: int,
+                opts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`callbreak.bots.kernel_classic.style_moves`' (classic, greedy, legal count)."""
+    classic, greedy, nlegal = (np.zeros((len(worlds), len(steps)), dtype=np.int64) for _ in range(3))
+    kernel.style_moves(worlds, steps, trump, opts, classic, greedy, nlegal)
+    return classic, greedy, nlegal
+
+
+def read_seats(kernel: Kernel, sampler: WorldSampler, moves: np.ndarray, trump: int, opts: np.ndarray,
+               prior: Mapping[int, Posterior], rng: random.Random, calls: bool,
+               choices: int) -> dict[int, Posterior]:
+    """The other seats' styles, read from ``prior`` over ``READ_WORLDS`` deals of their own:
+    by their ``moves`` (classic steps), and with ``calls`` by their calls too, out of ``choices``
+    possible calls (the deals then drawn unweighted and each call judged as the seat's style
+    would make it; without, the deals are weighed by the calls as a classic caller's)."""
+    worlds, weights = sampler.draw(READ_WORLDS, rng, weigh=not calls)
+    classic, greedy, nlegal = style_moves(kernel, worlds, moves, trump, opts)
+    like = call_likelihoods(sampler.call_fits(worlds), sampler.called, choices) if calls else None
+    return read_styles(moves, classic, greedy, nlegal, weights, prior, like)
 
 
 def play_as_read(table: np.ndarray, readings: Mapping[int, Posterior]) -> None:

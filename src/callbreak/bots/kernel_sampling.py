@@ -80,7 +80,8 @@ class WorldSampler:
                 call = view.calls[s]
                 if s != view.seat and call is not None and not view.blind[s]:
                     self.calls[s] = call
-        self.weighted = bool((self.calls >= 0).any())
+        self.called = [s for s in range(4) if self.calls[s] >= 0]  # the others' calls read
+        self.weighted = bool(self.called)
         self.lowest = min(view.rules.call_range)
 
     def draw(self, n: int, rng: random.Random,

@@ -67,9 +67,10 @@ def _check_output(path: Path | None, what: str) -> None:
 def arena(
     players: Annotated[list[str], typer.Argument(
         help="2 to 4 players: bot specs such as 'heuristic' or 'expert:budget=0.1' (bots that play "
-             "the game: `callbreak bots` lists them), or Call Break bot URLs (http://host:port). With 2 players the first plays "
-             "copies of the second (under partnership rules: a pair against a pair); otherwise "
-             "the players fill the seats in turn. Every lineup is rotated through every seat.",
+             "the game: `callbreak bots` lists them), or Call Break bot URLs (http://host:port). "
+             "With 2 players the first plays copies of the second (under partnership rules: a "
+             "pair against a pair); otherwise the players fill the seats in turn. Every lineup is "
+             "rotated through every seat.",
         show_default=False)],
     preset_name: Annotated[str | None, typer.Option(
         "--preset", help="Rule preset of the game (default: the game's first).")] = None,

@@ -65,7 +65,7 @@ def bots(game: Annotated[str | None, typer.Option(help="Only the bots that play 
         shown = set(entry.games or every)
         plays = ("every game" if shown == every else "the related games" if shown == related
                  else ", ".join(entry.games or ()))
-        note = "" if entry.installed else f" (needs pip install 'callbreak[{entry.extra or entry.requires}]')"
+        note = "" if entry.installed else f" (needs {entry.install})"
         table.add_row(entry.name, plays, escape(entry.description + note))
     console.print(table)
     console.print("\nOptions follow the name, e.g. `expert:budget=0.1` or `ismcts:iterations=300`; "

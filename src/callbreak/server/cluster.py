@@ -521,22 +521,28 @@ class Cluster:
             batch = [await self.outbox.get()]
             while not self.outbox.empty() and len(batch) < SEND_BATCH:
                 batch.append(self.outbox.get_nowait())
+            if await self._sent(batch):
+                continue
+            for payload in batch:  # one bad payload must not take the others with it
+                try:
+                    await self._notify([payload])
+                except Exception as e:
+                    log.error("cannot notify the other processes: %s", e)
+
+    async def _sent(self, batch: list[str]) -> bool:
+        """Send ``batch`` in one statement, on a new connection if the database has ended the
+        session (a restart, a failover); whether it went."""
+        for _ in range(2):
             try:
                 await self._notify(batch)
+                return True
             except Exception as e:
-                if self.sender.closed:  # the database ended the session: send them on a new one
-                    log.warning("lost the connection the cluster's notices go on (%s); reconnecting", e)
-                    self.sender = await self._connect(listen=False)
-                    log.info("reconnected to send the cluster's notices")
-                    with contextlib.suppress(Exception):
-                        await self._notify(batch)
-                        continue
-                # one bad payload must not take the others with it
-                for payload in batch:
-                    try:
-                        await self._notify([payload])
-                    except Exception as e:
-                        log.error("cannot notify the other processes: %s", e)
+                if not self.sender.closed:
+                    return False
+                log.warning("lost the connection the cluster's notices go on (%s); reconnecting", e)
+                self.sender = await self._connect(listen=False)
+                log.info("reconnected to send the cluster's notices")
+        return False
 
     async def _notify(self, payloads: list[str]) -> None:
         sql = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(payloads))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from callbreak.bots import bots_for, describe
+from callbreak.bots import bots_for
+from callbreak.bots.base import catalog
 from callbreak.core import CallbreakError, Stop
 from callbreak.core.actions import Action, action_from_json
 from callbreak.core.game import Game
@@ -78,8 +79,7 @@ def bot_levels(config: dict[str, Any]) -> list[str]:
 
 def bot_descriptions(config: dict[str, Any]) -> dict[str, str]:
     """What the lobby tells people of each bot they may seat at a table of this game."""
-    game = game_of(config)
-    return {name: describe(name, game) for name in bot_levels(config)}
+    return {e.name: e.description for e in catalog(game_of(config)) if e.installed}
 
 
 def strongest_bot(config: dict[str, Any]) -> str:

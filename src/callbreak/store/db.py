@@ -30,10 +30,10 @@ CHECKPOINT_SECONDS = 2.0
 # lease row among them, until PostgreSQL ends its session: this is how long that takes. Shorter
 # than any lease (3 s in server/cluster.py), so a table's next owner never waits on a dead one.
 IDLE_TRANSACTION_MS = 2000
-LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code for a lock_timeout that ran out
 # How long a claim waits for a lease row that someone holds locked before it gives up until the
 # next try: claims run on a server's event loop, which must not stall behind a frozen process.
 CLAIM_LOCK_MS = 200
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code for a lock_timeout that ran out
 
 
 class StoreError(CallbreakError):

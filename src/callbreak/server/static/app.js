@@ -131,13 +131,13 @@ async function homePage() {
   const describeBots = (el, notes, names) => {
     el.replaceChildren(...[...new Set(names)].map((b) => h("span", { class: "bot-note" }, h("b", {}, b), `: ${notes[b] || ""} `)));
   };
+  let gameBotNotes = {};  // the chosen game's bots, described
   const syncGameBots = (g) => {  // only the bots that play the chosen game
     gameBots.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === g.strongest_bot }, b)));
-    describeBots(gameBotsDesc, g.bot_descriptions, [gameBots.value]);
+    gameBotNotes = g.bot_descriptions;
+    describeBots(gameBotsDesc, gameBotNotes, [gameBots.value]);
   };
-  gameBots.addEventListener("change", () => {
-    describeBots(gameBotsDesc, others.find((x) => x.name === gameSel.value).bot_descriptions, [gameBots.value]);
-  });
+  gameBots.addEventListener("change", () => describeBots(gameBotsDesc, gameBotNotes, [gameBots.value]));
   const gameOptions = h("input", { id: "game-options", placeholder: "optional, e.g. max_hands=3 target=10" });
   const unlimited = h("input", { id: "unlimited", type: "checkbox" });
   const presetSel = h("select", { id: "preset" },
