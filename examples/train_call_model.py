@@ -34,8 +34,8 @@ from callbreak.bots import Decision, register
 from callbreak.core.actions import Call, Look, Play
 from callbreak.core.rules import make_rules
 from callbreak.core.scoring import deal_points
-from callbreak.env.spaces import CALL0
 from callbreak.env.vector import VectorEnv
+from callbreak.games.spaces import CALL0
 
 RANK_SCORE = np.array([c % 13 + (13 if c // 13 == 0 else 0) for c in range(52)], dtype=np.float64)
 

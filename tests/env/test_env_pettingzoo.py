@@ -18,8 +18,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import callbreak.env as cenv  # noqa: E402
 from callbreak.core.errors import IllegalActionError  # noqa: E402
-from callbreak.env.spaces import MaskedActionError  # noqa: E402
 from callbreak.games import game_info  # noqa: E402
+from callbreak.games.spaces import MaskedActionError  # noqa: E402
 
 
 def _make(c: tuple[str, int, str | None], **kw: object) -> cenv.CardGameEnv:

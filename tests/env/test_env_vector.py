@@ -10,8 +10,8 @@ from callbreak.core.actions import Call, ChooseDealer, Deal, Draw, Look, Stop
 from callbreak.core.cards import DECK, cards_of
 from callbreak.core.match import Match
 from callbreak.core.rules import PRESETS, FirstDealer
-from callbreak.env.spaces import CALLBREAK_FAMILY, Encoder, MaskedActionError, action_mask, legal_ids
 from callbreak.env.vector import VectorEnv
+from callbreak.games.spaces import CALLBREAK_FAMILY, Encoder, MaskedActionError, action_mask, legal_ids
 
 ENC = Encoder(CALLBREAK_FAMILY, 4)
 

@@ -7,7 +7,7 @@
       env = callbreak.env.make("donut", players=5, reward="match")
 
   Observations are ``{"observation": float32 array, "action_mask": int8 array}``; the encoding
-  and the fixed action space of each game are documented in :mod:`callbreak.env.spaces`.
+  and the fixed action space of each game are documented in :mod:`callbreak.games.spaces`.
 - :class:`~callbreak.env.vector.VectorEnv` steps many Call Break tables at once on compiled code,
   with the same observation encoding and action ids as the AEC environment.
 - :mod:`callbreak.env.openspiel` registers every game with OpenSpiel as ``python_<name>``
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from callbreak.env.spaces import MaskedActionError
+from callbreak.games.spaces import MaskedActionError
 
 if TYPE_CHECKING:
     from callbreak.env.aec import CardGameEnv

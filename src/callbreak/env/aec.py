@@ -10,7 +10,8 @@ from pettingzoo import AECEnv
 
 from callbreak.core.actions import CHANCE, Stop
 from callbreak.core.errors import RulesError
-from callbreak.env.spaces import (
+from callbreak.games import game_info
+from callbreak.games.spaces import (
     Encoder,
     MaskedActionError,
     action_mask,
@@ -19,7 +20,6 @@ from callbreak.env.spaces import (
     legal_ids,
     num_actions,
 )
-from callbreak.games import game_info
 
 REWARDS = ("deal", "match")
 OBS_BOUND = 1e6

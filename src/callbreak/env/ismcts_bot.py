@@ -59,7 +59,7 @@ class IsmctsBot:
         from open_spiel.python.algorithms import ismcts, mcts
 
         from callbreak.env.resample import from_view
-        from callbreak.env.spaces import legal_ids
+        from callbreak.games.spaces import legal_ids
 
         legal = legal_ids(view)
         if not legal:

@@ -15,7 +15,7 @@ and ``returns``: ``"score"`` (the default: each seat's match score in points; in
 games, Donut and Snarples, the points it came down, so that more is always better) or ``"win"``
 (``1/k`` to each of ``k`` winners).
 
-Actions are the ids of :mod:`callbreak.env.spaces` (83 for Call Break, 107 for the related
+Actions are the ids of :mod:`callbreak.games.spaces` (83 for Call Break, 107 for the related
 games); observations (``observation_tensor``) are its float encoding. Chance deals one card at a
 time (outcome = the card, uniformly among those left; seats in dealing order from the dealer's
 next), and picks the first dealer (outcome = the seat) or draws for it (outcome = a card per
@@ -42,7 +42,9 @@ from callbreak.core.cards import DECK, Card
 from callbreak.core.match import Match
 from callbreak.core.rules import FirstDealer
 from callbreak.core.view import Phase
-from callbreak.env.spaces import (
+from callbreak.games import GameInfo, game_info, games
+from callbreak.games.base import TrickGame
+from callbreak.games.spaces import (
     Encoder,
     action_id,
     describe_action,
@@ -50,8 +52,6 @@ from callbreak.env.spaces import (
     legal_ids,
     num_actions,
 )
-from callbreak.games import GameInfo, game_info, games
-from callbreak.games.base import TrickGame
 
 PREFIX = "python_"
 RETURNS = ("score", "win")

@@ -17,7 +17,7 @@ the rewards each seat earned in that step, and which tables finished a match (th
 once: the returned observation is the new match's first).
 
 The observation encoding and the action ids are exactly those of the PettingZoo environment
-(:mod:`callbreak.env.spaces`, the Call Break family: 83 actions, 429 floats), so a policy trained
+(:mod:`callbreak.games.spaces`, the Call Break family: 83 actions, 429 floats), so a policy trained
 here plays there and in the arena unchanged; the tests check both equal, step for step, to what
 :class:`~callbreak.core.match.Match` gives on the same deals.
 
@@ -36,7 +36,7 @@ Choices:
 - Seeded: ``seed`` fixes every deal at every table (each table has its own random stream).
 - The arrays returned are the environment's own buffers, overwritten by the next step: copy what
   you keep.
-- An action id outside a table's mask raises :class:`~callbreak.env.spaces.MaskedActionError`
+- An action id outside a table's mask raises :class:`~callbreak.games.spaces.MaskedActionError`
   naming the tables, before any table changes.
 """
 
@@ -61,7 +61,7 @@ from callbreak.core.rules import (
 )
 from callbreak.core.rules import make_rules as _make_rules
 from callbreak.env import vector_impl as impl
-from callbreak.env.spaces import CALLBREAK_ACTIONS, CALLBREAK_FAMILY, Encoder, MaskedActionError
+from callbreak.games.spaces import CALLBREAK_ACTIONS, CALLBREAK_FAMILY, Encoder, MaskedActionError
 
 REWARDS = ("deal", "match")
 

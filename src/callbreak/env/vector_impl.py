@@ -2,7 +2,7 @@
 
 Each table's state is one row of ``S`` (the ``C_*`` columns); the rule options are one int64
 array ``P`` (the ``O_*`` indices); the observation layout's block offsets come from the
-:class:`~callbreak.env.spaces.Encoder` (the ``F_*`` indices of ``F``). The trick rules are the
+:class:`~callbreak.games.spaces.Encoder` (the ``F_*`` indices of ``F``). The trick rules are the
 simulation kernel's (:func:`callbreak.bots.kernel_impl.legal_mask` and ``play_to_trick``), which
 the kernel's tests hold equal to the engine's; everything around the tricks (deals and redeals,
 calls, claims, scoring, the end of the match and its tie-break) follows

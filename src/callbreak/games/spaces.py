@@ -1,4 +1,5 @@
-"""The fixed action spaces and the observation encoding of every game, as numpy arrays.
+"""The fixed action spaces and the observation encoding of every game, as numpy arrays (used by
+the environments of :mod:`callbreak.env` and by the bots that read a seat as they do).
 
 Both are built from what one seat may know (its :class:`~callbreak.core.game.GameView`), never
 from the state, so an observation cannot hold a hidden card. Seats in an observation are
