@@ -6,7 +6,7 @@ Importing this package registers the built-in bots: ``random`` (every game), ``b
 Bridge), ``heuristic`` and ``search`` (the related games).
 """
 
-from callbreak.bots import expert, games_bots, heuristic, simple, styles  # noqa: F401  (they register)
+from callbreak.bots import expert, games_bots, heuristic, neural, simple, styles  # noqa: F401  (they register)
 from callbreak.bots.base import (
     CALL_BREAK_ENGINE,
     Bot,

@@ -108,6 +108,7 @@ import callbreak.cli.games  # noqa: E402,F401  (callbreak related-games)
 import callbreak.cli.play  # noqa: E402,F401  (callbreak play, callbreak games)
 import callbreak.cli.review  # noqa: E402,F401  (callbreak review)
 import callbreak.cli.serve  # noqa: E402,F401  (callbreak serve)
+import callbreak.cli.train  # noqa: E402,F401  (callbreak train)
 
 
 def main() -> None:

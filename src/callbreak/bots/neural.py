@@ -1,0 +1,273 @@
+"""The ``neural`` bot: a small network, trained by :mod:`callbreak.learn`, played with numpy alone.
+
+The network reads one seat's view exactly as the environments encode it
+(:class:`~callbreak.games.spaces.Encoder`, 429 numbers, scaled by the ``scale`` array stored with
+the weights) followed by :func:`rules_features` (the house rules in force, so one network plays
+every preset). It has a trunk of dense layers with ReLU, a policy head over the 83 Call Break
+action ids (masked to the legal ones) and a value head (the seat's expected points this deal).
+
+No training framework is needed to play: the weights are plain arrays in an ``.npz`` file, with
+the command, seed and commit that made them in a ``.json`` file beside it
+(``callbreak/bots/weights/neural.json`` for the shipped ones).
+
+Under rules with blind calls the network was trained on seen hands (the batched environment looks
+before calling), so the bot looks first unless it is behind by 3 points or more on the last deal,
+where it calls blind the tricks its network expects of an average hand (see :meth:`NeuralBot.decide`).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbreak.bots.base import Decision, register
+from callbreak.core import Call, Look, Phase, Play, Redeal, SeatView
+from callbreak.core.rules import (
+    Rules,
+    Scoring,
+    SpadeLead,
+    Trump,
+    VoidRule,
+    WeakHand,
+)
+from callbreak.games.spaces import (
+    CALL0,
+    CALLBREAK_ACTIONS,
+    CALLBREAK_FAMILY,
+    Encoder,
+    legal_ids,
+)
+
+WEIGHTS = Path(__file__).with_name("weights") / "neural.npz"
+ENCODER = Encoder(CALLBREAK_FAMILY, 4)
+BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays (as the expert)
+
+
+class NeuralWeightsError(ValueError):
+    """A weights file that is missing, unreadable or not the neural bot's."""
+
+
+def _one_hot(value: Enum, kind: type[Enum]) -> list[float]:
+    return [1.0 if value is member else 0.0 for member in kind]
+
+
+def rules_features(rules: Rules) -> np.ndarray:
+    """The house rules that change how a hand should be played, as numbers near 0..1."""
+    bonus = rules.bonus_call
+    values = [
+        rules.min_call / 13, rules.max_call / 13, float(rules.follow_must_beat),
+        *_one_hot(rules.void_rule, VoidRule), float(rules.no_wasting_trumps),
+        float(rules.spade_lead_first_trick is SpadeLead.FORBIDDEN), *_one_hot(rules.scoring, Scoring),
+        0.0 if bonus is None else bonus.threshold / 13, 0.0 if bonus is None else bonus.points / 10,
+        float(rules.blind_call), float(rules.redeal_weak_hand is not WeakHand.OFF),
+        float(rules.redeal_one_suit_hand), (rules.min_call_total or 0) / 52,
+        float(rules.side_off_declaration), float(rules.partnership), float(rules.trump is Trump.FIRST_LED),
+        0.0 if rules.deals is None else rules.deals / 10,
+    ]
+    return np.asarray(values, dtype=np.float32)
+
+
+RULES_FEATURES = len(rules_features(Rules()))
+INPUTS = ENCODER.size + RULES_FEATURES
+
+
+def input_scale() -> np.ndarray:
+    """The default scale of the observation: counts and points brought near 0..1."""
+    scale = np.ones(ENCODER.size, dtype=np.float32)
+    for name, factor in (("won", 1 / 4), ("scores", 1 / 20), ("deal", 1 / 5)):
+        block = ENCODER.blocks[name]
+        scale[block.offset:block.offset + block.size] = factor
+    return scale
+
+
+def features(view: SeatView, scale: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The network's input for one seat's view (its seat must not be None)."""
+    x = np.empty(INPUTS, dtype=np.float32) if out is None else out
+    ENCODER.encode(view, x[:ENCODER.size])
+    x[:ENCODER.size] *= scale
+    x[ENCODER.size:] = rules_features(view.rules)
+    return x
+
+
+@dataclass(frozen=True)
+class Network:
+    """The trunk's layers, the two heads and the input scale, as numpy arrays."""
+
+    trunk: tuple[tuple[np.ndarray, np.ndarray], ...]  # (weights (in, out), bias (out,)) per layer
+    policy: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray]
+    scale: np.ndarray
+    meta: dict[str, Any]
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(B, INPUTS) inputs -> (B, 83) policy logits and (B,) values (points this deal)."""
+        h = x
+        for w, b in self.trunk:
+            h = np.maximum(h @ w + b, 0.0)
+        return h @ self.policy[0] + self.policy[1], (h @ self.value[0] + self.value[1])[:, 0]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out = {"scale": self.scale, "policy.w": self.policy[0], "policy.b": self.policy[1],
+               "value.w": self.value[0], "value.b": self.value[1]}
+        for i, (w, b) in enumerate(self.trunk):
+            out[f"trunk{i}.w"], out[f"trunk{i}.b"] = w, b
+        return out
+
+    def save(self, path: Path) -> None:
+        """Write the arrays to ``path`` (.npz) and the metadata beside it (.json)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as f:
+            np.savez(f, **self.arrays())  # type: ignore[arg-type]
+        path.with_suffix(".json").write_text(json.dumps(self.meta, indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path: Path | str = WEIGHTS) -> Network:
+        """Read a weights file; :class:`NeuralWeightsError` names the file and what is wrong."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: np.asarray(data[k], dtype=np.float32) for k in data.files}
+        except FileNotFoundError:
+            raise NeuralWeightsError(f"no weights file at {path} (make one with `callbreak train`)") from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+            raise NeuralWeightsError(f"{path} is not a readable weights file: {e}") from None
+        meta_path = path.with_suffix(".json")
+        try:
+            meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        except (OSError, ValueError) as e:
+            raise NeuralWeightsError(f"{meta_path} is not readable JSON: {e}") from None
+        return cls.from_arrays(arrays, meta, str(path))
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], source: str = "weights"
+                    ) -> Network:
+        try:
+            trunk: list[tuple[np.ndarray, np.ndarray]] = []
+            while f"trunk{len(trunk)}.w" in arrays:
+                i = len(trunk)
+                trunk.append((arrays[f"trunk{i}.w"], arrays[f"trunk{i}.b"]))
+            net = cls(tuple(trunk), (arrays["policy.w"], arrays["policy.b"]),
+                      (arrays["value.w"], arrays["value.b"]), arrays["scale"], meta)
+        except KeyError as e:
+            raise NeuralWeightsError(f"{source} lacks the array {e} of the neural bot's network") from None
+        width = INPUTS
+        for w, b in (*net.trunk, net.policy, net.value):
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise NeuralWeightsError(f"{source}: layer shapes do not chain ({w.shape} after width "
+                                         f"{width}); it was made for another input")
+            if not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise NeuralWeightsError(f"{source} holds weights that are not finite numbers")
+            if w is not net.policy[0] and w is not net.value[0]:
+                width = w.shape[1]
+        if net.policy[0].shape[1] != CALLBREAK_ACTIONS or net.value[0].shape[1] != 1 or \
+                net.scale.shape != (ENCODER.size,):
+            raise NeuralWeightsError(f"{source}: heads or scale of the wrong size for Call Break")
+        return net
+
+
+_SHIPPED: Network | None = None
+
+
+def shipped() -> Network:
+    """The weights that come with the package, loaded once."""
+    global _SHIPPED
+    if _SHIPPED is None:
+        _SHIPPED = Network.load(WEIGHTS)
+    return _SHIPPED
+
+
+class NeuralBot:
+    """Plays the legal action its network likes best (``temperature`` > 0: draws by the policy)."""
+
+    def __init__(self, network: Network | None = None, seed: int | None = None,
+                 temperature: float = 0.0) -> None:
+        if temperature < 0:
+            raise ValueError(f"temperature must be 0 or more, got {temperature}")
+        self.name = "neural"
+        self.net = network or shipped()
+        self.temperature = temperature
+        self.rng = np.random.default_rng(seed)
+        self._x = np.empty((1, INPUTS), dtype=np.float32)
+
+    def evaluate(self, view: SeatView) -> tuple[dict[int, Any], np.ndarray, float]:
+        """The legal actions by id, the policy's probabilities over them (same order) and the
+        value the network sees in the seat's deal (points)."""
+        ids = legal_ids(view)
+        features(view, self.net.scale, self._x[0])
+        logits, value = self.net.forward(self._x)
+        chosen = np.fromiter(ids, dtype=np.int64, count=len(ids))
+        z = logits[0, chosen]
+        p = np.exp(z - z.max())
+        return ids, p / p.sum(), float(value[0])
+
+    def decide(self, view: SeatView, budget: float) -> Decision:
+        if not view.legal:
+            raise ValueError("the bot was asked to act with no legal action")
+        if view.seat is None:
+            raise ValueError("the neural bot plays a seat; this view has none")
+        if len(view.legal) == 1:
+            return Decision(view.legal[0], "the only legal move")
+        if view.phase is Phase.CALL and any(isinstance(a, Look) for a in view.legal):
+            return self._blind_or_look(view)
+        ids, p, value = self.evaluate(view)
+        actions = list(ids.values())
+        if self.temperature > 0:
+            q = p ** (1 / self.temperature)
+            k = int(self.rng.choice(len(actions), p=q / q.sum()))
+        else:
+            k = int(np.argmax(p))
+        action = actions[k]
+        return Decision(action, f"{_what(action)}: the network's choice ({p[k]:.0%}), "
+                                f"expecting {value:+.1f} points this deal")
+
+    def _blind_or_look(self, view: SeatView) -> Decision:
+        look = next(a for a in view.legal if isinstance(a, Look))
+        blind = [a for a in view.legal if isinstance(a, Call) and a.blind]
+        seat = view.seat
+        assert seat is not None
+        deficit = max(view.totals) - view.totals[seat]
+        last = view.rules.deals is not None and view.deal_number >= view.rules.deals
+        if blind and last and deficit >= BLIND_DEFICIT:
+            # Unseen, a hand is an average one: the network's call for it (hand encoded as empty).
+            ids, p, _ = self.evaluate(view)
+            calls = {i - CALL0: p for i, p in zip(ids, p, strict=True) if CALL0 <= i < CALL0 + 14}
+            want = max(calls, key=lambda c: calls[c]) if calls else blind[0].tricks
+            pick = min(blind, key=lambda a: abs(a.tricks - max(want, 1)))
+            return Decision(pick, f"a blind call of {pick.tricks}: behind by {deficit / 10:g} on the "
+                                  "last deal")
+        return Decision(look, "look at the cards before calling")
+
+
+def _what(action: Any) -> str:
+    if isinstance(action, Play):
+        return f"play {action.card}"
+    if isinstance(action, Call):
+        return f"call {action.tricks}"
+    if isinstance(action, Redeal):
+        return "ask for a redeal" if action.claim else "keep the hand"
+    return str(action)
+
+
+@register("neural")
+def _neural(seed: str | None = None, temperature: str | None = None, weights: str | None = None) -> NeuralBot:
+    """A network trained on the expert's search and self-play: instant, no search at the table."""
+    try:
+        t = 0.0 if temperature is None else float(temperature)
+    except ValueError:
+        raise ValueError(f"temperature must be a number, got {temperature!r}") from None
+    try:
+        s = None if seed is None else int(seed)
+    except ValueError:
+        raise ValueError(f"seed must be a whole number, got {seed!r}") from None
+    net = Network.load(weights) if weights else shipped()
+    return NeuralBot(net, seed=s, temperature=t)
+
+
+__all__ = ["INPUTS", "WEIGHTS", "Network", "NeuralBot", "NeuralWeightsError", "features",
+           "input_scale", "rules_features", "shipped"]

@@ -1,0 +1,63 @@
+"""``callbreak train``: the training run that makes the ``neural`` bot's weights."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from callbreak.cli.base import app, fail
+
+
+@app.command()
+def train(
+    out: Annotated[Path, typer.Option(help="The run's folder: chunks, checkpoints, log.jsonl, "
+                                           "curve.png, and at the end neural.npz.")] = Path("runs/neural"),
+    seed: Annotated[int, typer.Option(help="Seeds the deals, the seats, the labels and the network.")] = 1,
+    generations: Annotated[int, typer.Option(help="Generations of positions and learning (a resumed "
+                                                  "run may be given more).")] = 12,
+    positions: Annotated[int, typer.Option(help="Positions the expert labels each generation.")] = 40_000,
+    samples: Annotated[int, typer.Option(help="Sampled deals behind each of the expert's labels.")] = 48,
+    hidden: Annotated[str, typer.Option(help="Widths of the network's hidden layers.")] = "256,256,256",
+    steps: Annotated[int, typer.Option(help="Gradient steps each generation.")] = 1_500,
+    tables: Annotated[int, typer.Option(help="Tables stepped together in the environment.")] = 32,
+    eval_sets: Annotated[int, typer.Option(help="Duplicate sets against heuristic bots after each "
+                                                "generation (the learning curve).")] = 25,
+    ship: Annotated[bool, typer.Option("--ship/--no-ship", help="Also install the result as the "
+                                       "package's neural weights.")] = False,
+) -> None:
+    """Train the neural bot: self-play on the batched environment, labelled by the expert's search.
+
+    Resumes from the run folder's last checkpoint when it exists (with the same settings). Needs
+    PyTorch: pip install 'callbreak[train]'.
+    """
+    from callbreak.learn.train import Settings, TrainingError, run
+
+    try:
+        widths = tuple(int(w) for w in hidden.split(",") if w.strip())
+    except ValueError:
+        fail(f"--hidden takes whole numbers separated by commas, got {hidden!r}")
+        return
+    if not widths or min(widths) < 1 or generations < 1 or positions < 1 or steps < 1:
+        fail("--hidden, --generations, --positions and --steps must be positive")
+        return
+    settings = Settings(seed=seed, generations=generations, positions=positions, samples=samples,
+                        hidden=widths, steps=steps, tables=tables, eval_sets=eval_sets)
+    command = "callbreak train " + shlex.join(sys.argv[2:]) if len(sys.argv) > 1 else "callbreak train"
+    try:
+        net = run(out, settings, command=command)
+    except TrainingError as e:
+        fail(str(e))
+        return
+    console = Console()
+    console.print(f"weights: {out / 'neural.npz'} (made by: {net.meta['command']}, commit "
+                  f"{net.meta['commit']}); learning curve: {out / 'curve.png'}")
+    if ship:
+        from callbreak.bots.neural import WEIGHTS
+
+        net.save(WEIGHTS)
+        console.print(f"installed as the package's weights: {WEIGHTS}")
