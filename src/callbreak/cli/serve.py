@@ -76,7 +76,8 @@ def serve(
         typer.echo(f"({workers} processes)")
         uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
         return
-    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice), **options)
+    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True),
+                **options)
 
 
 def store_hint() -> str:

@@ -28,9 +28,11 @@ from callbreak.core.rules import PRESETS
 from callbreak.games import games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
+from callbreak.server.loopwatch import LoopWatch
 from callbreak.server.reviews import ReviewJobs
 from callbreak.server.tables import (
     HANDOFF_TTL,
+    PREPARING,
     Connection,
     Table,
     TableService,
@@ -39,6 +41,7 @@ from callbreak.server.tables import (
     rematch_message,
     token_hash,
 )
+from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
     MAX_MESSAGE_BYTES,
     MessageError,
@@ -70,10 +73,12 @@ def app_from_env() -> FastAPI:
     store = Store(os.environ["CALLBREAK_DB"])
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)  # a worker starts afresh
     return create_app(store,
-                      url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"))
+                      url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"),
+                      warm_in_child=True)
 
 
-def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None) -> FastAPI:
+def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None,
+               warm_in_child: bool = False) -> FastAPI:
     """The ASGI app over ``store``; unfinished tables resume when it starts.
 
     ``url_bots=False`` refuses any table that seats a bot by URL, so that nobody can make a public
@@ -81,14 +86,22 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     environment variable ``CALLBREAK_PRACTICE=1``) lets a client seed a table's deals, for
     practice and tests only: such tables say "practice (seeded)" and stay out of the
     leaderboard and statistics. Otherwise every deal comes from the server's own randomness.
+
+    The bots' compiled kernel is made ready in the background as the app starts (in a child
+    process first with ``warm_in_child``, as ``callbreak serve`` does; see server/warmup.py),
+    and a :class:`~callbreak.server.loopwatch.LoopWatch` logs any stall of the event loop.
     """
     if practice is None:
         practice = os.environ.get("CALLBREAK_PRACTICE", "") == "1"
     service = TableService(store, url_bots=url_bots, practice=practice)
     reviews = ReviewJobs(store, stored_record)
+    watch = LoopWatch()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        watch.start()
+        service.warmup = KernelWarmup(child=warm_in_child)
+        warming = asyncio.create_task(service.warmup.run(), name="kernel-warm-up")
         if store.is_sqlite:
             resumed = service.resume_all()
         else:  # PostgreSQL: processes share the tables (server/cluster.py)
@@ -103,10 +116,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         reviews.close()
         if service.cluster is not None:
             await service.cluster.stop()
+        warming.cancel()
+        await service.warmup.close()
+        await watch.stop()
 
     app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
     app.state.store = store
+    app.state.watch = watch
 
     @app.exception_handler(MessageError)
     async def _refused(_request: Request, e: MessageError) -> JSONResponse:
@@ -182,11 +199,40 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                           for g in games()],
                 "practice": service.practice, "max_message_bytes": MAX_MESSAGE_BYTES}
 
+    # --- what to watch -------------------------------------------------------------------------
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        """The process answers (its event loop runs); with the loop's worst lag and stalls."""
+        return {"ok": True, "pid": os.getpid(), "loop": {"worst_lag": round(watch.worst, 4),
+                                                         "stalls": watch.stalls,
+                                                         "threshold": watch.threshold}}
+
+    @app.get("/readyz")
+    async def readyz() -> JSONResponse:
+        """Ready (200) once the bots' kernel is ready and the database answers, else 503."""
+        warmup = service.warmup
+        kernel = warmup.state if warmup is not None else "waiting"
+        try:
+            await asyncio.wait_for(asyncio.to_thread(_ping, store), 2.0)
+            database = "ok"
+        except Exception as e:  # down, or too slow to count as answering
+            database = f"{type(e).__name__}: {e}"[:200] or "no answer"
+        ready = warmup is not None and warmup.ready and database == "ok"
+        body = {"ready": ready, "kernel": kernel, "database": database, "pid": os.getpid()}
+        if warmup is not None and warmup.state != "ready" and warmup.ready:
+            body["kernel_error"] = warmup.error
+        if kernel == "compiling":
+            body["preparing"] = PREPARING
+        return JSONResponse(body, status_code=200 if ready else 503)
+
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
         data = await body(request)
-        table, token, seat = service.create(data.get("settings", {}), data.get("name"), data.get("seed"),
-                                            data.get("guest"))
+        settings = data.get("settings", {})
+        config = await service.check_settings(settings)  # builds the bots: off the loop
+        table, token, seat = service.create(settings, data.get("name"), data.get("seed"),
+                                            data.get("guest"), config=config)
         return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
                 "table": table.lobby_json()}
 
@@ -246,7 +292,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def hint(code: str, request: Request) -> dict[str, Any]:
         data = await body(request)
         table, seat, spec = service.hint(code, data.get("token"))
-        return await hint_decision(table, seat, spec)
+        return await hint_decision(service, table, seat, spec)
 
     @app.post("/api/tables/{code}/stop")
     async def stop(code: str, request: Request) -> dict[str, Any]:
@@ -359,7 +405,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             await service.run("act", table.code, token, message.get("version"), message.get("action"))
         elif kind == "hint":
             t, seat, spec = service.hint(table.code, token)
-            conn.send(await hint_decision(t, seat, spec))
+            conn.send(await hint_decision(service, t, seat, spec))
         elif kind == "start":
             await service.run("start", table.code, token)
         elif kind == "rematch":
@@ -449,6 +495,12 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         return {"code": code, "sheet": scorekeeper.score_sheet(sheet)}
 
     return app
+
+
+def _ping(store: Store) -> None:
+    """One round trip to the database (raises if it does not answer)."""
+    with store.engine.connect() as conn:
+        conn.exec_driver_sql("SELECT 1")
 
 
 def stored_record(stored: Any) -> Record:

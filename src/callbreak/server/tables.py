@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from callbreak.bots import CALL_BREAK_ENGINE
 from callbreak.core import (
     CHANCE,
     CallbreakError,
@@ -27,6 +28,7 @@ from callbreak.core import (
 from callbreak.core.game import Game
 from callbreak.games import game_info
 from callbreak.server import engines, players
+from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
     MessageError,
     dumps,
@@ -48,6 +50,7 @@ ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn tim
 BOT_BUDGET = 1.0
 FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
 MAX_NAME = 24
+PREPARING = "preparing the expert, first use: a few seconds"  # the kernel is being compiled
 
 
 def new_code() -> str:
@@ -289,6 +292,34 @@ class TableService:
         self.tables: dict[str, Table] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.cluster: Any = None  # a server/cluster.Cluster when processes share PostgreSQL
+        # The bots' compiled kernel, made ready off the loop when the app starts (None: a
+        # service without an app, as some tests make: bots build it themselves).
+        self.warmup: KernelWarmup | None = None
+
+    # --- bots, built off the loop -------------------------------------------------------------
+
+    def preparing(self, settings: Any) -> bool:
+        """Whether bots of a table with these settings must wait for the kernel to be ready:
+        it plays Call Break's engine, whose bots (the expert) run on it."""
+        if self.warmup is None or self.warmup.ready:
+            return False
+        game = settings.get("game", engines.CALLBREAK) if isinstance(settings, dict) else None
+        return game in CALL_BREAK_ENGINE
+
+    async def check_settings(self, settings: Any) -> dict[str, Any]:
+        """:func:`parse_config` in a worker thread (it builds each seat's bot to check it),
+        after the kernel is ready if the bots may need it: the loop never waits for either."""
+        if self.preparing(settings):
+            assert self.warmup is not None
+            await self.warmup.wait()
+        return await asyncio.to_thread(parse_config, settings, url_bots=self.url_bots)
+
+    async def think(self, config: dict[str, Any], spec: str, seed: int, view: Any) -> Any:
+        """One decision of a bot (or a hint) in a worker thread, once the kernel is ready."""
+        if self.preparing(config):
+            assert self.warmup is not None
+            await self.warmup.wait()
+        return await asyncio.to_thread(engines.decide, config, spec, seed, view, BOT_BUDGET)
 
     # --- startup ---------------------------------------------------------------------------
 
@@ -337,9 +368,12 @@ class TableService:
             raise MessageError("no_table", "no open table has that code (finished games are in the history)")
         return table
 
-    def create(self, settings: Any, host_name: Any, seed: Any = None,
-               guest: Any = None) -> tuple[Table, str, int]:
-        config = parse_config(settings, url_bots=self.url_bots)
+    def create(self, settings: Any, host_name: Any, seed: Any = None, guest: Any = None, *,
+               config: dict[str, Any] | None = None) -> tuple[Table, str, int]:
+        """A new table in the lobby; ``config``: the settings already checked
+        (:meth:`check_settings`, off the loop), else they are checked here."""
+        if config is None:
+            config = parse_config(settings, url_bots=self.url_bots)
         name = clean_name(host_name)
         player = player_key(guest)
         if seed is None:
@@ -734,7 +768,7 @@ class TableService:
         seed = _mix(table.seed, version, seat)
         table.thinking = True
         loop = self.loop or asyncio.get_running_loop()
-        task = loop.create_task(asyncio.to_thread(engines.decide, table.config, spec, seed, view, BOT_BUDGET))
+        task = loop.create_task(self.think(table.config, spec, seed, view))
         task.add_done_callback(lambda t: self._bot_decided(table, version, t))
 
     def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
@@ -817,9 +851,12 @@ class TableService:
         left = None
         if table.deadline is not None:
             left = round(max(0.0, table.deadline - time.monotonic()), 2)
-        return {"type": "state", "version": table.version, "table": table.lobby_json(),
-                "clock": {"left": left, "kind": table.deadline_kind or None},
-                "notices": table.notices}
+        shared = {"type": "state", "version": table.version, "table": table.lobby_json(),
+                  "clock": {"left": left, "kind": table.deadline_kind or None},
+                  "notices": table.notices}
+        if table.thinking and self.preparing(table.config):  # its bot waits for the kernel
+            shared["preparing"] = PREPARING
+        return shared
 
     def broadcast(self, table: Table) -> None:
         """Each connection gets the view of its own seat (spectators: public information).
@@ -886,14 +923,13 @@ def _bot_name(level: str, seat: int | None) -> str:
     return f"{level.split(':')[0].capitalize()} bot{number}"
 
 
-async def hint_decision(table: Table, seat: int, spec: str) -> dict[str, Any]:
+async def hint_decision(service: TableService, table: Table, seat: int, spec: str) -> dict[str, Any]:
     """The strongest bot's choice for this seat's view, with its reason."""
     assert table.match is not None
     view = table.match.view(seat)
     version = table.version
     try:
-        decision = await asyncio.to_thread(engines.decide, table.config, spec, secrets.randbits(32), view,
-                                           BOT_BUDGET)
+        decision = await service.think(table.config, spec, secrets.randbits(32), view)
     except Exception as e:  # a failing bot must not drop the player's connection
         log.warning("table %s: hint failed: %s", table.code, e)
         raise MessageError("unavailable", "no hint could be worked out just now; try again") from None

@@ -210,12 +210,18 @@ async function homePage() {
       settings = { game: gameSel.value, players: Number(playersIn.value), bots: gameBots.value,
                    options: gameOpts, ...timing };
     }
+    // The first table after an install may wait while the server compiles the expert: say so.
+    let pending = true;
+    const waiting = setTimeout(async () => {
+      const ready = await fetch("/readyz").then((r) => r.json()).catch(() => ({}));
+      if (pending && ready.preparing) err.textContent = `${ready.preparing[0].toUpperCase()}${ready.preparing.slice(1)}…`;
+    }, 500);
     try {
       store.setItem("callbreak:name", name.value);
       const made = await api("POST", "/api/tables", { name: name.value, settings, guest: guestId() });
       store.setItem(tokenKey(made.code), made.token);
       navigate(made.link);
-    } catch (x) { err.textContent = x.message; }
+    } catch (x) { err.textContent = x.message; } finally { pending = false; clearTimeout(waiting); }
   }
 
   callbreakPart.append(
@@ -594,6 +600,7 @@ function tablePage(code) {
       h("span", {}, `Deal ${v.deal_number > (v.deals || 99) ? v.deals : v.deal_number}${v.deals ? ` of ${v.deals}` : ""}`),
       h("span", {}, v.trump ? `Trump ${SUITS[v.trump]}` : "Trump: first card led"),
       h("span", { id: "turn" }, turnText), clock,
+      state.preparing ? h("span", { id: "preparing", class: "muted" }, state.preparing) : null,
       stopButton(t),
       h("button", { id: "show-scores", onclick: () => showScores(false) }, "Scores"));
 

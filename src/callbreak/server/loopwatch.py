@@ -1,0 +1,130 @@
+"""A watch on the event loop: every stall over a threshold is logged with what was running.
+
+Everything a table does runs on one event loop, so anything slow there (a bot built, a kernel
+compiled, a long store call) holds up every table and socket of the process. :class:`LoopWatch`
+beats on the loop every ``tick`` seconds; a watchdog thread that sees no beat for ``threshold``
+seconds takes the loop thread's stack at that moment, and when the loop beats again the stall is
+logged with its length, how much of it the loop thread itself spent on the CPU (little of it: the
+thread waited, for the machine or another thread), and that stack.
+
+>>> watch = LoopWatch(threshold=0.1)
+>>> watch.worst, watch.stalls
+(0.0, 0)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import FrameType
+
+log = logging.getLogger("callbreak.server")
+
+STALL_THRESHOLD = 0.1  # seconds: the loop held up longer than this is a stall, and logged
+TICK = 0.02  # seconds between the loop's beats
+
+
+@dataclass(frozen=True, slots=True)
+class Stall:
+    """One stall of the loop: its length in seconds, the loop thread's CPU seconds meanwhile, and
+    where the loop thread was when the stall passed the threshold."""
+
+    seconds: float
+    cpu: float
+    running: str
+
+
+class LoopWatch:
+    """Beats on the running loop and records every stall over ``threshold`` seconds.
+
+    ``worst`` is the longest delay of any beat seen (the loop's worst lag), ``stalls`` how many
+    were over the threshold, ``recent`` the latest of them; ``observe`` (if given) is called with
+    every beat's lag, for metrics.
+    """
+
+    def __init__(self, *, threshold: float = STALL_THRESHOLD, tick: float = TICK,
+                 observe: Callable[[float], None] | None = None) -> None:
+        self.threshold = threshold
+        self.tick = tick
+        self.observe = observe
+        self.worst = 0.0
+        self.stalls = 0
+        self.recent: deque[Stall] = deque(maxlen=20)
+        self._beat = time.monotonic()
+        self._loop_thread: int | None = None
+        self._seen: tuple[float, str] | None = None  # (the beat it is late after, the stack)
+        self._task: asyncio.Task[None] | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start watching the running loop (call from a coroutine on it)."""
+        self._loop_thread = threading.get_ident()
+        self._beat = time.monotonic()
+        self._stop.clear()
+        self._task = asyncio.get_running_loop().create_task(self._beats(), name="loop-watch")
+        self._thread = threading.Thread(target=self._watchdog, name="loop-watchdog", daemon=True)
+        self._thread.start()
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._thread is not None:
+            self._thread.join(1.0)
+
+    async def _beats(self) -> None:
+        last, last_cpu = time.monotonic(), time.thread_time()
+        while True:
+            self._beat = last
+            await asyncio.sleep(self.tick)
+            now, cpu = time.monotonic(), time.thread_time()
+            lag = max(0.0, now - last - self.tick)
+            spent = cpu - last_cpu
+            last, last_cpu = now, cpu
+            self.worst = max(self.worst, lag)
+            if self.observe is not None:
+                self.observe(lag)
+            if lag > self.threshold:
+                seen = self._seen
+                running = seen[1] if seen is not None else "(not caught: the stall ended first)"
+                self.stalls += 1
+                self.recent.append(Stall(round(lag, 3), round(spent, 3), running))
+                log.warning("event loop stalled %.3f s (%.3f s of it on the CPU), running: %s",
+                            lag, spent, running)
+            self._seen = None
+
+    def _watchdog(self) -> None:
+        while not self._stop.wait(self.tick / 2):
+            beat = self._beat
+            late = time.monotonic() - beat - self.tick
+            if late > self.threshold and (self._seen is None or self._seen[0] != beat):
+                frame = sys._current_frames().get(self._loop_thread or -1)
+                self._seen = (beat, describe(frame))
+
+
+def describe(frame: FrameType | None, depth: int = 6) -> str:
+    """The innermost ``depth`` frames of a stack, innermost first, as ``file:line function``;
+    the callbreak ones are named by their path inside the package."""
+    if frame is None:
+        return "(no stack)"
+    frames = traceback.extract_stack(frame)[::-1]
+    shown = []
+    for f in frames[:depth]:
+        name = f.filename
+        if "/callbreak/" in name:
+            name = "callbreak/" + name.rsplit("/callbreak/", 1)[1]
+        else:
+            name = name.rsplit("/", 1)[-1]
+        shown.append(f"{name}:{f.lineno} {f.name}")
+    return " < ".join(shown)
