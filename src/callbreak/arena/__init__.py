@@ -15,6 +15,7 @@ from callbreak.arena.runner import (
     refereed_action,
 )
 from callbreak.arena.tournament import (
+    ArenaInterrupted,
     ArenaReport,
     PlayerSummary,
     default_workers,
@@ -25,7 +26,7 @@ from callbreak.arena.tournament import (
 )
 
 __all__ = [
-    "DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "ArenaError", "ArenaPlan", "ArenaReport", "DealStream",
+    "DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "ArenaError", "ArenaInterrupted", "ArenaPlan", "ArenaReport", "DealStream",
     "Fault", "MatchOutcome", "PlayerSummary", "SeatStats", "SetResult", "TableResult", "build_player",
     "check_player", "default_workers", "is_url", "lineups", "play_game", "play_match",
     "refereed_action", "run_arena", "run_set", "run_sets", "seating", "sets_for", "summarise",

@@ -180,11 +180,13 @@ class SetResult:
     tables: tuple[TableResult, ...]
 
 
-def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None = None) -> SetResult:
+def run_set(plan: ArenaPlan, set_index: int,
+            on_table: Callable[[TableResult], None] | None = None) -> SetResult:
     """Play duplicate set ``set_index`` of ``plan``: the set's seeded game at every seating.
 
     Everything random is derived from (plan.seed, set_index, seating), so a set gives the same
-    result in any process, in any order. ``on_table`` is called as each table finishes (progress).
+    result in any process, in any order. ``on_table`` is called with each table as it finishes
+    (progress, and its faults to announce).
     Points are tenths, higher better (a race-down game's points have their sign flipped); a seat
     "made" a deal when the deal gained it points (in Call Break: its call was made).
     """
@@ -204,14 +206,15 @@ def run_set(plan: ArenaPlan, set_index: int, on_table: Callable[[], None] | None
             out = play_game(plan.new_game(), bots, name=plan.game, chance=chance, budget=plan.budget,
                             tolerance=plan.tolerance, names=names, meta=meta)
             points = out.deal_points
-            tables.append(TableResult(
+            table = TableResult(
                 set_index=set_index, lineup=li, rotation=rotation, seat_players=seats,
                 points=points, made=tuple(tuple(p > 0 for p in deal) for deal in points),
                 totals=tuple(sum(deal[s] for deal in points) for s in range(size)),
                 winners=tuple(out.game.winners),
                 times=tuple(tuple(s.times) for s in out.seats), faults=tuple(out.faults),
                 record=dumps(out.record) if plan.keep_records else None,
-            ))
+            )
+            tables.append(table)
             if on_table is not None:
-                on_table()
+                on_table(table)
     return SetResult(set_index, tuple(tables))

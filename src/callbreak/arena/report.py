@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
+from rich.console import Console
 from rich.table import Table
 
+from callbreak.arena.duplicate import ArenaPlan
 from callbreak.arena.tournament import ArenaReport, PlayerSummary
 from callbreak.core import Rules
 
@@ -27,6 +31,14 @@ def _interval(mean: float, ci: tuple[float | None, float | None]) -> str:
     return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
+def _plus_minus(mean: float, ci: tuple[float | None, float | None]) -> str:
+    """The narrow form of an interval: the mean ± half its width (the t intervals are symmetric)."""
+    low, high = ci
+    if low is None or high is None:
+        return f"{mean:+.2f}"
+    return f"{mean:+.2f} ± {(high - low) / 2:.2f}"
+
+
 def _words(report: ArenaReport) -> tuple[str, str]:
     """What a deal is called in this game, and what the made-rate column counts.
 
@@ -38,24 +50,69 @@ def _words(report: ArenaReport) -> tuple[str, str]:
     return "hand", "gains"
 
 
-def results_table(report: ArenaReport) -> Table:
-    """The per-player results as a rich table."""
+def _columns(report: ArenaReport, wide: bool) -> list[tuple[str, Callable[[PlayerSummary], str]]]:
+    """The table's columns, most wanted first (a narrow terminal keeps a prefix of them)."""
     deal, made = _words(report)
-    table = Table(title=f"{report.preset}: {report.deals} {deal}s at {len(report.tables)} tables, "
-                        f"{len(report.sets)} duplicate sets, seed {report.plan.seed}")
-    for column in ("player", f"{deal}s", f"score/{deal} (95% CI)", "score/match (95% CI)",
-                   f"vs table/{deal} (95% CI)", "wins", made, "mean ms", "p99 ms", "faults",
-                   "rating"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    interval = _interval if wide else _plus_minus
+    ci = " (95% CI)" if wide else "\n(95% CI)"  # narrow: the header on two lines
+    return [
+        ("player", lambda p: p.name),
+        (f"score/{deal}{ci}", lambda p: interval(p.mean_score_per_deal, p.ci95)),
+        (f"vs table/{deal}{ci}", lambda p: interval(p.margin_per_deal, p.margin_ci95)),
+        ("wins", lambda p: f"{p.match_win_rate:.1%}"),
+        ("faults", _faults_text),
+        (made, lambda p: f"{p.call_made_rate:.1%}"),
+        ("rating", lambda p: f"{p.rating_mu:.1f} ± {p.rating_sigma:.1f}"),
+        (f"score/match{ci}", lambda p: interval(p.mean_score_per_match, p.match_ci95)),
+        (f"{deal}s", lambda p: str(p.seat_deals)),
+        ("mean ms", lambda p: f"{p.mean_move_ms:.3f}"),
+        ("p99 ms", lambda p: f"{p.p99_move_ms:.3f}"),
+    ]
+
+
+def results_table(report: ArenaReport, width: int | None = None) -> tuple[Table, list[str]]:
+    """The per-player results as a rich table that fits ``width`` columns, and the names of the
+    columns left out to fit (every column when ``width`` is None; the JSON has them all).
+
+    The most wanted columns stay (player, score and margin per deal with their intervals, wins,
+    faults); a narrow table writes an interval as mean ± half-width. A player's name is folded
+    onto more lines rather than cut.
+    """
+    deal = _words(report)[0]
+    title = (f"{report.preset}: {report.deals} {deal}s at {len(report.tables)} tables, "
+             f"{_count(len(report.sets), 'duplicate set')}, seed {report.plan.seed}")
+    if report.interrupted:
+        title += f" (stopped by Ctrl+C: {report.planned_sets} sets were planned)"
+    full = _table(report, title, _columns(report, wide=True))
+    if width is None:
+        return full, []
+    measure = Console(width=10_000, file=io.StringIO())  # a table's natural width, unsqueezed
+    if measure.measure(full).maximum <= width:
+        return full, []
+    columns = _columns(report, wide=False)
+    keep = len(columns)
+    while keep > 2 and measure.measure(_table(report, title, columns[:keep])).maximum > width:
+        keep -= 1
+    return _table(report, title, columns[:keep]), [name.replace("\n", " ") for name, _ in columns[keep:]]
+
+
+def _table(report: ArenaReport, title: str,
+           columns: list[tuple[str, Callable[[PlayerSummary], str]]]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for name, _ in columns:
+        if name == "player":
+            longest = max((len(p.name) for p in report.players), default=6)
+            table.add_column(name, justify="left", overflow="fold", min_width=min(longest, 24))
+        else:
+            table.add_column(name, justify="right", no_wrap=True)
     for p in report.players:
-        table.add_row(
-            p.name, str(p.seat_deals), _interval(p.mean_score_per_deal, p.ci95),
-            _interval(p.mean_score_per_match, p.match_ci95), _interval(p.margin_per_deal, p.margin_ci95),
-            f"{p.match_win_rate:.1%}", f"{p.call_made_rate:.1%}", f"{p.mean_move_ms:.3f}",
-            f"{p.p99_move_ms:.3f}", _faults_text(p),
-            f"{p.rating_mu:.1f} ± {p.rating_sigma:.1f}",
-        )
+        table.add_row(*(cell(p) for _, cell in columns))
     return table
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 duplicate set``, ``3 duplicate sets``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _faults_text(p: PlayerSummary) -> str:
@@ -66,6 +123,13 @@ def _faults_text(p: PlayerSummary) -> str:
 
 def write_json(report: ArenaReport, path: Path) -> None:
     path.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+
+
+def write_json_nothing(plan: ArenaPlan, preset: str, planned: int, path: Path) -> None:
+    """The JSON of a run stopped before any duplicate set had finished: no players' results."""
+    data = {"preset": preset, "seed": plan.seed, "deals": 0, "players": [], "duplicate_sets": 0,
+            "matches": 0, "budget": plan.budget, "interrupted": True, "planned_sets": planned}
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
 def write_csv(report: ArenaReport, path: Path) -> None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from callbreak.arena.duplicate import ArenaPlan, SetResult, TableResult, run_set, tables_per_set
@@ -55,12 +57,31 @@ def sets_for(players: int, deals_per_match: int, *, matches: int | None = None,
     return math.ceil(deals / (deals_per_match * per_set))
 
 
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl+C (SIGINT) stopped the run. The workers are stopped; ``sets`` are the duplicate sets
+    that had finished, in set order (a set is the unit of the duplicate comparison, so an
+    unfinished one is left out), ``planned`` the sets asked for, and ``report`` their summary
+    once :func:`run_arena` has made it (None when no set had finished).
+
+    It is a ``KeyboardInterrupt``, so code that does not look for it stops as before.
+    """
+
+    def __init__(self, sets: Sequence[SetResult], planned: int) -> None:
+        super().__init__(f"interrupted after {len(sets)} of {planned} duplicate sets")
+        self.sets = list(sets)
+        self.planned = planned
+        self.report: ArenaReport | None = None
+
+
 def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = None,
-             progress: Progress | None = None) -> list[SetResult]:
+             progress: Progress | None = None,
+             on_faults: Callable[[Sequence[Fault]], None] | None = None) -> list[SetResult]:
     """Play every set of ``plan``; results in set order whatever order they finished in.
 
     ``progress`` is called with (tables finished, tables in all) as tables finish (on Ray, as
-    whole sets finish).
+    whole sets finish); ``on_faults`` with a finished table's faults, when it had any (on Ray,
+    a finished set's). A ``KeyboardInterrupt`` stops the workers at once and raises
+    :class:`ArenaInterrupted` with the sets that had finished.
     """
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, got {workers}")
@@ -68,23 +89,26 @@ def run_sets(plan: ArenaPlan, *, workers: int = 1, ray_address: str | None = Non
     total = plan.sets * plan.tables_in_set
     tables_done = 0
 
-    def table_finished(count: int = 1) -> None:
+    def tables_finished(count: int, faults: Sequence[Fault]) -> None:
         nonlocal tables_done
         tables_done += count
+        if faults and on_faults is not None:
+            on_faults(faults)
         if progress is not None:
             progress(tables_done, total)
 
-    if ray_address is not None:
-        per_set = plan.tables_in_set
-        for result in _run_on_ray(plan, ray_address, workers):
-            done[result.set_index] = result
-            table_finished(per_set)
-    elif workers == 1 or plan.sets == 1:
-        for i in range(plan.sets):
-            done[i] = run_set(plan, i, table_finished)
-    else:
-        for result in _run_in_pool(plan, workers, table_finished):
-            done[result.set_index] = result
+    try:
+        if ray_address is not None:
+            for result in _run_on_ray(plan, ray_address, workers):
+                done[result.set_index] = result
+                tables_finished(len(result.tables), [f for t in result.tables for f in t.faults])
+        elif workers == 1 or plan.sets == 1:
+            for i in range(plan.sets):
+                done[i] = run_set(plan, i, lambda table: tables_finished(1, table.faults))
+        else:
+            _run_in_pool(plan, workers, tables_finished, done)
+    except KeyboardInterrupt:
+        raise ArenaInterrupted([done[i] for i in sorted(done)], plan.sets) from None
     return [done[i] for i in range(plan.sets)]
 
 
@@ -94,39 +118,74 @@ _table_queue: Any = None  # in a pool worker: where finished tables are announce
 def _start_worker(queue: Any) -> None:
     global _table_queue
     _table_queue = queue
+    # Ctrl+C at a terminal reaches the whole process group; the parent stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_set_in_worker(plan: ArenaPlan, set_index: int) -> SetResult:
-    return run_set(plan, set_index, lambda: _table_queue.put(1))
+    return run_set(plan, set_index, lambda table: _table_queue.put(table.faults))
 
 
-def _run_in_pool(plan: ArenaPlan, workers: int, table_finished: Callable[[int], None]) -> Iterator[SetResult]:
-    """Sets on local processes; finished tables are announced through a queue for progress."""
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes are forked, so none inherits Python's handler
+    before its initializer runs (only the main thread may set handlers; elsewhere a no-op)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run_in_pool(plan: ArenaPlan, workers: int,
+                 tables_finished: Callable[[int, Sequence[Fault]], None],
+                 done: dict[int, SetResult]) -> None:
+    """Sets on local processes, into ``done`` by set index; each finished table's faults come
+    back through a queue.
+
+    On any exception, Ctrl+C included, the sets already back are kept and the workers are
+    terminated at once: a worker may be waiting on a remote bot or deep in a search, and nothing
+    it would still do is wanted.
+    """
     queue: Any = multiprocessing.SimpleQueue()
-    pool = ProcessPoolExecutor(max_workers=min(workers, plan.sets), initializer=_start_worker,
-                               initargs=(queue,))
+    with _sigint_ignored():
+        pool = multiprocessing.Pool(min(workers, plan.sets), initializer=_start_worker,
+                                    initargs=(queue,))
 
     def drain() -> None:
-        count = 0
+        count, faults = 0, []
         while not queue.empty():
-            queue.get()
+            faults.extend(queue.get())
             count += 1
         if count:
-            table_finished(count)
+            tables_finished(count, faults)
 
+    results = pool.imap_unordered(partial(_run_set_in_worker, plan), range(plan.sets))
     try:
-        pending = {pool.submit(_run_set_in_worker, plan, i) for i in range(plan.sets)}
-        while pending:
-            finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+        while len(done) < plan.sets:
+            try:
+                result = results.next(timeout=0.25)
+            except multiprocessing.TimeoutError:
+                drain()
+                continue
+            done[result.set_index] = result
             drain()
-            for future in finished:
-                yield future.result()
         drain()
     except BaseException:
-        # A set that cannot be played (or Ctrl-C): do not wait for the rest of the run.
-        pool.shutdown(wait=False, cancel_futures=True)
+        try:
+            while True:  # sets that finished but were not yet taken
+                result = results.next(timeout=0)
+                done[result.set_index] = result
+        except BaseException:  # the first exception is the one that counts
+            pass
+        pool.terminate()
         raise
-    pool.shutdown()
+    pool.close()
+    pool.join()
 
 
 def check_ray(address: str, timeout: float = 3.0) -> None:
@@ -237,6 +296,12 @@ class ArenaReport:
     sets: tuple[SetResult, ...]
     players: tuple[PlayerSummary, ...]
     faults: tuple[Fault, ...] = field(default=())
+    planned_sets: int | None = None  # the sets asked for (None: those played)
+
+    @property
+    def interrupted(self) -> bool:
+        """The run was stopped (Ctrl+C) before every planned set had been played."""
+        return self.planned_sets is not None and self.planned_sets > len(self.sets)
 
     @property
     def tables(self) -> list[TableResult]:
@@ -268,12 +333,17 @@ class ArenaReport:
             "matches": len(self.tables),
             "budget": self.plan.budget,
             "seating": seating,
+            "interrupted": self.interrupted,
+            "planned_sets": len(self.sets) if self.planned_sets is None else self.planned_sets,
         }
 
 
 def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
-              names: Sequence[str] | None = None) -> ArenaReport:
-    """Per-player results. Intervals are over duplicate sets: one value per set and player."""
+              names: Sequence[str] | None = None, *, planned: int | None = None) -> ArenaReport:
+    """Per-player results. Intervals are over duplicate sets: one value per set and player.
+
+    ``planned`` is the number of sets the run was to play when it stopped early (default: all
+    of ``sets``)."""
     n = len(plan.players)
     names = list(names) if names is not None else list(plan.display_names)
     # A seat is measured against the seats not on its side: the others, or two opponents.
@@ -334,11 +404,22 @@ def summarise(plan: ArenaPlan, preset: str, sets: Sequence[SetResult],
             rating_mu=ratings[p][0], rating_sigma=ratings[p][1],
         ))
     all_faults = tuple(f for s in sets for t in s.tables for f in t.faults)
-    return ArenaReport(plan, preset, tuple(sets), tuple(out), all_faults)
+    return ArenaReport(plan, preset, tuple(sets), tuple(out), all_faults,
+                       planned_sets=len(sets) if planned is None else planned)
 
 
 def run_arena(plan: ArenaPlan, *, preset: str = "custom", workers: int = 1, ray_address: str | None = None,
-              progress: Progress | None = None, names: Sequence[str] | None = None) -> ArenaReport:
-    """Play ``plan`` and summarise it."""
-    sets = run_sets(plan, workers=workers, ray_address=ray_address, progress=progress)
+              progress: Progress | None = None, names: Sequence[str] | None = None,
+              on_faults: Callable[[Sequence[Fault]], None] | None = None) -> ArenaReport:
+    """Play ``plan`` and summarise it.
+
+    Ctrl+C raises :class:`ArenaInterrupted` carrying the summary of the sets that had finished.
+    """
+    try:
+        sets = run_sets(plan, workers=workers, ray_address=ray_address, progress=progress,
+                        on_faults=on_faults)
+    except ArenaInterrupted as stop:
+        if stop.sets:
+            stop.report = summarise(plan, preset, stop.sets, names, planned=stop.planned)
+        raise
     return summarise(plan, preset, sets, names)

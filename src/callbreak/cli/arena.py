@@ -6,23 +6,47 @@ message); a player that fails during the run is a fault in the report, not a cra
 
 from __future__ import annotations
 
+import datetime
 import random
+import signal
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+from rich.text import Text
 
-from callbreak.arena import ArenaError, ArenaPlan, check_player, default_workers, run_arena, sets_for
-from callbreak.arena.report import results_table, write_csv, write_json, write_plot, write_records
+from callbreak.arena import (
+    ArenaError,
+    ArenaInterrupted,
+    ArenaPlan,
+    ArenaReport,
+    Fault,
+    check_player,
+    default_workers,
+    run_arena,
+    sets_for,
+)
+from callbreak.arena.report import (
+    results_table,
+    write_csv,
+    write_json,
+    write_json_nothing,
+    write_plot,
+    write_records,
+)
 from callbreak.arena.tournament import RayUnavailableError, check_ray
 from callbreak.cli.base import app, fail
 from callbreak.core import CallbreakError
@@ -68,8 +92,9 @@ def arena(
     players: Annotated[list[str], typer.Argument(
         help="2 to 4 players: bot specs such as 'heuristic' or 'expert:budget=0.1' (bots that play "
              "the game: `callbreak bots` lists them), or Call Break bot URLs (http://host:port). "
-             "With 2 players the first plays copies of the second (under partnership rules: a "
-             "pair against a pair); otherwise the players fill the seats in turn. Every lineup is "
+             "With 2 players one copy of the first sits against copies of the second in the other "
+             "seats (three, at a table of four; under partnership rules: a pair against a "
+             "pair); otherwise the players fill the seats in turn. Every lineup is "
              "rotated through every seat.",
         show_default=False)],
     preset_name: Annotated[str | None, typer.Option(
@@ -96,6 +121,9 @@ def arena(
              "game: callbreak.record.loads reads them, replay rebuilds the game).")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write score distributions to this image (PNG).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    wide: Annotated[bool, typer.Option(
+        "--wide", help="Every column of the results, however wide the terminal (a narrow "
+                       "terminal gets the main ones; --json has them all).")] = False,
     game_name: Annotated[str, typer.Option(
         "--game", help=f"The game: {', '.join(g.name for g in games())}; its players must be "
                        "bots that play it.")] = "callbreak",
@@ -165,35 +193,130 @@ def arena(
 
     # --- the run ----------------------------------------------------------------------------
     err = Console(stderr=True)
-    out = Console() if Console().is_terminal else Console(width=200)  # files get whole rows
+    out = Console()
+    wide_table = wide or not out.is_terminal
+    if not out.is_terminal:
+        out = Console(width=200)  # a file gets whole rows
     what = f"{info.title} ({seats} seats), preset {label}"
-    err.print(f"arena: {', '.join(names)}; {what}; {sets} duplicate sets; seed {seed}; "
-              f"{'ray ' + ray if ray else f'{workers} worker(s)'}", highlight=False)
+    where = f"ray {ray}" if ray else _count(workers, "worker")
+    err.print(f"arena: {', '.join(names)}; {what}; {_count(sets, 'duplicate set')}; seed {seed}; "
+              f"{where}; Ctrl+C stops it and reports the finished sets", highlight=False)
     progress = Progress(TextColumn("tables"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                        TimeElapsedColumn(), TextColumn("left"), TimeLeftColumn(),
                         console=err, transient=True, disable=quiet)
+    said = 0
+
+    def say_faults(faults: Sequence[Fault]) -> None:
+        nonlocal said
+        for f in faults:
+            said += 1
+            if said <= LIVE_FAULTS:
+                progress.console.print(_fault_line(f), highlight=False, markup=False)
+            elif said == LIVE_FAULTS + 1:
+                progress.console.print("(more faults: listed at the end)", highlight=False)
+
+    stopped: ArenaInterrupted | None = None
+    previous = _stop_on_first_interrupt()
     try:
         with progress:
             task = progress.add_task("tables", total=sets * plan.tables_in_set)
             report = run_arena(plan, preset=label, workers=workers, ray_address=ray,
-                               progress=lambda done, total: progress.update(task, completed=done, total=total))
+                               progress=lambda done, total: progress.update(task, completed=done, total=total),
+                               on_faults=None if quiet else say_faults)
+    except ArenaInterrupted as e:
+        stopped = e
     except RayUnavailableError as e:
+        _restore_interrupt(previous)
         fail(str(e))
         return
     except CallbreakError as e:
-        Console(stderr=True).print(f"[red]error:[/red] the run stopped: {e}", highlight=False)
+        _restore_interrupt(previous)
+        err.print(f"[red]error:[/red] the run stopped: {escape(str(e))}", highlight=False)
         raise typer.Exit(1) from None
-    out.print(results_table(report))
+    try:
+        if stopped is not None:
+            finished = len(stopped.sets)
+            err.print(f"stopped (Ctrl+C) with {finished} of {_count(stopped.planned, 'duplicate set')} "
+                      "finished; nothing is still running"
+                      + ("; the results are those sets'" if finished else
+                         "; no set had finished, so there are no results"), highlight=False)
+            if stopped.report is None:
+                if json_path is not None:
+                    write_json_nothing(plan, label, stopped.planned, json_path)
+                raise typer.Exit(130)
+            report = stopped.report
+        _print_report(report, out, None if wide_table else out.width)
+        if json_path is not None:
+            write_json(report, json_path)
+        if csv_path is not None:
+            write_csv(report, csv_path)
+        if records is not None:
+            written = write_records(report, records)
+            out.print(f"{len(written)} records written to {records}", highlight=False)
+        if plot is not None:
+            write_plot(report, plot)
+        if stopped is not None:
+            raise typer.Exit(130)
+    finally:
+        _restore_interrupt(previous)
+
+
+LIVE_FAULTS = 10  # faults announced as they happen; the rest are counted and listed at the end
+
+
+def _fault_line(f: Fault) -> str:
+    return (f"fault: {f.player} (Seat {f.seat + 1}, deal {f.deal}): {f.kind}: {f.detail}; "
+            "the default action was played for it")
+
+
+def _print_report(report: ArenaReport, out: Console, width: int | None) -> None:
+    table, dropped = results_table(report, width)
+    out.print(table)
+    if dropped:
+        out.print(f"Left out to fit {width} columns: {', '.join(dropped)} (--wide shows every "
+                  "column; --json writes them all).", highlight=False)
     for f in report.faults[:10]:
-        out.print(f"fault: {f.player} (seat {f.seat}, deal {f.deal}): {f.kind}: {f.detail}", highlight=False)
+        out.print(_fault_line(f), highlight=False, markup=False)
     if len(report.faults) > 10:
         out.print(f"... and {len(report.faults) - 10} more faults", highlight=False)
-    if json_path is not None:
-        write_json(report, json_path)
-    if csv_path is not None:
-        write_csv(report, csv_path)
-    if records is not None:
-        written = write_records(report, records)
-        out.print(f"{len(written)} records written to {records}", highlight=False)
-    if plot is not None:
-        write_plot(report, plot)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+class TimeLeftColumn(ProgressColumn):
+    """Time left from the mean pace since the start.
+
+    Rich's own estimate measures the pace between updates, so the first table to finish (after
+    all the time the first tables took together, several at once on several workers) looked
+    nearly free and the first estimate came out several times too short.
+    """
+
+    def render(self, task: Task) -> Text:
+        elapsed, done, total = task.elapsed, task.completed, task.total
+        if not elapsed or not done or total is None:
+            return Text("-:--:--", style="progress.remaining")
+        left = int(elapsed * (total - done) / done)
+        return Text(str(datetime.timedelta(seconds=left)), style="progress.remaining")
+
+
+def _stop_on_first_interrupt() -> Any:
+    """Make the first Ctrl+C stop the run (a ``KeyboardInterrupt``, which the arena turns into
+    stopping its workers and reporting the finished sets) and ignore any more while that happens,
+    so no second Ctrl+C cuts the report short or prints tracebacks. Returns the handler to
+    restore (None where handlers cannot be set: not the main thread)."""
+
+    def first(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGINT, first)
+    except ValueError:
+        return None
+
+
+def _restore_interrupt(previous: Any) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)

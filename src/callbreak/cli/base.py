@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from callbreak import __version__
 
@@ -28,6 +29,9 @@ def _root(
 
 
 def fail(message: str) -> None:
-    """Print a clear error and exit with status 2 (bad input)."""
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
+    """Print a clear error and exit with status 2 (bad input).
+
+    The message is plain text: brackets in it (``pip install 'callbreak[openspiel]'``) are
+    printed, not read as markup."""
+    Console(stderr=True).print(f"[red]error:[/red] {escape(message)}", highlight=False)
     raise typer.Exit(2)
