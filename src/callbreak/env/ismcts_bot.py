@@ -1,8 +1,12 @@
 """OpenSpiel's information-set MCTS as a player of our tables: the ``openspiel-ismcts`` bot.
 
 Registered through the ``callbreak.bots`` entry point (pyproject.toml), so the arena and the web
-lobby seat it by name: ``openspiel-ismcts:iterations=200`` (options: ``iterations`` (100),
-``uct_c`` (2.0), ``rollouts`` (1 random rollout per leaf), ``seed``). It plays every built-in game.
+lobby seat it by name: ``openspiel-ismcts:iterations=200`` (options: ``iterations`` (100, the most
+simulations a decision runs), ``uct_c`` (2.0), ``rollouts`` (1 random rollout per leaf),
+``seed``). It plays every built-in game.
+
+It keeps to its budget: a decision stops simulating at ``SHARE`` of the seconds it is given
+(at least one simulation runs), so the deal's sampling and the answer fit in the rest.
 
 At each decision it builds, from the seat's view alone, the current deal as an OpenSpiel state
 (:func:`callbreak.env.resample.from_view`: the hidden cards drawn consistently with the view,
@@ -15,9 +19,39 @@ from the view for every simulation. OpenSpiel is imported only when the bot is m
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from callbreak.bots.base import BotError, Decision
+
+SHARE = 0.6  # of a decision's budget spent simulating; the rest covers a last simulation's overrun
+
+
+def _timed_bot(base: type) -> type:
+    """OpenSpiel's ISMCTSBot with a deadline: its search runs simulations until the bot's
+    ``max_simulations`` or ``deadline`` (a ``time.perf_counter`` value), whichever comes first."""
+
+    class TimedISMCTSBot(base):  # type: ignore[misc]
+        deadline = float("inf")
+        simulations = 0
+
+        def run_search(self, state: Any) -> list[tuple[int, float]]:
+            self.reset()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return [(legal[0], 1.0)]
+            self._root_node = self.create_new_node(state)
+            self.simulations = 0
+            while self.simulations < self._max_simulations and (
+                    self.simulations == 0 or time.perf_counter() < self.deadline):
+                self.run_simulation(self.sample_root_state(state))
+                self.simulations += 1
+            node = self._root_node
+            if self._allow_inconsistent_action_sets:
+                node = self.filter_illegals(node, legal)
+            return self.get_final_policy(state, node)  # type: ignore[no-any-return]
+
+    return TimedISMCTSBot
 
 
 class IsmctsBot:
@@ -55,6 +89,7 @@ class IsmctsBot:
         return game
 
     def decide(self, view: Any, budget: float) -> Decision:
+        started = time.perf_counter()
         import numpy as np
         from open_spiel.python.algorithms import ismcts, mcts
 
@@ -68,13 +103,14 @@ class IsmctsBot:
             return Decision(next(iter(legal.values())), "the only legal action")
         game = self._game(view)
         np_rng = np.random.RandomState(self.rng.randrange(2**31))
-        bot = ismcts.ISMCTSBot(
+        bot = _timed_bot(ismcts.ISMCTSBot)(
             game, mcts.RandomRolloutEvaluator(self.rollouts, np_rng), self.uct_c,
             self.iterations, random_state=np_rng, allow_inconsistent_action_sets=True)
+        bot.deadline = started + SHARE * budget
         bot.set_resampler(lambda state, player: from_view(game, view, self.rng))
         root = from_view(game, view, self.rng)
         action = bot.step(root)
-        return Decision(legal[int(action)], f"IS-MCTS, {self.iterations} simulations")
+        return Decision(legal[int(action)], f"IS-MCTS, {bot.simulations} simulations")
 
 
 def openspiel_ismcts(**options: str) -> IsmctsBot:
@@ -91,6 +127,6 @@ def openspiel_ismcts(**options: str) -> IsmctsBot:
 openspiel_ismcts.games = (  # type: ignore[attr-defined]  # the games it is tested on
     "callbreak", "call-bridge", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
 openspiel_ismcts.description = (  # type: ignore[attr-defined]  # what the lobby shows
-    "OpenSpiel's information-set MCTS, 100 iterations a move.")
+    "OpenSpiel's information-set MCTS, up to 100 simulations a move within its time.")
 openspiel_ismcts.requires = "pyspiel"  # type: ignore[attr-defined]
 openspiel_ismcts.extra = "openspiel"  # type: ignore[attr-defined]

@@ -19,12 +19,17 @@ Actions are the ids of :mod:`callbreak.games.spaces` (83 for Call Break, 107 for
 games); observations (``observation_tensor``) are its float encoding. Chance deals one card at a
 time (outcome = the card, uniformly among those left; seats in dealing order from the dealer's
 next), and picks the first dealer (outcome = the seat) or draws for it (outcome = a card per
-seat). Information states are strings with perfect recall: the public actions, and after each
-one the seat's own hand and the cards it has seen face up.
+seat). Information states have perfect recall, as strings (the public actions, and after each
+one the seat's own hand and the cards it has seen face up) and as tensors (the same sequence as
+fixed-size steps, :class:`Recall`).
+
+Games and states pickle, and ``pyspiel.serialize_game_and_state`` round-trips them: a game is
+rebuilt from its name, parameters and options, a state from its history and its fields.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -36,6 +41,7 @@ from callbreak.core.actions import (
     Deal,
     Draw,
     Exchange,
+    Play,
     Stop,
 )
 from callbreak.core.cards import DECK, Card
@@ -87,6 +93,22 @@ class _Holder:
         return _Holder(self.game.clone())
 
 
+class _Memory:
+    """Each seat's information state so far (text pieces, tensor steps, its private parts now).
+    Its items never change once appended, so a clone copies the lists, not the items."""
+
+    __slots__ = ("pieces", "steps", "seen")
+
+    def __init__(self, pieces: list[list[str]], steps: list[list[tuple[int, int, int]]],
+                 seen: list[tuple[int, int, int]]) -> None:
+        self.pieces = pieces
+        self.steps = steps
+        self.seen = seen
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Memory:
+        return _Memory([list(p) for p in self.pieces], [list(s) for s in self.steps], list(self.seen))
+
+
 def _game_type(info: GameInfo) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name(info.name),
@@ -99,7 +121,7 @@ def _game_type(info: GameInfo) -> pyspiel.GameType:
         max_num_players=max(info.seats),
         min_num_players=min(info.seats),
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": 0, "preset": "", "options": "", "max_deals": 5,
@@ -116,13 +138,25 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]
              **(params or {})}
         self.info = info
         self.players = info.check_seats(int(p["players"]) or None)
-        preset = str(p["preset"]) or None
+        # OpenSpiel reads an unquoted number in a game's string as an int (``preset=567``):
+        # keep a numeric preset name quoted so that the game's string loads it again.
+        preset = str(p["preset"]).strip('"') or None
+        if preset is not None and preset.isdigit():
+            p["preset"] = f'"{preset}"'
         if preset is not None:
             info.preset(preset)
         self.options = info.make_options(preset, parse_options(str(p["options"])))
         self.max_deals = int(p["max_deals"])
         if self.max_deals < 1:
             raise ValueError("max_deals must be at least 1")
+        fixed = self.options.to_dict()
+        if "max_hands" in fixed and fixed["max_hands"] is None and not fixed.get("deals"):
+            # A related game played to its natural end may last any number of hands; the
+            # OpenSpiel game agrees a limit (max_deals), as Call Bridge's table stops, so that a
+            # match and its information-state tensor have a size.
+            self.options = dataclasses.replace(self.options, max_hands=self.max_deals)
+            fixed["max_hands"] = self.max_deals
+        self.deal_bound = int(fixed.get("deals") or fixed.get("max_hands") or self.max_deals)
         self.returns_mode = str(p["returns"])
         if self.returns_mode not in RETURNS:
             raise ValueError(f"returns must be one of {', '.join(RETURNS)}")
@@ -130,6 +164,7 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]
         self.family = family_of(probe)
         self.encoder = Encoder(self.family, self.players)
         self.start_scores = list(probe.scores)
+        self.recall = Recall(self.family, self.players, self.deal_bound)
         bound = 1.0 if self.returns_mode == "win" else 30.0 * (self.max_deals + 30)
         super().__init__(game_type, pyspiel.GameInfo(
             num_distinct_actions=num_actions(self.family),
@@ -147,6 +182,11 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]
     def __deepcopy__(self, memo: dict[int, Any]) -> CardGame:
         return self  # a game is immutable: states share it
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel pickles a game as its string and loads it again, which skips __init__'s
+        # attributes (and a bot may give a game its table's own options): rebuild it whole.
+        return _restore_game, (self.info.name, self.get_parameters(), self.options)
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(self, iig_obs_type)
 
@@ -159,10 +199,10 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         self.cg = game
         self.box = _Holder(engine if engine is not None else game.info.create(game.players, game.options))
         self.pending: list[int] = []  # chance cards of a deal (or draw) in progress
-        self.pieces: list[list[str]] = [[] for _ in range(game.players)]
         # With a horizon the state ends when the engine has scored this many deals (a search of
         # the current deal only); None: the whole match.
         self.horizon = horizon
+        self.restart_record()
         self._auto()
 
     @property
@@ -301,8 +341,27 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
             e.apply(Stop())
             self._record(Stop())
 
+    def restart_record(self, root: bool = False) -> None:
+        """Start every seat's information state afresh: at the game's start, or (``root``) at a
+        search's root, whose state the seat is not told again (it is the same for every world)."""
+        n = self.cg.players
+        self.memory = _Memory([["root"] if root else [] for _ in range(n)],
+                              [[(ROOT, -1, 0)] if root else [] for _ in range(n)],
+                              [_private_parts(self.engine, p) for p in range(n)])
+
+    @property
+    def pieces(self) -> list[list[str]]:
+        """Each seat's information state as text, a piece for each action."""
+        return self.memory.pieces
+
+    @property
+    def steps(self) -> list[list[tuple[int, int, int]]]:
+        """Each seat's information state as the steps of its tensor (:class:`Recall`)."""
+        return self.memory.steps
+
     def _record(self, action: Any) -> None:
-        """Append what each seat learns from ``action`` to its information state."""
+        """Append what each seat learns from ``action`` to its information state (as text, and
+        as the steps of its tensor)."""
         e = self.engine
         for p in range(self.cg.players):
             seen = _private(e, p)
@@ -314,11 +373,25 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
                 text = f"{getattr(action, 'seat', '')}:{action.to_json()}" if not isinstance(action, Draw) \
                     else f"draw {[c.text for c in action.cards]}"
             self.pieces[p].append(f"{text}|{seen}")
+            steps = self.steps[p]
+            steps.extend(_action_steps(action, p))
+            parts = _private_parts(e, p)
+            before = self.memory.seen[p]
+            if isinstance(action, Play) and action.seat == p and before[0] >= 0:
+                before = (before[0] & ~(1 << int(action.card)), *before[1:])  # its own card left its hand
+            for kind, old, new in zip(PRIVATE, before, parts, strict=True):
+                if old != new:
+                    steps.append((FACE_DOWN, -1, 0) if new == UNSEEN else (kind, -1, new))
+            self.memory.seen[p] = parts
 
     def info_string(self, player: int) -> str:
-        mine = [c for i, c in enumerate(self.pending) if self._dealt_to(i) == player]
+        mine = sorted(self._pending_to(player))
         tail = f"\ndealing:{mine}" if self.pending else ""
         return "\n".join(self.pieces[player]) + tail
+
+    def _pending_to(self, player: int) -> list[int]:
+        """The cards of the deal in progress that have come to ``player`` so far."""
+        return [c for i, c in enumerate(self.pending) if self._dealt_to(i) == player]
 
     def _dealt_to(self, index: int) -> int:
         e = self.engine
@@ -346,16 +419,24 @@ def _private(engine: Any, seat: int) -> str:
 
 
 class Observer:
-    """OpenSpiel's observer of a game: the observation tensor, and the strings."""
+    """OpenSpiel's observer of a game: the observation tensor (the seat's view now), the
+    information-state tensor (perfect recall: :class:`Recall`), and the strings."""
 
     def __init__(self, game: CardGame, iig_obs_type: Any) -> None:
         self.game = game
         self.iig = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         self.private = self.iig.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor = np.zeros(game.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        if self.iig.perfect_recall:
+            self.tensor = np.zeros(game.recall.size, np.float32)
+            self.dict = {"info_state": self.tensor}
+        else:
+            self.tensor = np.zeros(game.encoder.size, np.float32)
+            self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CardGameState, player: int) -> None:
+        if self.iig.perfect_recall:
+            self.game.recall.encode(state, player, out=self.tensor)
+            return
         self.game.encoder.encode(state.engine.view(player), out=self.tensor)
         if not self.private:
             for name in ("hand", "discards"):
@@ -371,6 +452,116 @@ class Observer:
         return " ".join(f"{i}:{self.tensor[i]:g}" for i in on)
 
 
+# --- the information-state tensor ------------------------------------------------------------
+
+# Kinds of step in a seat's information state. ACT: a seat's action (payload: its action id);
+# DEAL, STOP, ROOT: markers; DRAW: a seat's card in the draw for dealer; DEALER: the first dealer
+# chosen; EXCHANGE: another seat exchanged (payload: how many cards); OWN_EXCHANGE: the cards the
+# seat exchanged; then the seat's private parts whenever they change other than by its own play:
+# HAND (its cards), AUX (Call Break: cards shown for a redeal; related games: the seat's
+# discards), UPCARD (related games), FACE_DOWN (its cards are dealt but not looked at).
+ACT, DEAL, STOP, ROOT, DRAW, DEALER, EXCHANGE, OWN_EXCHANGE, HAND, AUX, UPCARD, FACE_DOWN = range(12)
+KINDS = 12
+PRIVATE = (HAND, AUX, UPCARD)
+UNSEEN = -1  # the HAND part of a Call Break seat that has not looked at its cards
+
+
+def _private_parts(engine: Any, seat: int) -> tuple[int, int, int]:
+    """What ``seat`` holds and sees face up now, as card masks (``_private`` as numbers)."""
+    if isinstance(engine, Match):
+        hand = engine.hands[seat] if engine.looked[seat] else UNSEEN
+        shown = engine.redeal.shown if engine.redeal is not None else ()
+        return hand, sum(1 << c for c in shown), 0
+    up = 0 if engine.upcard is None else 1 << int(engine.upcard)
+    return engine.hands[seat], engine.discards[seat], up
+
+
+def _action_steps(action: Any, seat: int) -> list[tuple[int, int, int]]:
+    """The steps of ``seat``'s information state for ``action`` (kind, actor or -1, payload bits)."""
+    if isinstance(action, Deal):
+        return [(DEAL, -1, 0)]
+    if isinstance(action, Stop):
+        return [(STOP, -1, 0)]
+    if isinstance(action, Draw):
+        return [(DRAW, s, 1 << int(c)) for s, c in enumerate(action.cards)]
+    if isinstance(action, ChooseDealer):
+        return [(DEALER, action.seat, 0)]
+    if isinstance(action, Exchange):
+        if action.seat != seat:
+            return [(EXCHANGE, action.seat, 1 << len(action.cards))]
+        return [(OWN_EXCHANGE, seat, sum(1 << int(c) for c in action.cards))]
+    return [(ACT, action.seat, 1 << action_id(action))]
+
+
+class Recall:
+    """The information-state tensor: a seat's information state with perfect recall, as a fixed
+    number of steps (two states give the same tensor exactly when they give the seat the same
+    information-state string).
+
+    Layout: ``capacity`` steps of ``width`` floats, each one-hot in its kind (``KINDS``), its
+    actor seat (``players``; none for private parts and markers) and bits of its payload (an
+    action id, a card mask, or a count; the family's number of actions wide), zero after the last
+    step; then the seat's own number (``players``), whether a deal is in progress, and the cards
+    of that deal come to the seat so far (52). The capacity is the game's deals at most (its
+    ``deals``, ``max_hands`` or ``max_deals``) times a bound on the steps of one deal, with room
+    in Call Break for two redeals of each deal and two extra deals for ties; a longer match
+    (rarer than one in ten thousand in random play) raises ``SpielError``.
+    """
+
+    def __init__(self, family: str, players: int, deals: int) -> None:
+        self.players = players
+        self.payload = num_actions(family)
+        self.width = KINDS + players + self.payload
+        if family == "callbreak":
+            # a round of the deal: deal, hand, shown cards; each seat's claim, look, call and
+            # its hand shown to it; then the plays, and stop. Three rounds (two redeals), and
+            # two deals more than the match has (a tie played off by an extra deal, twice).
+            per_deal = 3 * (3 + 4 * players) + 52 + 1
+            deals += 2
+        else:
+            # deal, hand, upcard, discards; an auction (a bid of each height or a pass from
+            # each seat), trump, join, exchanges (each with the hand and discards it changes),
+            # settle, the plays (the pack at most) and stop.
+            per_deal = 4 + 15 * players + 1 + players + 3 * players + 1 + 52 + 1
+        self.capacity = players + 1 + deals * per_deal
+        self.size = self.capacity * self.width + players + 1 + 52
+
+    def encode(self, state: CardGameState, player: int, out: np.ndarray) -> np.ndarray:
+        steps = state.steps[player]
+        if len(steps) > self.capacity:
+            raise pyspiel.SpielError(
+                f"the information state of seat {player} has {len(steps)} steps, more than the "
+                f"tensor's {self.capacity}: a longer match than this game's bound")
+        out[:] = 0
+        grid = out[:self.capacity * self.width].reshape(self.capacity, self.width)
+        actor0, pay0 = KINDS, KINDS + self.players
+        for i, (kind, actor, bits) in enumerate(steps):
+            row = grid[i]
+            row[kind] = 1
+            if actor >= 0:
+                row[actor0 + actor] = 1
+            while bits:
+                low = bits & -bits
+                row[pay0 + low.bit_length() - 1] = 1
+                bits ^= low
+        tail = self.capacity * self.width
+        out[tail + player] = 1
+        if state.pending:
+            out[tail + self.players] = 1
+            for c in state._pending_to(player):
+                out[tail + self.players + 1 + c] = 1
+        return out
+
+
+# --- registration ------------------------------------------------------------------------------
+
+
+def _restore_game(name: str, params: dict[str, Any], options: Any) -> CardGame:
+    game: CardGame = pyspiel.load_game(short_name(name), params)
+    game.options = options
+    return game
+
+
 def _register(info: GameInfo) -> None:
     game_type = _game_type(info)
 
@@ -379,7 +570,9 @@ def _register(info: GameInfo) -> None:
 
     # A class, not a closure, is registered: OpenSpiel's registry outlives the interpreter and
     # a class (which refers to itself) is never freed when it lets go of it at exit.
-    cls = type(f"CardGame_{info.name.replace('-', '_')}", (CardGame,), {"__init__": init})
+    name = f"CardGame_{info.name.replace('-', '_')}"
+    cls = type(name, (CardGame,), {"__init__": init, "__module__": __name__, "__qualname__": name})
+    globals()[name] = cls  # pickle finds a class by its module and name
     pyspiel.register_game(game_type, cls)
 
 

@@ -90,8 +90,8 @@ def _replay(state: Any, history: list[Any], k: int, sigma: dict[int, int], playe
     game = state.get_game()
     new = game.new_initial_state()
     new.box.game = game.info.create(game.players, game.options)
-    new.pieces = [[] for _ in range(game.players)]
     new.horizon = state.horizon
+    new.restart_record()
     try:
         for a in actions:
             new.engine.apply(a)
@@ -118,7 +118,7 @@ def from_view(game: Any, view: Any, rng: random.Random) -> Any:
         engine = cls.from_view(view, hands, stock)
     state = game.new_initial_state()
     state.box.game = engine
-    state.pieces = [["root"] for _ in range(game.players)]
+    state.restart_record(root=True)
     state.horizon = len(engine.results) + 1
     return state
 
