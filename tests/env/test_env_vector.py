@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from callbreak.core.actions import Call, ChooseDealer, Deal, Draw, Look, Stop
+from callbreak.core.actions import Call, ChooseDealer, Deal, Draw, Stop
 from callbreak.core.cards import DECK, cards_of
 from callbreak.core.match import Match
 from callbreak.core.rules import PRESETS, FirstDealer
+from callbreak.core.scoring import deal_points
 from callbreak.env.vector import VectorEnv
-from callbreak.games.spaces import CALLBREAK_FAMILY, Encoder, MaskedActionError, action_mask, legal_ids
+from callbreak.games.spaces import CALLBREAK_FAMILY, LOOK, Encoder, MaskedActionError, action_mask, legal_ids
 
 ENC = Encoder(CALLBREAK_FAMILY, 4)
 
@@ -50,12 +51,6 @@ def _feed(vec: VectorEnv, t: int, match: Match | None) -> Match:
     return match
 
 
-def _look(match: Match) -> None:
-    seat = match.to_act
-    if seat is not None and seat >= 0 and Look(seat) in match.legal_actions(seat):
-        match.apply(Look(seat))  # the batched environment always looks before calling
-
-
 @pytest.mark.parametrize("preset,options", CASES, ids=lambda v: str(v) if isinstance(v, str) else
                          ",".join(f"{k}={x}" for k, x in v.items()) or "-")
 @pytest.mark.parametrize("reward", ["deal", "match"])
@@ -70,7 +65,6 @@ def test_the_batched_tables_follow_the_engine_step_for_step(preset: str, options
     finished = tricks = 0
     for _ in range(260):
         for t, m in enumerate(matches):
-            _look(m)
             seat = m.to_act
             assert seat == vec.to_act[t]
             view = m.view(seat)
@@ -126,8 +120,36 @@ def test_seeded_and_refuses_actions_outside_the_mask() -> None:
     assert np.array_equal(a.state, before)
 
 
-def test_calls_are_actions_and_blind_calls_are_not_offered() -> None:
+def test_blind_calls_are_offered_until_the_seat_looks_and_score_double() -> None:
     vec = VectorEnv(num_tables=3, preset="567", seed=2)
-    _, mask = vec.reset()
-    assert (mask[:, 52 + 1:52 + 9] == 1).all() and mask[:, 66:81].sum() == 0
-    assert Call(0, 3).tricks == 3
+    obs, mask = vec.reset()
+    hand = vec.encoder.blocks["hand"]
+    looked = vec.encoder.offset("looked")
+    assert (mask[:, 52 + 1:52 + 9] == 1).all() and (mask[:, 66 + 1:66 + 9] == 1).all()
+    assert (mask[:, LOOK] == 1).all()
+    assert obs[:, hand.offset:hand.offset + hand.size].sum() == 0 and (obs[:, looked] == 0).all()
+    step = vec.step(np.full(3, LOOK))  # the same seats, now seeing their cards
+    assert (step.obs[:, hand.offset:hand.offset + hand.size].sum(axis=1) == 13).all()
+    assert (step.obs[:, looked] == 1).all() and step.mask[:, 66:81].sum() == 0
+    table = VectorEnv(num_tables=1, preset="567", seed=4)
+    table.reset()
+    first = int(table.to_act[0])
+    table.step(np.array([66 + 1]))  # a blind call of 1
+    for _ in range(3):  # the others call 1 after looking
+        table.step(np.array([LOOK]))
+        table.step(np.array([52 + 1]))
+    blind = table.encoder.offset("blind")
+    assert table.obs[0, blind + (first - int(table.to_act[0])) % 4] == 1
+    while True:  # play to the end of the deal, counting the tricks
+        won = table.won[0].copy()
+        step = table.step(table.sample_actions(1))
+        if table.trick_winner[0] >= 0:
+            won[table.trick_winner[0]] += 1
+        if won.sum() == 13:
+            break
+    rules = table.rules
+    for s in range(4):
+        want = deal_points(1, int(won[s]), rules, blind=s == first) / 10
+        assert step.rewards[0, s] == pytest.approx(want)
+    assert deal_points(1, int(won[first]), rules, blind=True) == 2 * deal_points(1, int(won[first]), rules)
+    assert Call(0, 3, True).blind

@@ -26,8 +26,11 @@ Choices:
 - **Calls are actions** (ids 52..65, call 0..13; the mask allows the rules' range), made by the
   seat to act like card plays; weak-hand redeal claims too (81 claim, 82 keep) under rules that
   have them.
-- **No blind calls**: under rules with blind calls (the ``567`` preset) every seat looks at its
-  cards before calling (ids 66..80 are never legal); the PettingZoo environment offers them.
+- **Blind calls** under rules that have them (the ``567`` preset): a seat to call that has not
+  seen its cards (its observation's hand is empty) may look first (80: the same seat then calls),
+  call blind (66..79: the call scores double, made or missed) or call without looking (52..65).
+  A seat looks only when it is its turn to call (the engine lets a seat look at any time; what the
+  seat to act sees is the same).
 - With an unlimited number of deals (Call Bridge) a match ends after ``max_deals`` deals (the
   table stops, as the PettingZoo environment does); chips (``stakes``) and the turn timer are not
   modelled.
@@ -107,6 +110,7 @@ def options_of(rules: Rules, reward: str, max_deals: int) -> np.ndarray:
     o[impl.O_PARTNERSHIP] = int(rules.partnership)
     o[impl.O_FIRST_LED] = int(rules.trump is Trump.FIRST_LED)
     o[impl.O_REWARD_MATCH] = int(reward == "match")
+    o[impl.O_BLIND] = int(rules.blind_call)
     return o
 
 
@@ -137,7 +141,7 @@ class VectorEnv:
                             (impl.F_DEALER, "dealer"), (impl.F_SEAT, "seat"), (impl.F_CALLS, "calls"),
                             (impl.F_WON, "won"), (impl.F_SCORES, "scores"), (impl.F_VOIDS, "voids"),
                             (impl.F_TRUMP, "trump"), (impl.F_PHASE, "phase"), (impl.F_DEAL, "deal"),
-                            (impl.F_LOOKED, "looked")):
+                            (impl.F_LOOKED, "looked"), (impl.F_BLIND, "blind")):
             f[index] = self.encoder.offset(name)
         self._offsets = f
         t = num_tables

@@ -41,7 +41,9 @@ C_WON = 27
 C_TOTALS = 31  # tenths
 C_PLAYED = 35  # cards each seat played this deal
 C_VOIDS = 39  # suits each seat has shown it lacks (bit mask)
-NCOLS = 43
+C_LOOKED = 43  # bit mask of the seats that have seen their cards this deal
+C_BLIND = 44  # bit mask of the seats that called blind this deal
+NCOLS = 45
 
 PH_CLAIM = 2
 PH_CALL = 3
@@ -69,7 +71,8 @@ O_ROTATION = 17  # +1 or -1
 O_PARTNERSHIP = 18
 O_FIRST_LED = 19
 O_REWARD_MATCH = 20  # 0: points per deal; 1: a share of 1 to the match's winners
-NOPTS = 21
+O_BLIND = 21  # blind calls: a seat sees its cards once it looks or calls; a blind call scores double
+NOPTS = 22
 
 SC_TENTHS = 0
 SC_EXACT_OR_ONE_OVER = 1
@@ -98,7 +101,8 @@ F_TRUMP = 11
 F_PHASE = 12
 F_DEAL = 13
 F_LOOKED = 14
-NF = 15
+F_BLIND = 15
+NF = 16
 
 # chance log entries: (kind, a, b, c, d): kind 0 = first dealer a; kind 1 = deal of hands a..d
 LOG_SIZE = 16
@@ -172,6 +176,8 @@ def _deal(S: Any, P: Any, t: int, deck: Any, log: Any, logn: Any) -> None:
     S[t, C_TRUMP] = -1 if P[O_FIRST_LED] != 0 else 0
     S[t, C_TURN] = (S[t, C_DEALER] + 1) % 4
     S[t, C_CLAIM] = 0
+    S[t, C_LOOKED] = 0 if P[O_BLIND] != 0 else 15
+    S[t, C_BLIND] = 0
     S[t, C_PHASE] = PH_CLAIM if P[O_WEAK] == WEAK_CLAIM else PH_CALL
 
 
@@ -188,19 +194,21 @@ def _new_match(S: Any, P: Any, t: int, deck: Any, log: Any, logn: Any) -> None:
 
 
 @_jit
-def _deal_points(call: int, won: int, P: Any) -> int:
+def _deal_points(call: int, won: int, P: Any, blind: bool) -> int:
     scoring = P[O_SCORING]
     if scoring == SC_EXACT_OR_ONE_OVER:
         made = call <= won <= call + 1
     else:
         made = won >= call
     if not made:
-        return -call * 10
-    if P[O_BONUS_THRESHOLD] > 0 and call >= P[O_BONUS_THRESHOLD]:
-        return int(P[O_BONUS_POINTS] * 10)
-    if scoring == SC_TENTHS:
-        return call * 10 + (won - call)
-    return call * 10
+        points = -call * 10
+    elif P[O_BONUS_THRESHOLD] > 0 and call >= P[O_BONUS_THRESHOLD]:
+        points = int(P[O_BONUS_POINTS] * 10)
+    elif scoring == SC_TENTHS:
+        points = call * 10 + (won - call)
+    else:
+        points = call * 10
+    return points * 2 if blind else points
 
 
 @_jit
@@ -239,12 +247,12 @@ def _score_deal(S: Any, P: Any, t: int, rewards: Any, done: Any, final: Any, won
     if P[O_PARTNERSHIP] != 0:
         for team in range(2):
             p = _deal_points(S[t, C_CALLS + team] + S[t, C_CALLS + team + 2],
-                             S[t, C_WON + team] + S[t, C_WON + team + 2], P)
+                             S[t, C_WON + team] + S[t, C_WON + team + 2], P, False)
             points[team] = p
             points[team + 2] = p
     else:
         for s in range(4):
-            points[s] = _deal_points(S[t, C_CALLS + s], S[t, C_WON + s], P)
+            points[s] = _deal_points(S[t, C_CALLS + s], S[t, C_WON + s], P, S[t, C_BLIND] >> s & 1 == 1)
     for s in range(4):
         S[t, C_TOTALS + s] += points[s]
         if P[O_REWARD_MATCH] == 0:
@@ -325,7 +333,15 @@ def _apply(S: Any, P: Any, t: int, a: int, rewards: Any, done: Any, final: Any, 
             S[t, C_TURN] = (seat + 1) % 4
         return
     if phase == PH_CALL:
-        S[t, C_CALLS + seat] = a - 52
+        if a == 80:  # look at the cards: the same seat calls next
+            S[t, C_LOOKED] |= 1 << seat
+            return
+        if a >= 66:
+            S[t, C_BLIND] |= 1 << seat
+            S[t, C_CALLS + seat] = a - 66
+        else:
+            S[t, C_CALLS + seat] = a - 52
+        S[t, C_LOOKED] |= 1 << seat
         if seat != dealer:
             S[t, C_TURN] = (seat + 1) % 4
             return
@@ -376,7 +392,8 @@ def _write(S: Any, P: Any, F: Any, t: int, obs: Any, mask: Any) -> None:
     mrow[:] = 0
     seat = S[t, C_TURN]
     phase = S[t, C_PHASE]
-    m = S[t, C_HANDS + seat]
+    looked = S[t, C_LOOKED] >> seat & 1
+    m = S[t, C_HANDS + seat] if looked else 0
     base = F[F_HAND]
     while m:
         row[base + low_card(m)] = 1
@@ -396,6 +413,8 @@ def _write(S: Any, P: Any, F: Any, t: int, obs: Any, mask: Any) -> None:
         for suit in range(4):
             if v >> suit & 1:
                 row[F[F_VOIDS] + 4 * r + suit] = 1
+        if S[t, C_BLIND] >> s & 1:
+            row[F[F_BLIND] + r] = 1
     ntrick = S[t, C_NTRICK]
     for i in range(ntrick):
         row[F[F_TRICK] + S[t, C_T0 + i]] = 1
@@ -409,7 +428,7 @@ def _write(S: Any, P: Any, F: Any, t: int, obs: Any, mask: Any) -> None:
     row[F[F_PHASE] + phase] = 1
     row[F[F_DEAL]] = S[t, C_NDEALS] + 1
     row[F[F_DEAL] + 1] = P[O_DEALS_SHOWN]
-    row[F[F_LOOKED]] = 1
+    row[F[F_LOOKED]] = looked
     if phase == PH_PLAY:
         legal = legal_mask(S[t, C_HANDS + seat], S[t, C_T0], S[t, C_T1], S[t, C_T2], ntrick,
                            S[t, C_TRUMP], S[t, C_DONE] == 0, P[O_MUST_BEAT], P[O_VOID_RULE],
@@ -420,6 +439,10 @@ def _write(S: Any, P: Any, F: Any, t: int, obs: Any, mask: Any) -> None:
     elif phase == PH_CALL:
         for n in range(P[O_MIN_CALL], P[O_MAX_CALL] + 1):
             mrow[52 + n] = 1
+            if not looked:
+                mrow[66 + n] = 1
+        if not looked:
+            mrow[80] = 1
     else:
         mrow[82] = 1
         h = S[t, C_HANDS + seat]

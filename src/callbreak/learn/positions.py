@@ -11,8 +11,8 @@ A labelled position holds the network's input (what the seat sees: the environme
 and the rules), the legal mask, and a target for each legal action: the expert's search value of
 each card (:meth:`~callbreak.bots.expert.ExpertBot.appraise`, points: own less the others' mean),
 or, for a call, the expected points of each call under its trick outlook
-(:meth:`~callbreak.bots.expert.ExpertBot.call_outlook`); other choices (a weak-hand redeal) get
-the expert's decision. The value target is the seat's own points in that deal, known once the deal
+(:meth:`~callbreak.bots.expert.ExpertBot.call_outlook`); other choices (a weak-hand redeal; to
+look or call blind) get the expert's decision. The value target is the seat's own points in that deal, known once the deal
 is scored (a deal thrown in for a redeal gives none).
 """
 
@@ -28,7 +28,7 @@ from callbreak.bots import make_bot
 from callbreak.bots.base import Bot
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.neural import Network, input_scale, rules_features
-from callbreak.core.actions import Action, ChooseDealer, Deal, Draw, Look
+from callbreak.core.actions import Action, ChooseDealer, Deal, Draw
 from callbreak.core.cards import DECK, cards_of
 from callbreak.core.match import Match
 from callbreak.core.rules import FirstDealer, Rules
@@ -129,11 +129,6 @@ class SelfPlay:
                 m = self.matches[t]
                 assert m is not None
                 m.apply(Deal(hands=tuple(cards_of(h) for h in value)))
-        m = self.matches[t]
-        assert m is not None
-        seat = m.to_act
-        if seat is not None and seat >= 0 and Look(seat) in m.legal_actions(seat):
-            m.apply(Look(seat))  # the batched environment always looks before calling
 
     # --- one step of every table ----------------------------------------------------------------
 
@@ -200,7 +195,7 @@ class SelfPlay:
             a = self.labeller.appraise(view)
             for play, v in zip(a.plays, a.values, strict=True):
                 q[int(play.card)] = v
-        elif view.phase is Phase.CALL:
+        elif view.phase is Phase.CALL and view.hand is not None:
             hist, _ = self.labeller.call_outlook(view)
             seat = view.seat
             assert seat is not None
