@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from typing import Annotated, Any
 
 import typer
@@ -35,12 +36,15 @@ def serve(
         help="Let a table's creator choose its seed (for practice and tests): such tables are "
              "labelled 'practice (seeded)' and kept out of the leaderboard and statistics. "
              "Without it every deal comes from the server's own randomness.")] = False,
+    log_json: Annotated[bool, typer.Option(
+        "--log-json", envvar="CALLBREAK_LOG_JSON",
+        help="Log one JSON object a line (time, pid, level, logger, message) instead of text.")] = False,
 ) -> None:
     """Start the web app and print its URL."""
     import uvicorn
 
     from callbreak.core import CallbreakError
-    from callbreak.server.app import LOG_FORMAT, create_app
+    from callbreak.server.app import create_app, setup_logging
     from callbreak.store import Store
 
     try:
@@ -56,7 +60,7 @@ def serve(
                    "processes could not share the tables, their leases or their messages); run one "
                    "process on SQLite, or give --db postgresql://user@host/dbname", err=True)
         raise typer.Exit(2)
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    setup_logging(log_json)
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
     typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")
@@ -65,19 +69,48 @@ def serve(
     if practice:
         typer.echo("(practice: clients may seed the deals; such tables are labelled and not counted)")
     # No per-message compression: state messages are small and deflate costs more CPU than it saves.
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "ws_max_size": WS_MAX_FRAME,
-                               "ws_per_message_deflate": False, "ws_ping_interval": 20, "ws_ping_timeout": 20}
+    # log_config None: uvicorn's own lines go through our handler too (time and process first).
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "log_config": None,
+                               "ws_max_size": WS_MAX_FRAME, "ws_per_message_deflate": False,
+                               "ws_ping_interval": 20, "ws_ping_timeout": 20}
     if workers > 1:
         # Each worker process builds its own app and store from the environment (server/app.py).
         store.close()
         os.environ["CALLBREAK_DB"] = store.url
         os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
         os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
+        os.environ["CALLBREAK_LOG_JSON"] = "1" if log_json else ""
+        # /metrics adds up every process of the server (prometheus_client's multiprocess mode).
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="callbreak-metrics-")
+        _log_worker_restarts()
         typer.echo(f"({workers} processes)")
         uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
         return
     uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True),
                 **options)
+
+
+def _log_worker_restarts() -> None:
+    """uvicorn's supervisor restarts a worker that died, saying so only at a level we do not
+    show: say which process died and which one took its place (its tables go to the live
+    processes, which log each table they take over, naming the process it came from)."""
+    from uvicorn.supervisors.multiprocess import Multiprocess
+
+    from callbreak.server.metrics import mark_dead
+
+    log = logging.getLogger("callbreak.serve")
+    keep = Multiprocess.keep_subprocess_alive
+
+    def keep_and_tell(self: Any) -> None:
+        before = [p.pid for p in self.processes]
+        keep(self)
+        for old, new in zip(before, [p.pid for p in self.processes], strict=True):
+            if old != new:
+                mark_dead(old)
+                log.warning("worker process %s died; the supervisor (process %d) started process %s in "
+                            "its place", old, os.getpid(), new)
+
+    Multiprocess.keep_subprocess_alive = keep_and_tell  # type: ignore[method-assign]
 
 
 def store_hint() -> str:

@@ -13,7 +13,9 @@ import json
 import logging
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from callbreak.games import games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
 from callbreak.server.loopwatch import LoopWatch
+from callbreak.server.metrics import Metrics
 from callbreak.server.reviews import ReviewJobs
 from callbreak.server.tables import (
     HANDOFF_TTL,
@@ -65,13 +68,39 @@ STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404
           "no_review": 409}
 
 
-LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"  # what `callbreak serve` prints, in every process
+# What `callbreak serve` prints, in every process: the time and the process id come first.
+LOG_FORMAT = "%(asctime)s.%(msecs)03d pid %(process)d %(levelname)s %(name)s: %(message)s"
+LOG_DATEFMT = "%Y-%m-%dT%H:%M:%S"
+
+
+class JsonLogFormatter(logging.Formatter):
+    """One JSON object a line (``callbreak serve --log-json``): time (UTC, ISO 8601), process
+    id, level, logger and message, and the exception if any."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+                 "pid": record.process, "level": record.levelname, "logger": record.name,
+                 "message": record.getMessage()}
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def setup_logging(json_lines: bool | None = None) -> None:
+    """Log as `callbreak serve` does (``json_lines`` None: ``CALLBREAK_LOG_JSON=1``)."""
+    if json_lines is None:
+        json_lines = os.environ.get("CALLBREAK_LOG_JSON", "") in ("1", "true")
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLogFormatter() if json_lines else logging.Formatter(LOG_FORMAT, LOG_DATEFMT))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
 
 
 def app_from_env() -> FastAPI:
     """The app for ``callbreak serve --workers N``: each worker process builds its own."""
     store = Store(os.environ["CALLBREAK_DB"])
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)  # a worker starts afresh
+    setup_logging()  # a worker starts afresh
     return create_app(store,
                       url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"),
                       warm_in_child=True)
@@ -93,15 +122,23 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     """
     if practice is None:
         practice = os.environ.get("CALLBREAK_PRACTICE", "") == "1"
-    service = TableService(store, url_bots=url_bots, practice=practice)
+    metrics = Metrics()
+    service = TableService(store, url_bots=url_bots, practice=practice, metrics=metrics)
     reviews = ReviewJobs(store, stored_record)
-    watch = LoopWatch()
+
+    def lag_seen(lag: float) -> None:
+        metrics.loop_lag.observe(lag)
+        if lag > watch.threshold:
+            metrics.stalls.inc()
+
+    watch = LoopWatch(observe=lag_seen)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         watch.start()
         service.warmup = KernelWarmup(child=warm_in_child)
         warming = asyncio.create_task(service.warmup.run(), name="kernel-warm-up")
+        counting = asyncio.create_task(keep_counting(), name="metrics")
         if store.is_sqlite:
             resumed = service.resume_all()
         else:  # PostgreSQL: processes share the tables (server/cluster.py)
@@ -117,6 +154,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         if service.cluster is not None:
             await service.cluster.stop()
         warming.cancel()
+        counting.cancel()
         await service.warmup.close()
         await watch.stop()
 
@@ -207,6 +245,33 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         return {"ok": True, "pid": os.getpid(), "loop": {"worst_lag": round(watch.worst, 4),
                                                          "stalls": watch.stalls,
                                                          "threshold": watch.threshold}}
+
+    def count_live() -> None:
+        """Set the live gauges from the tables this process runs and its sockets."""
+        counts = {"lobby": 0, "playing": 0}
+        bot_tables = sockets = 0
+        for table in list(service.tables.values()):
+            sockets += sum(1 for c in table.connections if c.alive)
+            if table.replica or table.status not in counts:
+                continue
+            counts[table.status] += 1
+            bot_tables += table.has_bots()
+        for status, n in counts.items():
+            metrics.tables.labels(status).set(n)
+        metrics.bot_tables.set(bot_tables)
+        metrics.sockets.set(sockets)
+        metrics.kernel_ready.set(1 if service.warmup is not None and service.warmup.ready else 0)
+
+    async def keep_counting() -> None:  # several processes: each keeps its own gauges current
+        while True:
+            count_live()
+            await asyncio.sleep(1.0)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        count_live()
+        text, kind = metrics.render()
+        return Response(text, media_type=kind)
 
     @app.get("/readyz")
     async def readyz() -> JSONResponse:
@@ -321,10 +386,11 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                 await ws.close(code=4404)
                 return
             refusal = e
-        outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        # A message, or (a state, when its action was stored) to time its latency; None: close.
+        outbox: asyncio.Queue[dict[str, Any] | str | tuple[str, float] | None] = asyncio.Queue()
         conn = Connection(seat=None, send=lambda m: None)
 
-        def send(message: dict[str, Any] | str) -> None:
+        def send(message: dict[str, Any] | str | tuple[str, float]) -> None:
             if not conn.alive:
                 return
             if outbox.qsize() >= OUTBOX_LIMIT:  # a client that stopped reading
@@ -334,10 +400,15 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             outbox.put_nowait(message)
 
         conn.send = send
+        conn.timed_send = lambda text, stored_at: send((text, stored_at))
 
         async def writer() -> None:
             while (message := await outbox.get()) is not None:
-                await ws.send_text(message if isinstance(message, str) else dumps(message))
+                if isinstance(message, tuple):
+                    await ws.send_text(message[0])
+                    metrics.latency.observe(time.perf_counter() - message[1])
+                else:
+                    await ws.send_text(message if isinstance(message, str) else dumps(message))
             with contextlib.suppress(Exception):
                 await ws.close(code=1008)
 

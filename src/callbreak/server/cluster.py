@@ -135,6 +135,9 @@ class Cluster:
         return count
 
     def _claim(self, stored: StoredGame) -> bool:
+        before = None
+        with contextlib.suppress(Exception):  # only for the log: whose table it was
+            before = self.store.lease_of(stored.id)
         epoch = self.store.acquire_lease(stored.id, self.me, LEASE_SECONDS)
         if epoch is None:
             return False
@@ -154,7 +157,9 @@ class Cluster:
             return False
         table.epoch, table.replica = epoch, False
         self.owned_since[table.code] = time.monotonic()
-        log.info("took over table %s (epoch %d)", table.code, epoch)
+        previous = f"from {before[0]}" if before else "never run before"
+        log.info("process %s took over table %s (epoch %d, %s)", self.me, table.code, epoch, previous)
+        service.metrics.takeovers.inc()
         if table.match is not None:
             service._advance(table)  # the restart path: deal on, arm the clock, broadcast
         else:
@@ -165,7 +170,8 @@ class Cluster:
         """This process no longer holds the table's lease: become a replica of the new owner."""
         if table.replica:
             return
-        log.warning("lost the lease of table %s (epoch %s)", table.code, table.epoch)
+        log.warning("process %s lost the lease of table %s (epoch %s)", self.me, table.code, table.epoch)
+        self.service.metrics.leases_lost.inc()
         self._follow(table)
 
     def hand_on(self, table: Table) -> None:
@@ -185,7 +191,9 @@ class Cluster:
         if best is None:
             return
         self.store.release_lease(table.id, self.me, table.epoch)
-        log.info("handing table %s to %s (%d seated players there, %d here)", table.code, best, most, here)
+        log.info("process %s hands table %s to %s (%d seated players there, %d here)", self.me, table.code,
+                 best, most, here)
+        self.service.metrics.handovers.inc()
         self.handed[table.code] = time.monotonic()
         self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
         self._follow(table)  # its presence notice goes after: the new owner knows who is here
@@ -287,6 +295,7 @@ class Cluster:
         """Run ``method`` at the table's owner and wait for its answer. If the owner dies while
         the call waits, the call goes to the next owner (this process, if it claims the table):
         the client sees a short wait, not an error; the version check stops a double action."""
+        self.service.metrics.forwarded.inc()
         owner = self.owner_seen.get(table.code)
         if owner is not None and owner != self.me:
             # The owner that last spoke for the table, without reading its lease: a forwarded

@@ -28,6 +28,7 @@ from callbreak.core import (
 from callbreak.core.game import Game
 from callbreak.games import game_info
 from callbreak.server import engines, players
+from callbreak.server.metrics import Metrics
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
     MessageError,
@@ -179,6 +180,9 @@ class Connection:
     send: Callable[[dict[str, Any] | str], None]  # a message, or one already encoded
     alive: bool = True
     token_hash: str | None = None  # of the token it said hello with: the seat is its while they match
+    # Sends a state with the time its action was stored (a socket: the latency is measured once
+    # the state is written); None: ``send``.
+    timed_send: Callable[[str, float], None] | None = None
 
 
 @dataclass
@@ -234,6 +238,7 @@ class Table:
     notices: list[dict[str, Any]] = field(default_factory=list)
     # Seat -> (hash of a one-time code, expiry): the seat may move to the device that shows it.
     handoffs: dict[int, tuple[str, float]] = field(default_factory=dict)
+    stored_at: float | None = None  # perf_counter when its latest action was stored, until sent
 
     @property
     def version(self) -> int:
@@ -247,6 +252,10 @@ class Table:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
                 return i
         return None
+
+    def has_bots(self) -> bool:
+        """Whether bots play here: a bot seat, or an open seat (a bot takes it at the start)."""
+        return any(s.kind in ("bot", "open") for s in self.seats)
 
     def seats_here(self) -> set[int]:
         """The seats with a live socket on this process."""
@@ -285,8 +294,10 @@ class Table:
 class TableService:
     """Every live table, the store behind them, and the loop their clocks run on."""
 
-    def __init__(self, store: Store, *, url_bots: bool = True, practice: bool = False) -> None:
+    def __init__(self, store: Store, *, url_bots: bool = True, practice: bool = False,
+                 metrics: Metrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics if metrics is not None else Metrics()
         self.url_bots = url_bots  # whether a table may seat a bot by URL (the server then calls it)
         self.practice = practice  # whether a client may seed a table's deals (practice tables)
         self.tables: dict[str, Table] = {}
@@ -319,7 +330,12 @@ class TableService:
         if self.preparing(config):
             assert self.warmup is not None
             await self.warmup.wait()
-        return await asyncio.to_thread(engines.decide, config, spec, seed, view, BOT_BUDGET)
+        started = time.perf_counter()
+        try:
+            return await asyncio.to_thread(engines.decide, config, spec, seed, view, BOT_BUDGET)
+        finally:
+            kind = "url" if players.is_url(spec) else spec.split(":")[0]
+            self.metrics.bot_seconds.labels(kind).observe(time.perf_counter() - started)
 
     # --- startup ---------------------------------------------------------------------------
 
@@ -645,6 +661,8 @@ class TableService:
             raise MessageError("unavailable", "the action could not be saved, so it was not "
                                               "played; try again") from None
         match.apply(action)
+        table.stored_at = time.perf_counter()
+        self.metrics.actions.inc()
 
     def _advance(self, table: Table) -> None:
         """Run chance steps, finish a game that is over, then broadcast and start the clock."""
@@ -866,6 +884,7 @@ class TableService:
         """
         if self.cluster is not None:  # the owner tells the other processes the table moved on
             self.cluster.changed(table)
+        stored_at, table.stored_at = table.stored_at, None  # timed once: the first state after it
         if not table.connections:
             return
         shared = self._shared_state(table)
@@ -880,7 +899,10 @@ class TableService:
                 if match is not None:
                     personal = personal_json(watcher if seat is None else match.view(seat))
                 cache[seat] = state_text(shared, public, seat, personal)
-            conn.send(cache[seat])
+            if stored_at is not None and conn.timed_send is not None:
+                conn.timed_send(cache[seat], stored_at)
+            else:
+                conn.send(cache[seat])
 
     async def run(self, method: str, code: str, *args: Any) -> Any:
         """``method`` (act, join, move, start, stop, rematch, handoff, claim) of the table ``code``, run by the
