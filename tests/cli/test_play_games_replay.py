@@ -45,7 +45,7 @@ def test_replay_narrates_a_related_game_record(tmp_path: Path, game: str, player
     assert result.exit_code == 0, result.output
     assert "Deal 1 (dealer" in result.output and "Trick 1:" in result.output
     last_scores = [line for line in result.output.splitlines() if line.strip().startswith("Scores:")][-1]
-    assert last_scores.strip() == "Scores: " + ", ".join(f"p{s} {scores[s]}" for s in range(players))
+    assert last_scores.strip() == "Scores: " + ", ".join(f"Seat {s + 1} · p{s} {scores[s]}" for s in range(players))
     assert "Winner" in result.output
 
 
@@ -92,7 +92,7 @@ def test_the_stepper_moves_through_a_related_game_seen_from_one_seat(tmp_path: P
             assert view.seat == 4 and view.hand is not None and set(view.hand) == set(dealt)
             table = "".join(s.text for y in range(stepper.query_one("#table").region.height)
                             for s in stepper.query_one("#table").render_line(y))
-            assert "South" not in table and "Seat 0" in table  # five seats: named by number
+            assert "South" not in table and "Seat 1" in table  # five seats: named by number, from 1
             await pilot.press("t")
             assert len(stepper.states[stepper.index].view(None).tricks) == 1
             await pilot.press("tab")
@@ -119,7 +119,7 @@ def test_replay_finds_a_saved_terminal_game_by_name(tmp_path: Path, monkeypatch:
         session.apply(session.chance_action() if g.to_act == CHANCE else rng.choice(g.legal_actions()))
     result = runner.invoke(app, ["replay", session.save_path.name])
     assert result.exit_code == 0, result.output
-    assert "Snarples record: 0=you" in result.output and "Winner" in result.output
+    assert "Snarples record: Seat 1 · you" in result.output and "Winner" in result.output
 
 
 def test_saved_games_list_names_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

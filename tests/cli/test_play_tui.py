@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from callbreak.cli.tui import render
 from callbreak.cli.tui.app import PlayApp
 from callbreak.cli.tui.session import Session, Turn
 from callbreak.core import Call, Phase, Redeal, make_rules
@@ -441,7 +442,7 @@ def test_the_draw_for_first_dealer_is_shown_under_catsatcards() -> None:
         dealer = app.session.view().dealer
         assert dealer is not None
         assert any(line.startswith("Draw for dealer: You ") for line in app.log_lines)
-        assert f"{app.names[dealer]} deals first." in app.log_lines
+        assert f"{render.deals_first(app.names[dealer])}." in app.log_lines  # "You deal first."
         app.exit()
 
     _run(session, body)

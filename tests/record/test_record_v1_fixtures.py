@@ -21,7 +21,7 @@ from callbreak.core.errors import RecordError
 from callbreak.core.match import Match
 from callbreak.core.rules import make_rules
 from callbreak.games import TrickGame, game_info
-from callbreak.record import VERSION, dumps, loads, narrate, redact, replay, replay_states
+from callbreak.record import VERSION, dumps, loads, narrate, redact, replay, replay_states, seat_label
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CALL_BREAK = ["callbreak", "567", "catsatcards", "call-bridge"]
@@ -110,7 +110,7 @@ def test_version_1_record_narrates_and_redacts(name: str) -> None:
     assert sum(1 for line in lines if line.startswith("Deal ")) == sum(
         1 for a in record.actions if a.kind == "deal")
     assert sum(1 for line in lines if line.startswith("  Scores:")) == len(deals)
-    winners = [record.seats[s] for s in final["winners"]]
+    winners = [seat_label(s, record.seats[s]) for s in final["winners"]]
     assert lines[-1 if final.get("chips") is None else -2].endswith(", ".join(winners))
     data = redact(record, 1)
     assert data["redacted_for"] == 1

@@ -19,7 +19,12 @@ def bot_server(
     max_think: Annotated[float, typer.Option(help="Most seconds the bot may think per decision, "
                                              "whatever the time budget.")] = 5.0,
 ) -> None:
-    """Serve a bot at GET /hi, POST /bid and POST /play, stateless, for any number of games."""
+    """Serve a bot at GET /hi, POST /bid and POST /play, for any number of games at once.
+
+    Each request carries the whole game so far, so nothing is needed between requests; the
+    bot only keeps, in memory, its readings of the other players from deal to deal of a match
+    (at most 1,000 matches, each forgotten after 30 minutes without a request).
+    """
     # Imported here so that other commands do not pay for the web stack.
     import uvicorn
 

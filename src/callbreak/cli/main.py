@@ -28,9 +28,11 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
         for p in PRESETS.values():
             table.add_row(p.name, p.title, p.description)
         console.print(table)
+        from callbreak.bots.base import CALL_BREAK_ENGINE
         from callbreak.games import games
 
-        others = ", ".join(info.name for info in games() if info.name != "callbreak")
+        # Call Bridge is Call Break's engine under a preset (listed above), not a related game.
+        others = ", ".join(info.name for info in games() if info.name not in CALL_BREAK_ENGINE)
         console.print(f"\nRelated games (games of their own, not presets): {others}; see "
                       "`callbreak related-games` and `callbreak play --game NAME`.")
         return
@@ -98,7 +100,7 @@ def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
         fail(f"{path.name} is a match you have not finished: `callbreak play --resume` continues "
              f"it, and `callbreak replay {path.name} --step` steps through it from your seat")
     for line in narrate(record):
-        console.print(line, highlight=False)
+        console.print(line, highlight=False, markup=False, soft_wrap=True)  # whole lines, even in a file
 
 
 # Subcommands that live in their own modules, one line each (in the order `--help` lists them).

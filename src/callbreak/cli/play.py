@@ -8,7 +8,7 @@ into a :class:`~callbreak.cli.tui.session.Session` and reports bad options befor
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -61,37 +61,36 @@ def play(
 ) -> None:
     """Play a whole game of Call Break (or any registered game) against bots in the terminal."""
     from callbreak.cli.tui.app import PlayApp
-    from callbreak.cli.tui.saves import latest_unfinished
     from callbreak.cli.tui.session import Session
+    from callbreak.games import game_info
 
-    console.print("Setting up the table…", highlight=False)  # bots may take a moment to load
-    try:
-        if resume:
-            given = [flag for flag, used in (
-                ("--preset", preset is not None), ("--option", bool(option)),
-                ("--opponents", opponents is not None), ("--seat", seat != 0),
-                ("--seed", seed is not None), ("--game", game != "callbreak"),
-                ("--players", players is not None)) if used]
-            if given:
-                fail(f"--resume continues the saved match with its own settings, so "
-                     f"{', '.join(given)} cannot be given with it")
-            path = latest_unfinished()
-            if path is None:
-                fail("there is no unfinished match to resume; start one with `callbreak play`")
-                return
-            session = Session.resume(path)
-            console.print(f"Resuming {path.name}", highlight=False)
-        else:
-            specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
-            session = Session.new(game, players=players, preset=preset,
-                                  options=parse_overrides(option or []), opponents=specs,
-                                  seat=seat, seed=seed)
-    except CallbreakError as e:
-        fail(str(e))
+    if not resume:
+        try:
+            game_info(game)  # an unknown game is refused before anything is set up
+        except CallbreakError as e:
+            fail(str(e))
+            return
+    problem: str | None = None
+    # Bots may take a moment to load; the note goes once the table is up (or refused).
+    with console.status("Setting up the table…"):
+        try:
+            if resume:
+                problem, session = _resume(preset=preset, option=option, opponents=opponents,
+                                           seat=seat, seed=seed, game=game, players=players)
+            else:
+                specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
+                session = Session.new(game, players=players, preset=preset,
+                                      options=parse_overrides(option or []), opponents=specs,
+                                      seat=seat, seed=seed)
+        except CallbreakError as e:
+            problem = str(e)
+        except OSError as e:
+            problem = f"cannot save the game: {e}"
+    if problem is not None:
+        fail(problem)
         return
-    except OSError as e:
-        fail(f"cannot save the game: {e}")
-        return
+    if resume and session.save_path is not None:
+        console.print(f"Resuming {session.save_path.name}", highlight=False)
     if think is None:
         think = 0.1 if fast else 1.0
     choice = PlayApp(session, delay=0.0 if fast else delay, think=think).run()
@@ -105,6 +104,26 @@ def play(
                           "`callbreak play --resume`", highlight=False)
 
 
+def _resume(*, preset: str | None, option: list[str] | None, opponents: str | None, seat: int,
+            seed: int | None, game: str, players: int | None) -> tuple[str | None, Any]:
+    """The last unfinished match, or why there is none to resume: (problem, session)."""
+    from callbreak.cli.tui.saves import latest_unfinished
+    from callbreak.cli.tui.session import Session
+
+    given = [flag for flag, used in (
+        ("--preset", preset is not None), ("--option", bool(option)),
+        ("--opponents", opponents is not None), ("--seat", seat != 0),
+        ("--seed", seed is not None), ("--game", game != "callbreak"),
+        ("--players", players is not None)) if used]
+    if given:
+        return (f"--resume continues the saved match with its own settings, so "
+                f"{', '.join(given)} cannot be given with it"), None
+    path = latest_unfinished()
+    if path is None:
+        return "there is no unfinished match to resume; start one with `callbreak play`", None
+    return None, Session.resume(path)
+
+
 @app.command()
 def games() -> None:
     """List the saved terminal games, newest first."""
@@ -116,7 +135,13 @@ def games() -> None:
         return
     from datetime import datetime
 
-    table = Table("file", "last move", "deals", "status", "seats", "game", box=None)
+    table = Table(box=None)
+    # The file name is what `callbreak replay` takes: never cut; the seats fold instead.
+    table.add_column("file", no_wrap=True, min_width=max(len(g.path.name) for g in saved))
+    for column in ("last move", "deals", "status"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("seats", overflow="fold")
+    table.add_column("game", no_wrap=True)
     for g in saved:
         when = datetime.fromtimestamp(g.modified).strftime("%Y-%m-%d %H:%M") if g.readable else "?"
         status = "unreadable" if not g.readable else ("finished" if g.finished else "unfinished")

@@ -273,13 +273,30 @@ def _points(x: float) -> str:
     return f"{x:g}"
 
 
+def seat_label(seat: int, name: str) -> str:
+    """How a seat is named wherever two seats may share a bot's name: its number (from 1) and
+    its player.
+
+    >>> seat_label(1, "random")
+    'Seat 2 · random'
+    """
+    return f"Seat {seat + 1} · {name}"
+
+
+def seat_labels(record: Record) -> tuple[str, ...]:
+    """Every seat's :func:`seat_label`, in seat order."""
+    return tuple(seat_label(s, name) for s, name in enumerate(record.seats))
+
+
 def narrate(record: Record) -> Iterator[str]:
-    """A readable deal-by-deal account of any game's record."""
-    names = record.seats
+    """A readable deal-by-deal account of any game's record; seats are named ``Seat 2 · random``
+    (two seats may have the same player), a trick's cards by seat number."""
+    names = seat_labels(record)
     n = record.players
     g = record.new_game()
-    yield f"{record.title} record: {', '.join(f'{i}={name}' for i, name in enumerate(names))}"
+    yield f"{record.title} record: {', '.join(names)}"
     notice = ""
+    width = max(len(name) for name in names)
     for action in record.actions:
         before = g.view(None)
         dealer = getattr(g, "dealer", None)
@@ -287,19 +304,19 @@ def narrate(record: Record) -> Iterator[str]:
         view = g.view(None)
         kind = action.kind
         if kind in ("choose_dealer", "draw") and getattr(g, "dealer", None) is not None:
-            yield f"First dealer: {names[g.dealer]}"  # type: ignore[attr-defined]
+            yield f"The first deal is dealt by {names[g.dealer]}"  # type: ignore[attr-defined]
         elif isinstance(action, Deal):
             yield ""
             yield f"Deal {len(view.results) + 1} (dealer {names[dealer] if dealer is not None else '?'})"
             for s, h in enumerate(action.hands):
                 if h:
-                    yield f"  {names[s]:>12}: {' '.join(c.pretty for c in sorted(h, key=lambda c: (c.suit, -c.rank)))}"
+                    yield f"  {names[s]:<{width}}  {' '.join(c.pretty for c in sorted(h, key=lambda c: (c.suit, -c.rank)))}"
             if action.upcard is not None:
                 yield f"  Upcard: {action.upcard.pretty}"
         elif kind == "play":
             if len(view.tricks) > len(before.tricks) or len(view.results) > len(before.results):
                 t = view.tricks[-1]
-                cards = " ".join(f"{names[s]}:{c.pretty}" for s, c in zip(t.seats, t.cards, strict=True))
+                cards = " ".join(f"{s + 1}:{c.pretty}" for s, c in zip(t.seats, t.cards, strict=True))
                 yield f"  Trick {len(view.tricks)}: {cards} -> {names[t.winner]}"
         elif kind == "stop":
             yield "The table stops."
@@ -325,4 +342,5 @@ def seat_names(record: Record) -> tuple[str, ...]:
 
 
 __all__ = ["CHANCE", "FORMAT", "HIDDEN", "VERSION", "Record", "dumps", "from_json", "loads",
-           "narrate", "record_of", "redact", "replay", "replay_states", "seat_names"]
+           "narrate", "record_of", "redact", "replay", "replay_states", "seat_label", "seat_labels",
+           "seat_names"]

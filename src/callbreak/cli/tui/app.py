@@ -273,7 +273,7 @@ class PlayApp(App[str | None]):
             self.say("Draw for dealer: " + ", ".join(
                 f"{short[seat]} {card.pretty}" for seat, card in enumerate(action.cards)))
         if action.kind in ("draw", "choose_dealer") and after.dealer is not None:
-            self.say(f"{self.names[after.dealer]} deals first.", "bold")
+            self.say(render.deals_first(self.names[after.dealer]) + ".", "bold")
         elif action.kind == "draw":
             self.say("A tie: everyone draws again.", "dim")
         if action.kind == "deal" and not after.notice:

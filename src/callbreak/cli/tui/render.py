@@ -319,8 +319,11 @@ def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
     head = Text(f"Deal {min(number, limit or number)}" + (f" of {limit}" if limit else ""), style="bold")
     if getattr(view, "tiebreak_seats", ()) and not view.is_over:
         head = Text("Tie-break deal", style="bold")
+    fixed = getattr(getattr(view, "rules", None), "trump", None)
     if view.trump is not None:
         trump = view.trump.symbol
+    elif getattr(fixed, "value", None) == "spades":  # Call Break: spades before any deal too
+        trump = "♠"
     elif getattr(view, "low_high", False):
         trump = "none, 2 high"
     else:
@@ -435,4 +438,9 @@ def describe(action: Any, names: Sequence[str]) -> str:
         return f"{who} claim{s} a redeal" if action.claim else f"{who} keep{s} the hand"
     return {"deal": "the cards are dealt", "draw": "everyone draws a card for the first deal",
             "stop": "the table stops"}.get(kind) or (
-        f"{names[action.seat]} deals first" if kind == "choose_dealer" else str(kind))
+        deals_first(names[action.seat]) if kind == "choose_dealer" else str(kind))
+
+
+def deals_first(name: str) -> str:
+    """``East deals first``, ``You deal first``."""
+    return f"{name} {'deal' if name in ('You', 'you') else 'deals'} first"

@@ -26,6 +26,8 @@ from callbreak.core import CHANCE, Action, CallbreakError, RecordError, Rules
 from callbreak.core.actions import action_seat
 from callbreak.core.game import Game
 from callbreak.games import GameInfo, game_info
+from callbreak.protocol.client import RemoteBot
+from callbreak.protocol.players import check_url_rules, is_url, make_player
 from callbreak.record import dumps, loads, record_of, replay
 
 STRENGTH_ORDER = ("expert", "search", "heuristic", "beginner", "random")
@@ -56,30 +58,22 @@ def best_bot_name(names: Sequence[str] | None = None, game: str = "callbreak") -
 
 def seat_names(players: int, me: int, labels: Sequence[str], you: str | None = None) -> tuple[str, ...]:
     """Display names by seat: ``you`` (if given) for ``me``, the others by position and label,
-    e.g. "East (expert)" at a four-seat table, "Seat 2 (search)" at another."""
+    e.g. "East (expert)" at a four-seat table, "Seat 2 (search)" at another (seats count from 1,
+    as everywhere a person reads them)."""
     def where(s: int) -> str:
-        return POSITIONS[(s - me) % 4] if players == 4 else f"Seat {s}"
+        return POSITIONS[(s - me) % 4] if players == 4 else f"Seat {s + 1}"
 
     return tuple(you if you is not None and s == me else f"{where(s)} ({_short(labels[s])})"
                  for s in range(players))
 
 
-def _is_url(spec: str) -> bool:
-    return spec.strip().lower().startswith(("http://", "https://"))
+_is_url = is_url  # a URL as the arena and the web tables read one
 
 
 def make_opponent(spec: str, seed: int | None, game: str = "callbreak") -> Bot:
     """A bot that plays ``game`` by name (``"heuristic"``, with options), or for Call Break a
-    tournament-protocol bot by URL."""
-    if not _is_url(spec):
-        return make_bot(spec, seed=seed, game=game)
-    try:
-        from callbreak.protocol.players import make_player
-    except ImportError:
-        raise BotError(f"cannot play against {spec!r}: remote bots need the tournament "
-                       "protocol client, which is not installed") from None
-    player: Bot = make_player(spec, seed)
-    return player
+    tournament-protocol bot by URL (:func:`callbreak.protocol.players.make_player`)."""
+    return make_player(spec, seed, game=game)
 
 
 def _check_remote(specs: Sequence[str], options: Any, title: str) -> None:
@@ -89,12 +83,8 @@ def _check_remote(specs: Sequence[str], options: Any, title: str) -> None:
     if not isinstance(options, Rules):
         raise BotError(f"remote bots play the Call Break tournament protocol, not {title}")
     try:
-        from callbreak.protocol.wire import check_rules
-    except ImportError:
-        return  # make_opponent explains that remote bots are unavailable
-    try:
-        check_rules(options)
-    except CallbreakError as e:
+        check_url_rules(options)
+    except BotError as e:
         raise BotError(f"remote bots cannot play these rules ({e}); try --preset "
                        "bhoos-tournament") from None
 
@@ -105,10 +95,6 @@ def _check_answering(specs: Sequence[str], timeout: float) -> None:
     urls = [s.strip() for s in specs if _is_url(s)]
     if not urls:
         return
-    try:
-        from callbreak.protocol.client import RemoteBot
-    except ImportError:
-        return  # make_opponent explains that remote bots are unavailable
     silent = [url for url in dict.fromkeys(urls) if not RemoteBot(url).hello(timeout)]
     if silent:
         raise BotError(f"no tournament bot answers at {', '.join(silent)} (GET /hi); start one "
