@@ -1,34 +1,20 @@
 """Turning a player spec (a bot name with options, or a bot's URL) into a player of a game.
 
-Bot names go through the bot registry (``"expert:budget=0.1"``), which also refuses a bot that
-does not play the game. URLs (``http://host:port``) are bots speaking the public tournament
-protocol (``callbreak.protocol.players.make_player``), which plays Call Break only.
+Players are made by :func:`callbreak.protocol.players.make_player`, the one place that reads a
+spec (the web tables and the terminal use it too): bot names go through the bot registry
+(``"expert:budget=0.1"``), which refuses a bot that does not play the game; URLs
+(``http://host:port``) are bots speaking the public tournament protocol, which plays Call Break
+only.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from typing import Any
 
-from callbreak.bots import CALL_BREAK_ENGINE, Bot, BotError, make_bot
-from callbreak.core import CallbreakError
+from callbreak.bots import Bot, BotError
+from callbreak.protocol.players import check_url_rules, is_url, make_player
 
-URL_PREFIXES = ("http://", "https://")
-
-
-def is_url(spec: str) -> bool:
-    return spec.strip().lower().startswith(URL_PREFIXES)
-
-
-def _protocol_factory() -> Callable[..., Any] | None:
-    """The protocol package's ``make_player``, if this installation can import it."""
-    try:
-        module = importlib.import_module("callbreak.protocol.players")
-    except ImportError:
-        return None
-    factory = getattr(module, "make_player", None)
-    return factory if callable(factory) else None
+__all__ = ["build_player", "check_player", "is_url"]
 
 
 def build_player(spec: str, seed: int | None = None, timeout: float | None = None,
@@ -37,22 +23,9 @@ def build_player(spec: str, seed: int | None = None, timeout: float | None = Non
 
     ``timeout`` is how long a remote player waits for each answer (its HTTP timeout).
     Raises :class:`BotError` naming what is wrong (unknown bot, a bot that does not play the
-    game, bad option, no URL support).
+    game, bad option, a URL for a game other than Call Break).
     """
-    if not is_url(spec):
-        return make_bot(spec, seed=seed, game=game)
-    if game not in CALL_BREAK_ENGINE:
-        raise BotError(f"{spec!r} is a tournament-protocol bot, which plays Call Break only, not {game}")
-    factory = _protocol_factory()
-    if factory is None:
-        raise BotError(f"{spec!r} is a URL, but this installation has no tournament-protocol "
-                       "players (callbreak.protocol.players.make_player)")
-    try:
-        return factory(spec, seed, timeout=timeout)  # type: ignore[no-any-return]
-    except CallbreakError:
-        raise
-    except (TypeError, ValueError, OSError) as e:
-        raise BotError(f"cannot make player {spec!r}: {e}") from None
+    return make_player(spec, seed, game=game, timeout=timeout)
 
 
 def check_player(spec: str, options: Any = None, timeout: float = 3.0, game: str = "callbreak") -> str:
@@ -73,11 +46,9 @@ def check_player(spec: str, options: Any = None, timeout: float = 3.0, game: str
 
 
 def _check_protocol_rules(options: Any) -> None:
-    from callbreak.protocol.wire import check_rules  # only URL players need it
-
     try:
-        check_rules(options)
-    except CallbreakError as e:
+        check_url_rules(options)
+    except BotError as e:
         raise BotError(f"a protocol bot cannot play these rules: {e}") from None
 
 

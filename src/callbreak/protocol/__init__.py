@@ -13,12 +13,12 @@ from callbreak.protocol.client import (
     RulesNotSupportedError,
     wait_until_ready,
 )
-from callbreak.protocol.players import is_remote, make_player
+from callbreak.protocol.players import is_remote, is_url, make_player
 from callbreak.protocol.server import create_app
 from callbreak.protocol.wire import ProtocolError, parse_request, request_from_view
 
 __all__ = [
     "ProtocolError", "RemoteBadAnswerError", "RemoteBot", "RemoteBotError", "RemoteTimeoutError",
-    "RemoteUnreachableError", "RulesNotSupportedError", "create_app", "is_remote", "make_player",
+    "RemoteUnreachableError", "RulesNotSupportedError", "create_app", "is_remote", "is_url", "make_player",
     "parse_request", "request_from_view", "wait_until_ready",
 ]

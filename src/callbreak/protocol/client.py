@@ -106,9 +106,10 @@ def _shared_client() -> httpx.Client:
 
 
 def _base(url: str) -> str:
-    if not url.startswith(("http://", "https://")):
+    scheme, sep, rest = url.strip().partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
         raise RemoteBotError(f"a remote bot is named by an http:// or https:// URL, got {url!r}")
-    return url.rstrip("/")
+    return f"{scheme.lower()}://{rest}".rstrip("/")  # a scheme is case-insensitive
 
 
 class RemoteBot:
