@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -475,6 +476,15 @@ def test_serve_workers_replaces_a_killed_worker_and_its_tables_carry_on(tmp_path
         while len(now := worker_processes(server.proc.pid)) < 2 or owner in now:
             assert time.monotonic() < deadline, f"no replacement worker: {now}"
             time.sleep(0.2)
+        # The log says who died, what replaced it, and which process took the table from it.
+        printed = server.printed()
+        replacement = (set(now) - set(workers)).pop()
+        assert (f"worker process {owner} died; the supervisor (process {server.proc.pid}) started "
+                f"process {replacement} in its place") in printed, printed
+        took = re.search(rf"pid (\d+) INFO callbreak.cluster: process \S+:(\d+):\w+ took over table {code} "
+                         rf"\(epoch \d+, from \S+:{owner}:\w+\)", printed)
+        assert took is not None and took.group(1) == took.group(2) != str(owner), printed
+        assert took.group(1) in (str(p) for p in now)
     finally:
         server.stop()
 
