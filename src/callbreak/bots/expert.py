@@ -50,6 +50,7 @@ from callbreak.bots.kernel import (
 )
 from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, STYLE_RANDOM, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
+from callbreak.bots.neural import NeuralBot
 from callbreak.bots.reading import (
     GREEDY,
     RANDOM,
@@ -62,7 +63,7 @@ from callbreak.bots.reading import (
     mismatch_factors,
     read_styles,
 )
-from callbreak.core import Call, Card, Look, Phase, Play, Redeal, SeatView
+from callbreak.core import Action, Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
 from callbreak.core.rules import Rules, Trump
 from callbreak.core.sampling import CALL_SPREAD, SamplingError
@@ -300,6 +301,8 @@ class ExpertBot:
             players: RESULTS.md); only their bias follows the reading (``search_call_bias``).
         settle: after ``SETTLE_AFTER`` seconds of a move, stop searching once the leading card
             is ahead of every other by this many standard errors (0: always use the budget).
+        prior: points that the ``neural`` bot's liking for a card or call adds to the search's
+            value of it, per unit of log-probability (0: off; see benchmarks/RESULTS.md).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -311,7 +314,7 @@ class ExpertBot:
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
                  settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT,
-                 search_call_bias: float = SEARCH_CALL_BIAS) -> None:
+                 search_call_bias: float = SEARCH_CALL_BIAS, prior: float = 0.0) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -348,6 +351,10 @@ class ExpertBot:
             raise ValueError(f"settle must be between 0 (off) and 100 standard errors, "
                              f"got {settle!r}")
         self.settle = settle
+        if not 0 <= prior <= 10:
+            raise ValueError(f"prior must be between 0 (off) and 10 points, got {prior!r}")
+        self.prior = prior
+        self._policy: NeuralBot | None = None
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
         self.read = read != "off"
@@ -465,12 +472,24 @@ class ExpertBot:
         if search.count == 0:
             return self._quick_play(search.sampler, search.pos, self._options(view.rules), plays)
         best = tally.best()
+        if self.prior:
+            values = tally.total / tally.mass / 10 + self.prior * self._log_policy(view, plays)
+            best = int(np.argmax(values))
         card = plays[best].card
         share = search.safe[best] / tally.mass
         goal = "the pair's call" if view.rules.partnership else "the call"
         clear = ", a clear choice" if search.settled else ""
         return Decision(plays[best], f"{card_name(card)} makes {goal} in {share:.0%} of "
                                      f"{search.count} sampled deals{clear}")
+
+    def _log_policy(self, view: SeatView, actions: Sequence[Action]) -> np.ndarray:
+        """The neural bot's log-probability of each of ``actions`` (``prior``: its weight, in
+        points, beside the search's values)."""
+        if self._policy is None:
+            self._policy = NeuralBot()
+        ids, p, _ = self._policy.evaluate(view)
+        by_action = {a: q for a, q in zip(ids.values(), p, strict=True)}
+        return np.asarray(np.log(np.array([max(by_action.get(a, 0.0), 1e-6) for a in actions])))
 
     def _search(self, view: SeatView, clock: _Clock) -> _Search:
         """Every legal card played in as many sampled deals as the clock allows."""
@@ -657,9 +676,10 @@ class ExpertBot:
             return Decision(calls[0], "no time to simulate: the smallest call")
         histogram = self._histogram(tricks, weights)
         best, best_value = calls[0], -math.inf
-        for a in calls:
+        prior = self._log_policy(view, calls) * 10 * self.prior if self.prior else np.zeros(len(calls))
+        for a, lp in zip(calls, prior, strict=True):
             total_call = a.tricks + (partner_call or 0)
-            value = expected_deal_points(total_call, histogram, view.rules)
+            value = expected_deal_points(total_call, histogram, view.rules) + lp
             if value > best_value:
                 best, best_value = a, value
         total_call = best.tricks + (partner_call or 0)
@@ -851,7 +871,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
             settle: str | None = None, read: str | None = None,
-            search_call_bias: str | None = None) -> ExpertBot:
+            search_call_bias: str | None = None, prior: str | None = None) -> ExpertBot:
     """Our strongest: plays each card out over many deals the others could hold."""
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
@@ -873,4 +893,5 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      settle=SETTLE_DEFAULT if settle is None else _float(settle, "settle"),
                      read=READ_DEFAULT if read is None else read,
                      search_call_bias=SEARCH_CALL_BIAS if search_call_bias is None else
-                     _float(search_call_bias, "search_call_bias"))
+                     _float(search_call_bias, "search_call_bias"),
+                     prior=0.0 if prior is None else _float(prior, "prior"))

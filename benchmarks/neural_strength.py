@@ -1,0 +1,171 @@
+"""Strength of the neural bot against fixed fields, paired with other bots in the same seats.
+
+Each duplicate set is one seeded 5-deal match (the ``callbreak`` preset) played four times, the
+measured bot ("hero") rotated through the four seats, the field's players keeping their order
+around it. Every hero plays the very same tables (deals, seats, the field's seeds), so the
+difference between two heroes is paired table by table; the interval is a 95% t interval over
+sets. Points are a deal's points (the seat's own), per deal.
+
+Fields: ``heuristic`` (three heuristic bots) and ``ggr`` (greedy, greedy, random).
+
+A hero's tables are kept in a JSON cache (``--cache``, keyed by hero, field, seed and sets), so a
+slow hero (the expert) can be run once and the neural bot's weights measured against it again::
+
+    .venv/bin/python benchmarks/neural_strength.py --sets 100 --workers 2 \
+        --heroes neural,heuristic,expert:budget=0.1 --fields heuristic,ggr
+
+100 sets are 2,000 deals for each hero in each field. Decision times are the hero's own
+(in-process, ``time.perf_counter`` around ``decide``), with its p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from callbreak.arena.runner import DealStream, play_game
+from callbreak.arena.stats import mean_ci, percentile
+from callbreak.bots import make_bot
+from callbreak.games import new_game
+
+FIELDS = {"heuristic": ("heuristic", "heuristic", "heuristic"), "ggr": ("greedy", "greedy", "random")}
+PRESET = "callbreak"
+
+
+def play_set(hero: str, field: str, seed: int, index: int) -> list[dict[str, Any]]:
+    """The four tables of set ``index``: per table the hero's points and the field's, per deal,
+    and the hero's decision times."""
+    out = []
+    for rotation in range(4):
+        specs = [""] * 4
+        specs[rotation] = hero
+        for k, spec in enumerate(FIELDS[field]):
+            specs[(rotation + 1 + k) % 4] = spec
+        bots = [make_bot(spec, seed=seed * 7919 + index * 31 + s) for s, spec in enumerate(specs)]
+        times: list[float] = []
+
+        def timed(game: Any, seat: int, action: Any, seconds: float, hero_seat: int = rotation,
+                  times: list[float] = times) -> None:
+            if seat == hero_seat:
+                times.append(seconds)
+
+        result = play_game(new_game("callbreak", preset=PRESET), bots, name="callbreak",
+                           chance=DealStream(f"{seed}/{index}"), budget=10.0, on_move=timed)
+        points = [list(d) for d in result.deal_points]
+        out.append({"rotation": rotation, "points": points, "times": times,
+                    "faults": sum(1 for f in result.faults if f.seat == rotation)})
+    return out
+
+
+def _job(args: tuple[str, str, int, int]) -> tuple[int, list[dict[str, Any]]]:
+    hero, field, seed, index = args
+    return index, play_set(hero, field, seed, index)
+
+
+def run_hero(hero: str, field: str, seed: int, sets: int, workers: int, cache: Path) -> list[list[dict[str, Any]]]:
+    key = hashlib.sha1(f"{hero}|{field}|{seed}|{sets}|{_weights_id(hero)}".encode()).hexdigest()[:16]
+    path = cache / f"{key}.json"
+    if path.exists():
+        return json.loads(path.read_text())["sets"]
+    start = time.perf_counter()
+    results: list[list[dict[str, Any]]] = [[] for _ in range(sets)]
+    jobs = [(hero, field, seed, i) for i in range(sets)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for done, (i, tables) in enumerate(pool.map(_job, jobs), 1):
+                results[i] = tables
+                _tick(hero, field, done, sets, start)
+    else:
+        for done, job in enumerate(jobs, 1):
+            i, tables = _job(job)
+            results[i] = tables
+            _tick(hero, field, done, sets, start)
+    cache.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"hero": hero, "field": field, "seed": seed, "sets": results}))
+    return results
+
+
+def _weights_id(hero: str) -> str:
+    """Which weights a neural hero plays (a change of weights is a new hero)."""
+    if not hero.startswith("neural"):
+        return ""
+    from callbreak.bots.neural import WEIGHTS
+
+    spec = dict(p.split("=", 1) for p in hero.partition(":")[2].split(",") if "=" in p)
+    path = Path(spec.get("weights", WEIGHTS))
+    return hashlib.sha1(path.read_bytes()).hexdigest()[:12]
+
+
+def _tick(hero: str, field: str, done: int, total: int, start: float) -> None:
+    if done % 10 == 0 or done == total:
+        spent = time.perf_counter() - start
+        print(f"{hero} vs {field}: {done}/{total} sets, {spent / 60:.1f} min", file=sys.stderr, flush=True)
+
+
+def per_set(sets: list[list[dict[str, Any]]]) -> tuple[list[float], list[float]]:
+    """Per set: the hero's own points a deal, and its margin over the mean of the field."""
+    own, margin = [], []
+    for tables in sets:
+        o, m = [], []
+        for t in tables:
+            r = t["rotation"]
+            for deal in t["points"]:
+                o.append(deal[r] / 10)
+                m.append((deal[r] - sum(deal[s] for s in range(4) if s != r) / 3) / 10)
+        own.append(statistics.fmean(o))
+        margin.append(statistics.fmean(m))
+    return own, margin
+
+
+def _ci(low: float | None, high: float | None) -> str:
+    return "n/a" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sets", type=int, default=100, help="duplicate sets (20 deals for each hero each)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--heroes", default="neural,heuristic,expert:budget=0.1",
+                   help="bot specs, comma-separated; each is paired with every other")
+    p.add_argument("--fields", default="heuristic,ggr")
+    p.add_argument("--cache", type=Path, default=Path("runs/neural_strength"))
+    args = p.parse_args(argv)
+    heroes = [h for h in args.heroes.split(";" if ";" in args.heroes else ",") if h]
+    fields = [f for f in args.fields.split(",") if f]
+    for field in fields:
+        if field not in FIELDS:
+            p.error(f"unknown field {field!r}; fields: {', '.join(FIELDS)}")
+        print(f"\nField: {' + '.join(FIELDS[field])}, {args.sets} sets ({args.sets * 20} deals a hero), "
+              f"seed {args.seed}\n")
+        print("| hero | own points/deal (95% CI) | margin over the field/deal | decision ms median / p99 | faults |")
+        print("|---|---|---|---|---|")
+        data = {}
+        for hero in heroes:
+            sets = run_hero(hero, field, args.seed, args.sets, args.workers, args.cache)
+            own, margin = per_set(sets)
+            data[hero] = own
+            times = [1000 * x for s in sets for t in s for x in t["times"]]
+            faults = sum(t["faults"] for s in sets for t in s)
+            m, lo, hi = mean_ci(own)
+            mm, _, _ = mean_ci(margin)
+            print(f"| {hero} | {m:+.3f} {_ci(lo, hi)} | {mm:+.3f} | {statistics.median(times):.2f} / "
+                  f"{percentile(times, 99):.2f} | {faults} |", flush=True)
+        print()
+        for i, a in enumerate(heroes):
+            for b in heroes[i + 1:]:
+                diff = [x - y for x, y in zip(data[a], data[b], strict=True)]
+                m, lo, hi = mean_ci(diff)
+                print(f"paired: {a} - {b}: {m:+.3f} {_ci(lo, hi)} points a deal (same seats, same deals)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
