@@ -8,10 +8,13 @@ legal card (a trump counting above any other suit). Training plays ``--iteration
 :class:`~callbreak.env.vector.VectorEnv` of ``--tables`` tables with every seat using the current
 model (calls a random legal call with probability ``--explore``), refits on every deal seen so
 far, and after each round measures the model (greedy calls, no exploration) over one deal per
-table: its mean deal score is the learning curve, drawn to ``--plot``.
+table: its mean deal score is the learning curve, drawn to ``--plot`` (by default a file in the
+system's temporary folder, so a run leaves nothing in the clone).
 
 Then the arena (duplicate deals, the interval shown is its 95% interval of the mean score per
-deal) seats the learned player against ``random`` and against ``beginner``.
+deal) seats the learned player against ``random`` and against ``beginner``, and seats the
+untrained model (every call the lowest) on the very same deals, so the difference the training
+made is measured paired, deal set by deal set, with its own 95% interval.
 
 Run (well under a minute on 2 cores)::
 
@@ -23,13 +26,15 @@ from __future__ import annotations
 
 import argparse
 import math
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from callbreak.arena import ArenaPlan, run_arena, sets_for
+from callbreak.arena import ArenaPlan, ArenaReport, run_arena, sets_for
+from callbreak.arena.stats import mean_ci
 from callbreak.bots import Decision, register
 from callbreak.core.actions import Call, Look, Play
 from callbreak.core.rules import make_rules
@@ -167,7 +172,9 @@ def main() -> None:
     parser.add_argument("--explore", type=float, default=0.3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deals", type=int, default=2000, help="arena deals per opponent")
-    parser.add_argument("--plot", type=Path, default=Path("learning_curve.png"))
+    parser.add_argument("--plot", type=Path,
+                        default=Path(tempfile.gettempdir()) / "callbreak-learning-curve.png",
+                        help="where to draw the learning curve (default: the temporary folder)")
     args = parser.parse_args()
     start = time.perf_counter()
     rules = make_rules(args.preset)
@@ -212,18 +219,44 @@ def main() -> None:
     print(f"learning curve: {args.plot}")
 
     _MODELS["default"] = model
+    _MODELS["untrained"] = CallModel(rules)  # never fitted: every call the lowest
     for opponent in ("random", "beginner"):
-        players = ("learned-caller", opponent)
-        plan = ArenaPlan(players, rules, args.seed, 1)
-        sets = sets_for(2, plan.deals_per_match, deals=args.deals)
-        plan = ArenaPlan(players, rules, args.seed, sets)
-        report = run_arena(plan, preset=args.preset, workers=1)
-        for p in report.players:
+        trained = _arena("learned-caller", opponent, rules, args)
+        untrained = _arena("learned-caller:model=untrained", opponent, rules, args)
+        for p in trained.players:
             lo, hi = p.ci95
             ci = "" if lo is None or hi is None or math.isnan(lo) else f" [{lo:+.2f}, {hi:+.2f}]"
             print(f"arena vs {opponent:8s}: {p.name:15s} {p.mean_score_per_deal:+.2f}{ci} points a "
                   f"deal, wins {p.match_win_rate:.0%} of matches ({p.seat_deals} seat-deals)")
+        before = untrained.players[0].mean_score_per_deal
+        diffs = [a - b for a, b in zip(_set_means(trained), _set_means(untrained), strict=True)]
+        gain, lo, hi = mean_ci(diffs)
+        print(f"arena vs {opponent:8s}: untrained (calls {rules.min_call}) {before:+.2f} points a deal "
+              f"on the same deals; training gained {gain:+.2f} [{lo:+.2f}, {hi:+.2f}] "
+              f"(paired over {len(diffs)} duplicate sets)")
     print(f"total {time.perf_counter() - start:.1f} s")
+
+
+def _arena(player: str, opponent: str, rules: Any, args: argparse.Namespace) -> ArenaReport:
+    """``player`` against three ``opponent`` seats, in duplicate, on the deals of ``args.seed``."""
+    plan = ArenaPlan((player, opponent), rules, args.seed, 1)
+    sets = sets_for(2, plan.deals_per_match, deals=args.deals)
+    plan = ArenaPlan((player, opponent), rules, args.seed, sets, names=("learned-caller", opponent))
+    return run_arena(plan, preset=args.preset, workers=1)
+
+
+def _set_means(report: ArenaReport) -> list[float]:
+    """The first player's mean points a deal in each duplicate set (the unit of pairing)."""
+    out = []
+    for s in report.sets:
+        points = deals = 0
+        for t in s.tables:
+            for seat, p in enumerate(t.seat_players):
+                if p == 0:
+                    points += sum(d[seat] for d in t.points)
+                    deals += len(t.points)
+        out.append(points / 10 / deals)
+    return out
 
 
 if __name__ == "__main__":

@@ -35,6 +35,9 @@ def review(
                                        "inaccuracies and worse.")] = False,
 ) -> None:
     """Review a finished game: every call and card judged from the seat's own view."""
+    from callbreak.cli.tui.saves import resolve_record_path
+
+    path = resolve_record_path(path)  # a saved terminal game may be named by its file name
     settings = ReviewSettings(samples=samples, call_samples=samples * 4, seed=seed)
     try:
         text = path.read_bytes()
