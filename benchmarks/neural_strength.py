@@ -30,43 +30,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from callbreak.arena.runner import DealStream, play_game
 from callbreak.arena.stats import mean_ci, percentile
-from callbreak.bots import make_bot
-from callbreak.games import new_game
-
-FIELDS = {"heuristic": ("heuristic", "heuristic", "heuristic"), "ggr": ("greedy", "greedy", "random")}
-PRESET = "callbreak"
-
-
-def play_set(hero: str, field: str, seed: int, index: int) -> list[dict[str, Any]]:
-    """The four tables of set ``index``: per table the hero's points and the field's, per deal,
-    and the hero's decision times."""
-    out = []
-    for rotation in range(4):
-        specs = [""] * 4
-        specs[rotation] = hero
-        for k, spec in enumerate(FIELDS[field]):
-            specs[(rotation + 1 + k) % 4] = spec
-        bots = [make_bot(spec, seed=seed * 7919 + index * 31 + s) for s, spec in enumerate(specs)]
-        times: list[float] = []
-
-        def timed(game: Any, seat: int, action: Any, seconds: float, hero_seat: int = rotation,
-                  times: list[float] = times) -> None:
-            if seat == hero_seat:
-                times.append(seconds)
-
-        result = play_game(new_game("callbreak", preset=PRESET), bots, name="callbreak",
-                           chance=DealStream(f"{seed}/{index}"), budget=10.0, on_move=timed)
-        points = [list(d) for d in result.deal_points]
-        out.append({"rotation": rotation, "points": points, "times": times,
-                    "faults": sum(1 for f in result.faults if f.seat == rotation)})
-    return out
+from callbreak.learn.evaluate import FIELDS, paired, per_set, play_set
 
 
 def _job(args: tuple[str, str, int, int]) -> tuple[int, list[dict[str, Any]]]:
     hero, field, seed, index = args
-    return index, play_set(hero, field, seed, index)
+    return index, play_set(hero, FIELDS[field], seed, index)
 
 
 def run_hero(hero: str, field: str, seed: int, sets: int, workers: int, cache: Path) -> list[list[dict[str, Any]]]:
@@ -109,21 +79,6 @@ def _tick(hero: str, field: str, done: int, total: int, start: float) -> None:
         print(f"{hero} vs {field}: {done}/{total} sets, {spent / 60:.1f} min", file=sys.stderr, flush=True)
 
 
-def per_set(sets: list[list[dict[str, Any]]]) -> tuple[list[float], list[float]]:
-    """Per set: the hero's own points a deal, and its margin over the mean of the field."""
-    own, margin = [], []
-    for tables in sets:
-        o, m = [], []
-        for t in tables:
-            r = t["rotation"]
-            for deal in t["points"]:
-                o.append(deal[r] / 10)
-                m.append((deal[r] - sum(deal[s] for s in range(4) if s != r) / 3) / 10)
-        own.append(statistics.fmean(o))
-        margin.append(statistics.fmean(m))
-    return own, margin
-
-
 def _ci(low: float | None, high: float | None) -> str:
     return "n/a" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
 
@@ -161,8 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         for i, a in enumerate(heroes):
             for b in heroes[i + 1:]:
-                diff = [x - y for x, y in zip(data[a], data[b], strict=True)]
-                m, lo, hi = mean_ci(diff)
+                m, lo, hi = paired(data[a], data[b])
                 print(f"paired: {a} - {b}: {m:+.3f} {_ci(lo, hi)} points a deal (same seats, same deals)")
     return 0
 

@@ -40,12 +40,12 @@ from typing import Any
 
 import numpy as np
 
-from callbreak.arena.duplicate import ArenaPlan, run_set
+from callbreak.arena.stats import mean_ci
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.neural import INPUTS, Network, input_scale
-from callbreak.core.rules import make_rules
 from callbreak.env.vector import VectorEnv
 from callbreak.games.spaces import CALLBREAK_ACTIONS
+from callbreak.learn.evaluate import per_set, play_sets
 from callbreak.learn.positions import Batch, Population, SelfPlay
 
 # The presets the batched environment covers, and how often each is drawn for a chunk.
@@ -174,21 +174,9 @@ def agreement(net: Network, data: dict[str, np.ndarray]) -> dict[str, float]:
 def margin_against(spec: str, field_bot: str, sets: int, seed: int) -> tuple[float, float]:
     """``spec`` against three ``field_bot`` on duplicate sets: its points a deal less the mean of
     the other three at its table, and the half-width of the 95% interval over sets."""
-    plan = ArenaPlan(players=(spec, field_bot), options=make_rules("callbreak"), seed=seed, sets=sets,
-                     budget=5.0)
-    per_set = []
-    for s in range(sets):
-        result = run_set(plan, s)
-        margins = []
-        for table in result.tables:
-            hero = table.seat_players.index(0)
-            for deal in table.points:
-                others = [deal[k] for k in range(4) if k != hero]
-                margins.append((deal[hero] - sum(others) / 3) / 10)
-        per_set.append(float(np.mean(margins)))
-    m = float(np.mean(per_set))
-    half = 1.96 * float(np.std(per_set, ddof=1)) / math.sqrt(len(per_set)) if len(per_set) > 1 else math.nan
-    return m, half
+    _, margins = per_set(play_sets(spec, (field_bot,) * 3, seed, sets))
+    m, low, _ = mean_ci(margins)
+    return m, math.nan if low is None else m - low
 
 
 def git_commit() -> str:
