@@ -83,9 +83,24 @@ def test_its_record_round_trips_replays_and_narrates() -> None:
 
 
 def test_bots_say_which_games_they_play() -> None:
-    assert bots_for("plain-whist") == ["random"]
+    """The related games' bots ask a game what it is when it matters, so a game registered after
+    them (this one) gets them; Call Break's own bots stay Call Break's."""
+    offered = set(bots_for("plain-whist"))
+    assert {"random", "heuristic", "search"} <= offered and offered <= {
+        "random", "heuristic", "search", "openspiel-ismcts"}
     with pytest.raises(BotError, match="does not play plain-whist"):
         make_bot("expert", game="plain-whist")
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "search:samples=2"])
+def test_the_related_games_bots_play_the_new_game(spec: str) -> None:
+    game = new_game("plain-whist", hands=1)
+    chance = game_info("plain-whist").dealer(8)
+    bots = [make_bot(spec, seed=s, game="plain-whist") for s in range(2)]
+    while not game.is_over:
+        seat = game.to_act
+        game.apply(chance.chance(game) if seat == CHANCE else bots[seat].decide(game.view(seat), 0.2).action)
+    assert sum(game.scores) == 13
 
 
 def test_the_arena_plays_the_new_game_in_duplicate() -> None:
@@ -112,7 +127,8 @@ def test_a_web_table_plays_the_new_game(tmp_path: Path) -> None:
     with TestClient(create_app(store)) as client:
         meta = client.get("/api/meta").json()
         listed = next(g for g in meta["games"] if g["name"] == "plain-whist")
-        assert (listed["min_players"], listed["max_players"], listed["bots"]) == (2, 2, ["random"])
+        assert (listed["min_players"], listed["max_players"]) == (2, 2)
+        assert {"random", "heuristic", "search"} <= set(listed["bots"])
         r = client.post("/api/tables", json={"name": "Ann", "settings": {
             "game": "plain-whist", "players": 2, "bots": "random", "bot_delay": 0, "timer": None,
             "options": {"hands": 1}}})

@@ -6,7 +6,8 @@ A bot sees only its seat's view (:class:`~callbreak.core.game.GameView`: a
 names a bot with options. Third-party bots register through the ``callbreak.bots`` entry-point
 group: the entry point is a factory called with the options as keyword arguments (strings) and
 returning a :class:`Bot`; it plays Call Break and Call Bridge unless the factory has a ``games``
-attribute naming the games it plays. The first line of the factory's docstring (or its
+attribute naming the games it plays, or saying which it plays (a function of a game's registry
+name, asked whenever it matters, so a game registered later is asked too). The first line of the factory's docstring (or its
 ``description`` attribute) is what people choosing an opponent read; a factory that needs an
 optional extra says so with ``requires`` (a module) and ``extra`` (the extra's name).
 
@@ -51,14 +52,18 @@ BotFactory = Callable[..., Bot]
 CALL_BREAK_ENGINE = ("callbreak", "call-bridge")
 """The games of the Call Break engine: what a bot plays unless it says otherwise."""
 
+GameTest = Callable[[str], bool]
+"""Whether a bot plays a game, asked by the game's registry name when it matters."""
+
 
 @dataclass(frozen=True, slots=True)
 class BotInfo:
-    """What people choosing an opponent are told of a bot: its name, the games it plays (None:
-    every game), a one-line description, and whether it can be made in this installation."""
+    """What people choosing an opponent are told of a bot: its name, the games it plays (names;
+    a :data:`GameTest` asked when needed; None: every game), a one-line description, and whether
+    it can be made in this installation."""
 
     name: str
-    games: tuple[str, ...] | None
+    games: tuple[str, ...] | GameTest | None
     description: str
     factory: BotFactory
     requires: str | None = None  # a module the bot needs that an optional extra installs
@@ -74,7 +79,21 @@ class BotInfo:
         return f"pip install 'callbreak[{self.extra or self.requires}]'"
 
     def plays(self, game: str) -> bool:
-        return self.games is None or game in self.games
+        if self.games is None:
+            return True
+        if callable(self.games):
+            try:
+                return bool(self.games(game))
+            except CallbreakError:  # not a registered game
+                return False
+        return game in self.games
+
+    @property
+    def played(self) -> tuple[str, ...]:
+        """The registered games it plays now."""
+        from callbreak.games import games  # the registry as it is now
+
+        return tuple(info.name for info in games() if self.plays(info.name))
 
 
 @functools.cache
@@ -87,10 +106,12 @@ def _importable(module: str) -> bool:
 _REGISTRY: dict[str, list[BotInfo]] = {}
 
 
-def register(name: str, games: Iterable[str] | None = CALL_BREAK_ENGINE, description: str | None = None,
-             requires: str | None = None, extra: str | None = None
+def register(name: str, games: Iterable[str] | GameTest | None = CALL_BREAK_ENGINE,
+             description: str | None = None, requires: str | None = None, extra: str | None = None
              ) -> Callable[[BotFactory], BotFactory]:
-    """Decorator: make a bot factory available by ``name`` for ``games`` (None: every game).
+    """Decorator: make a bot factory available by ``name`` for ``games``: their names, a
+    :data:`GameTest` (asked whenever it matters, so a game registered later is asked too), or
+    None (every game).
 
     ``description`` (default: the first line of the factory's docstring; failing that, where the
     bot comes from) is what the lobby and ``callbreak bots`` show. A bot that needs an optional
@@ -98,7 +119,8 @@ def register(name: str, games: Iterable[str] | None = CALL_BREAK_ENGINE, descrip
     offered where it is missing.
     One name may have a factory per set of games (``heuristic`` is one bot for Call Break and
     another for the related games)."""
-    key = None if games is None else tuple(games)
+    key: tuple[str, ...] | GameTest | None = (games if games is None or callable(games)
+                                              else tuple(games))
 
     def wrap(factory: BotFactory) -> BotFactory:
         text = (description or (factory.__doc__ or "").strip().split("\n")[0]

@@ -19,6 +19,7 @@ Three kinds, for every game, by name through :func:`make_game_bot`:
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from callbreak.bots.base import BotError, Decision, register
 from callbreak.core.actions import CHANCE, Action, Bid, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.tricks import beats
-from callbreak.games import GameOptions, GameView, game_info, games
+from callbreak.games import GameInfo, GameView, game_info
 from callbreak.games.base import GamePhase, TrickGame
 
 # --- hand evaluation ---------------------------------------------------------------------
@@ -397,8 +398,20 @@ class GameSearchBot:
 
 
 GameBot = GameHeuristicBot | GameSearchBot
-# The related games: every registered game built on games.base (their views are GameViews).
-RELATED_GAMES = tuple(g.name for g in games() if issubclass(g.options_type, GameOptions))
+
+
+def plays_trick_game(game: str) -> bool:
+    """Whether ``game`` is a trick game of :mod:`callbreak.games.base` (a :class:`TrickGame`):
+    what these bots need, since they build sampled worlds with its ``from_view`` and play them
+    out on its mechanics. Asked when needed, so a game registered after this module is asked too.
+    """
+    return _is_trick_game(game_info(game))
+
+
+@functools.cache
+def _is_trick_game(info: GameInfo) -> bool:
+    # A game's engine is known only by making one (under its default preset and seat count).
+    return isinstance(info.create(info.default_seats, info.make_options(None, {})), TrickGame)
 _INT_OPTIONS = ("samples", "contract_samples", "max_candidates", "seed", "reveal")
 
 
@@ -419,7 +432,7 @@ def _factory(cls: Callable[..., GameBot]) -> Callable[..., GameBot]:
     return make
 
 
-register("heuristic", RELATED_GAMES, "Rules of thumb: leads sure winners, wins cheaply, else throws its "
+register("heuristic", plays_trick_game, "Rules of thumb: leads sure winners, wins cheaply, else throws its "
          "lowest.")(_factory(GameHeuristicBot))
-register("search", RELATED_GAMES, "Our strongest here: plays each choice out over deals the others "
+register("search", plays_trick_game, "Our strongest here: plays each choice out over deals the others "
          "could hold.")(_factory(GameSearchBot))

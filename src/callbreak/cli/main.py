@@ -64,9 +64,9 @@ def bots(game: Annotated[str | None, typer.Option(help="Only the bots that play 
     related = every - set(CALL_BREAK_ENGINE)
     table = Table("bot", "games", "description", box=None)
     for entry in catalog(game):
-        shown = set(entry.games or every)
+        shown = set(entry.played)
         plays = ("every game" if shown == every else "the related games" if shown == related
-                 else ", ".join(entry.games or ()))
+                 else ", ".join(entry.played))
         note = "" if entry.installed else f" (needs {entry.install})"
         table.add_row(entry.name, plays, escape(entry.description + note))
     console.print(table)

@@ -76,13 +76,14 @@ class IsmctsBot:
     def _game(self, view: Any) -> Any:
         import pyspiel
 
-        from callbreak.env.openspiel import short_name
+        from callbreak.env.openspiel import register_games, short_name
 
         name = getattr(view, "game", "callbreak")
         options = getattr(view, "rules", None) or view.options
         key = (name, view.players, options)
         game = self._games.get(key)
         if game is None:
+            register_games()  # a game registered after OpenSpiel's import is registered now
             game = pyspiel.load_game(short_name(name), {"players": view.players})
             game.options = options  # the table's own options, whatever preset they came from
             self._games[key] = game
@@ -124,8 +125,16 @@ def openspiel_ismcts(**options: str) -> IsmctsBot:
     return IsmctsBot(**kwargs)
 
 
-openspiel_ismcts.games = (  # type: ignore[attr-defined]  # the games it is tested on
-    "callbreak", "call-bridge", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
+def plays(game: str) -> bool:
+    """The games it plays, asked when needed: those of the Call Break engine and every trick game
+    of :mod:`callbreak.games.base` (it builds the deal from a view through either)."""
+    from callbreak.bots.base import CALL_BREAK_ENGINE
+    from callbreak.bots.games_bots import plays_trick_game
+
+    return game in CALL_BREAK_ENGINE or plays_trick_game(game)
+
+
+openspiel_ismcts.games = plays  # type: ignore[attr-defined]
 openspiel_ismcts.description = (  # type: ignore[attr-defined]  # what the lobby shows
     "OpenSpiel's information-set MCTS, up to 100 simulations a move within its time.")
 openspiel_ismcts.requires = "pyspiel"  # type: ignore[attr-defined]

@@ -581,18 +581,27 @@ def registered_names() -> list[str]:
 
 
 _DONE: set[str] = set()
-for _info in games():
-    if _info.name not in _DONE:
-        _register(_info)
-        _DONE.add(_info.name)
+
+
+def register_games() -> None:
+    """Register with OpenSpiel every game of the registry not registered yet (done on import;
+    again for a game registered later)."""
+    for info in games():
+        if info.name not in _DONE:
+            _register(info)
+            _DONE.add(info.name)
+
+
+register_games()
 
 
 def load(game: str = "callbreak", **params: Any) -> CardGame:
     """``pyspiel.load_game(short_name(game), params)``, with the registry name."""
     game_info(game)
+    register_games()
     loaded: CardGame = pyspiel.load_game(short_name(game), params)
     return loaded
 
 
-__all__ = ["CardGame", "CardGameState", "load", "parse_options", "registered_names", "short_name",
-           "action_id"]
+__all__ = ["CardGame", "CardGameState", "Recall", "action_id", "load", "parse_options", "register_games",
+           "registered_names", "short_name"]
