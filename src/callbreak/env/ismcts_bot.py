@@ -5,8 +5,9 @@ lobby seat it by name: ``openspiel-ismcts:iterations=200`` (options: ``iteration
 simulations a decision runs), ``uct_c`` (2.0), ``rollouts`` (1 random rollout per leaf),
 ``seed``). It plays every built-in game.
 
-It keeps to its budget: a decision stops simulating at ``SHARE`` of the seconds it is given
-(at least one simulation runs), so the deal's sampling and the answer fit in the rest.
+It keeps to its budget: a decision stops simulating before ``SHARE`` of the seconds it is given
+(when one more simulation, as long as the mean so far, would pass it; at least one runs), so a
+loaded machine's stalls fit in the rest.
 
 At each decision it builds, from the seat's view alone, the current deal as an OpenSpiel state
 (:func:`callbreak.env.resample.from_view`: the hidden cards drawn consistently with the view,
@@ -24,7 +25,7 @@ from typing import Any
 
 from callbreak.bots.base import BotError, Decision
 
-SHARE = 0.6  # of a decision's budget spent simulating; the rest covers a last simulation's overrun
+SHARE = 0.5  # of a decision's budget spent simulating; the rest is for a loaded machine's stalls
 
 
 def _timed_bot(base: type) -> type:
@@ -42,10 +43,14 @@ def _timed_bot(base: type) -> type:
                 return [(legal[0], 1.0)]
             self._root_node = self.create_new_node(state)
             self.simulations = 0
+            start = now = time.perf_counter()
+            # Stop when one more simulation, as long as the mean so far, would pass the deadline.
             while self.simulations < self._max_simulations and (
-                    self.simulations == 0 or time.perf_counter() < self.deadline):
+                    self.simulations == 0
+                    or now + (now - start) / self.simulations < self.deadline):
                 self.run_simulation(self.sample_root_state(state))
                 self.simulations += 1
+                now = time.perf_counter()
             node = self._root_node
             if self._allow_inconsistent_action_sets:
                 node = self.filter_illegals(node, legal)
@@ -136,6 +141,6 @@ def plays(game: str) -> bool:
 
 openspiel_ismcts.games = plays  # type: ignore[attr-defined]
 openspiel_ismcts.description = (  # type: ignore[attr-defined]  # what the lobby shows
-    "OpenSpiel's information-set MCTS, up to 100 simulations a move within its time.")
+    "OpenSpiel's information-set MCTS, up to 100 simulations a move within half its time.")
 openspiel_ismcts.requires = "pyspiel"  # type: ignore[attr-defined]
 openspiel_ismcts.extra = "openspiel"  # type: ignore[attr-defined]
