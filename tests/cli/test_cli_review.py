@@ -43,8 +43,14 @@ def test_review_prints_accuracy_and_decisions_mistakes_first_and_draws_the_chart
                                  "--plot", str(png), "--json", str(out)])
     assert result.exit_code == 0, result.output
     assert "Accuracy" in result.output and "Decisions, mistakes first" in result.output
-    for name in ("ann", "bo", "cy", "di"):
-        assert name in result.output
+    for seat, name in enumerate(("ann", "bo", "cy", "di")):
+        assert f"Seat {seat + 1} · {name}" in result.output  # seats named by number and player
+    for line in result.output.splitlines():
+        if line.split()[:1] == ["best"]:
+            # "best" is within noise of the top: no other card named better, no loss shown.
+            assert "better" not in line and "0.00" not in line.split("Seat", 1)[1].split()[3:4]
+    assert "trick so far:" in result.output or "leads;" in result.output
+    assert "hand: " in result.output
     classes = [w for line in result.output.splitlines() for w in line.split()[:1] if w in ORDER]
     assert classes, result.output
     assert classes == sorted(classes, key=ORDER.index)  # the worst first

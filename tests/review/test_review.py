@@ -150,3 +150,55 @@ def test_a_game_no_search_bot_plays_is_not_available():
 
 def test_judged_in_two_processes_the_review_is_the_same(finished, reviewed):
     assert review_record(finished, FAST, workers=2).to_json() == reviewed.to_json()
+
+
+def test_accuracy_is_the_share_of_the_stake_kept(reviewed):
+    from callbreak.review import accuracy
+
+    for s in reviewed.summary():
+        mine = [d for d in reviewed.decisions if d.seat == s.seat and d.label in CLASSES]
+        stake = sum(d.at_stake for d in mine)
+        assert s.accuracy == pytest.approx(max(0.0, 100 * (1 - s.lost / stake)), abs=0.2)
+        assert s.label == f"Seat {s.seat + 1}"  # the record's default names add nothing
+    # A player that always loses what a random choice loses on average scores 0; the best, 100.
+    d = next(d for d in reviewed.decisions if d.label in CLASSES and d.at_stake > 0.5)
+    from dataclasses import replace
+
+    as_random = replace(d, lost=d.at_stake)
+    assert accuracy([as_random]) == 0.0
+    assert accuracy([replace(d, lost=0.0)]) == 100.0
+    assert accuracy([replace(d, lost=3 * d.at_stake)]) == 0.0  # worse than random: still 0
+
+
+def test_no_line_contradicts_itself(reviewed):
+    for d in reviewed.decisions:
+        if d.label == "best":
+            assert d.better is None  # within noise of the top: nothing named better
+        if d.better is not None:
+            assert d.lost > THRESHOLDS[0][1] and d.better != d.chosen
+        if d.kind == "call" and d.values:
+            top = d.top_values()
+            assert 1 <= len(top) <= 4 and any(k == d.chosen for k, _ in top)
+            assert top[0][0] == d.best
+
+
+def test_a_judged_card_comes_with_its_position(finished, reviewed):
+    states = list(__import__("callbreak.record", fromlist=["replay_states"]).replay_states(finished))
+    for d in reviewed.decisions:
+        if d.kind != "play":
+            continue
+        view = states[d.index].view(d.seat)
+        assert d.chosen in d.hand and len(d.hand) == len(view.hand)
+        assert d.trick_cards == tuple(str(c) for c in view.trick)
+        assert d.trick_seats == view.trick_seats
+    lines = list(__import__("callbreak.review", fromlist=["review_text"]).review_text(reviewed))
+    assert lines[0].startswith("Seat 1: accuracy ")
+
+
+def test_the_chart_knows_where_each_deal_starts(reviewed):
+    starts = reviewed.deal_starts()
+    assert [deal for deal, _ in starts] == list(reviewed.deals)
+    assert starts[0][1] == 0
+    for deal, at in starts:
+        assert reviewed.decisions[at].deal == deal and (at == 0 or reviewed.decisions[at - 1].deal == deal - 1)
+    assert reviewed.to_json()["deal_starts"] == [at for _, at in starts]

@@ -8,12 +8,13 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
 from callbreak.cli.base import app, fail
 from callbreak.core import CallbreakError
-from callbreak.review import THRESHOLDS, Review, ReviewSettings, review_record
+from callbreak.review import THRESHOLDS, Review, ReviewSettings, position_text, pretty_card, review_record
 
 console = Console()
 _ORDER = {"blunder": 0, "mistake": 1, "inaccuracy": 2, "good": 3, "best": 4}
@@ -63,29 +64,33 @@ def review(
 
 
 def print_review(result: Review, every: bool = False) -> None:
-    summary = Table("seat", "accuracy", "points lost", *(c for c in _ORDER), title="Accuracy",
+    labels = result.labels
+    summary = Table("seat", "accuracy", "calls", "cards", "points lost", *(c for c in _ORDER),
+                    title="Accuracy: the share of the points at stake kept (random play ~15%, expert ~98%)",
                     box=None)
     for s in result.summary():
-        summary.add_row(s.name, f"{s.accuracy:.0f}%", f"{s.lost:.2f}",
+        summary.add_row(escape(s.label), f"{s.accuracy:.0f}%", f"{s.call_accuracy:.0f}%",
+                        f"{s.card_accuracy:.0f}%", f"{s.lost:.2f} of {s.at_stake:.2f}",
                         *(str(s.counts[c]) for c in _ORDER))
     console.print(summary)
     shown = [d for d in result.decisions if d.label in _ORDER
              and (every or _ORDER[d.label] <= _ORDER["inaccuracy"])]
     shown.sort(key=lambda d: (_ORDER[d.label], -d.lost, d.index))
-    table = Table("class", "deal", "when", "seat", "chose", "better", "lost", "why",
+    table = Table("class", "deal", "when", "seat", "chose", "better", "lost", "why", "position",
                   title="Decisions, mistakes first", box=None)
     for d in shown:
         when = f"trick {d.trick}" if d.trick else "call"
         why = ""
         if d.kind == "call" and d.tricks:
             likely = max(range(len(d.tricks)), key=lambda k: d.tricks[k])
-            why = (f"most likely {likely} tricks; expected {d.value:+.2f} for {d.chosen}, "
-                   f"{d.best_value:+.2f} for {d.best}")
+            best = ", ".join(f"{k.replace('call ', '')}: {v:+.2f}" for k, v in d.top_values())
+            why = f"most likely {likely} tricks; expected score by call {best}"
         elif d.kind == "play":
             why = f"{d.value:+.2f} against {d.best_value:+.2f}"
         colour = _COLOUR[d.label]
-        table.add_row(f"[{colour}]{d.label}[/{colour}]", str(d.deal), when, result.seats[d.seat],
-                      d.chosen, "" if d.best == d.chosen else d.best, f"{d.lost:.2f}", why)
+        lost = f"{d.lost:.2f}" if d.label != "best" else ""
+        table.add_row(f"[{colour}]{d.label}[/{colour}]", str(d.deal), when, escape(labels[d.seat]),
+                      pretty_card(d.chosen), pretty_card(d.better or ""), lost, why, position_text(d))
     console.print(table)
     limits = ", ".join(f"{name} up to {most:g}" for name, most in THRESHOLDS)
     console.print(f"Points lost: {limits}, blunder above. Judged from each seat's own view only.",
@@ -99,8 +104,12 @@ def draw_chart(result: Review, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4))
+    for deal, at in result.deal_starts():
+        ax.axvline(at, color="#bbb", linewidth=0.8, zorder=0)
+        ax.annotate(f"deal {deal}", (at, 1), xycoords=("data", "axes fraction"),
+                    xytext=(3, -12), textcoords="offset points", fontsize=8, color="#666")
     for seat, series in enumerate(result.running_loss()):
-        ax.plot(series, label=result.seats[seat])
+        ax.plot(series, label=result.labels[seat])
     ax.set_xlabel("decision")
     ax.set_ylabel("expected points given away so far")
     ax.set_title("Running expected score against the expert's choices")

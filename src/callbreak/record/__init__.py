@@ -279,7 +279,11 @@ def seat_label(seat: int, name: str) -> str:
 
     >>> seat_label(1, "random")
     'Seat 2 · random'
+    >>> seat_label(1, "seat 1")  # a record's default name says nothing more
+    'Seat 2'
     """
+    if name.strip().lower() in (f"seat {seat}", f"seat {seat + 1}", ""):
+        return f"Seat {seat + 1}"
     return f"Seat {seat + 1} · {name}"
 
 

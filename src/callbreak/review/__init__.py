@@ -7,6 +7,15 @@ this hand to get the distribution of tricks it takes and the expected score of e
 (:meth:`~callbreak.bots.expert.ExpertBot.call_outlook`). The points lost by a decision are
 the best value less the chosen one's, and its class follows :data:`THRESHOLDS`.
 
+Accuracy is the share of what was at stake that a seat kept: over its judged decisions, one
+less the points it lost divided by the points a random legal choice would have lost on average
+(the best value less the mean of all legal choices' values), as a percentage, never below 0.
+A random choice keeps 0% in expectation and a perfect one 100%, whatever the mix of
+easy and hard decisions; the calibration on arena games of random, beginner, heuristic and
+expert players is in benchmarks/RESULTS.md (``benchmarks/review_accuracy.py``). The old
+figure, the share of decisions classed best or good, is kept as ``agreement``: it hardly tells
+play apart, since most cards in a deal cost nothing whichever is played.
+
 Units: a card's value is the seat's expected deal points less its opponents' mean (what the
 expert plays for, judged on the deal's score alone, also on a match's last deal, so that a
 point means the same everywhere); a call's value is the expected deal points of that call.
@@ -30,13 +39,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from callbreak.core.actions import CHANCE, Call, Play
+from callbreak.core.cards import Card
 from callbreak.core.errors import CallbreakError
 from callbreak.core.rules import Rules
 from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
-from callbreak.record import Record, loads, replay, replay_states
+from callbreak.record import Record, loads, replay, replay_states, seat_label
 
-__all__ = ["CLASSES", "assemble", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
+__all__ = ["CLASSES", "accuracy", "assemble", "position_text", "pretty_card", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
            "ReviewUnavailable", "SeatSummary", "classify", "judge_decision", "review_record", "review_text"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
@@ -104,6 +114,34 @@ class Decision:
     values: dict[str, float] = field(default_factory=dict)
     tricks: tuple[float, ...] = ()
     deals_searched: int = 0
+    hand: tuple[str, ...] = ()  # the seat's cards before deciding (empty before it looked)
+    trick_cards: tuple[str, ...] = ()  # the trick so far, in play order (a card's decision)
+    trick_seats: tuple[int, ...] = ()  # who played each of them
+
+    @property
+    def better(self) -> str | None:
+        """The choice to show as better, or None: only where the chosen one lost more than a
+        best move's margin (a "best" decision is within the search's noise of the top value,
+        so naming another choice as better would contradict its class)."""
+        if self.label in ("best", "forced", "not judged") or self.best == self.chosen:
+            return None
+        return self.best
+
+    @property
+    def at_stake(self) -> float:
+        """What a random legal choice loses here on average: the best value less the mean."""
+        if self.label not in CLASSES or len(self.values) < 2:
+            return 0.0
+        return max(0.0, self.best_value - sum(self.values.values()) / len(self.values))
+
+    def top_values(self, count: int = 3) -> list[tuple[str, float]]:
+        """The ``count`` best choices with their values, and the chosen one if it is not among
+        them (a call's line shows these, not all 13)."""
+        ranked = sorted(self.values.items(), key=lambda kv: (-kv[1], kv[0]))
+        top = ranked[:count]
+        if self.chosen in self.values and all(k != self.chosen for k, _ in top):
+            top.append((self.chosen, self.values[self.chosen]))
+        return top
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,9 +149,34 @@ class SeatSummary:
     seat: int
     name: str
     judged: int
-    accuracy: float  # percent of judged decisions classed best or good
+    accuracy: float  # percent of the points at stake kept (module docstring); random play ~15%
     lost: float
     counts: dict[str, int]
+    agreement: float = 100.0  # percent of judged decisions classed best or good
+    call_accuracy: float = 100.0
+    card_accuracy: float = 100.0
+    at_stake: float = 0.0  # points a random choice would have lost at the same decisions
+
+    @property
+    def label(self) -> str:
+        """``Seat 2 · random``: two seats may have the same player."""
+        return seat_label(self.seat, self.name)
+
+
+def accuracy(decisions: Sequence[Decision]) -> float:
+    """Percent of the points at stake that ``decisions`` kept (100 when nothing was at stake).
+
+    >>> d = Decision(index=0, deal=1, trick=1, seat=0, kind="play", chosen="AS", best="AS",
+    ...              value=1.0, best_value=1.0, lost=0.0, label="best",
+    ...              values={"AS": 1.0, "2S": 0.0})
+    >>> accuracy([d])
+    100.0
+    """
+    stake = sum(d.at_stake for d in decisions)
+    if stake <= 0:
+        return 100.0
+    lost = sum(d.lost for d in decisions if d.label in CLASSES)
+    return round(max(0.0, 100.0 * (1 - lost / stake)), 1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,9 +195,13 @@ class Review:
                     and (deal is None or d.deal == deal)]
             counts = {c: sum(d.label == c for d in mine) for c in CLASSES}
             good = counts["best"] + counts["good"]
-            out.append(SeatSummary(seat=seat, name=name, judged=len(mine),
-                                   accuracy=100.0 * good / len(mine) if mine else 100.0,
-                                   lost=round(sum(d.lost for d in mine), 2), counts=counts))
+            out.append(SeatSummary(
+                seat=seat, name=name, judged=len(mine), accuracy=accuracy(mine),
+                agreement=round(100.0 * good / len(mine), 1) if mine else 100.0,
+                call_accuracy=accuracy([d for d in mine if d.kind == "call"]),
+                card_accuracy=accuracy([d for d in mine if d.kind == "play"]),
+                at_stake=round(sum(d.at_stake for d in mine), 2),
+                lost=round(sum(d.lost for d in mine), 2), counts=counts))
         return tuple(out)
 
     def key_moments(self, count: int = 5) -> tuple[Decision, ...]:
@@ -145,6 +212,19 @@ class Review:
     @property
     def deals(self) -> tuple[int, ...]:
         return tuple(sorted({d.deal for d in self.decisions}))
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every seat as ``Seat 2 · random`` (two seats may have the same player)."""
+        return tuple(seat_label(s, name) for s, name in enumerate(self.seats))
+
+    def deal_starts(self) -> list[tuple[int, int]]:
+        """(deal, its first decision's place on :meth:`running_loss`'s x axis), for the chart."""
+        out: list[tuple[int, int]] = []
+        for i, d in enumerate(self.decisions):
+            if not out or out[-1][0] != d.deal:
+                out.append((d.deal, i))
+        return out
 
     def running_loss(self) -> list[list[float]]:
         """Per seat, the points lost so far after each of the record's judged decisions (for the
@@ -163,8 +243,13 @@ class Review:
             "format": FORMAT, "version": VERSION, "game": self.game, "seats": list(self.seats),
             "settings": asdict(self.settings), "record_digest": self.record_digest,
             "thresholds": dict(THRESHOLDS),
-            "decisions": [{**asdict(d), "tricks": list(d.tricks)} for d in self.decisions],
-            "summary": [asdict(s) for s in self.summary()],
+            "labels": list(self.labels),
+            "deal_starts": [i for _, i in self.deal_starts()],
+            "decisions": [{**asdict(d), "tricks": list(d.tricks), "hand": list(d.hand),
+                           "trick_cards": list(d.trick_cards), "trick_seats": list(d.trick_seats),
+                           "better": d.better, "top": [list(kv) for kv in d.top_values()]}
+                          for d in self.decisions],
+            "summary": [{**asdict(s), "label": s.label} for s in self.summary()],
             "key_moments": [d.index for d in self.key_moments()],
         }
 
@@ -178,10 +263,19 @@ class Review:
             return cls(game=data["game"], seats=tuple(data["seats"]),
                        settings=ReviewSettings(**data["settings"]),
                        record_digest=data["record_digest"],
-                       decisions=tuple(Decision(**{**d, "tricks": tuple(d["tricks"])})
-                                       for d in data["decisions"]))
+                       decisions=tuple(_decision_from_json(d) for d in data["decisions"]))
         except (KeyError, TypeError) as e:
             raise ReviewError(f"a broken review: {e}") from None
+
+
+_DERIVED = ("better", "top")  # written for readers of the JSON, computed again on reading
+
+
+def _decision_from_json(d: dict[str, Any]) -> Decision:
+    fields = {k: v for k, v in d.items() if k not in _DERIVED}
+    for key in ("tricks", "hand", "trick_cards", "trick_seats"):
+        fields[key] = tuple(fields.get(key, ()))
+    return Decision(**fields)
 
 
 def _digest(record: Record) -> str:
@@ -270,7 +364,9 @@ def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSett
     assert seat is not None
     trick = len(view.tricks) + 1 if isinstance(action, Play) else 0
     base: dict[str, Any] = dict(index=index, deal=view.deal_number, trick=trick, seat=seat,
-                chosen=_choice_text(action))
+                chosen=_choice_text(action), hand=_hand_text(view.hand))
+    if isinstance(action, Play):
+        base.update(trick_cards=tuple(str(c) for c in view.trick), trick_seats=view.trick_seats)
     legal = view.legal
     if len(legal) < 2:
         return Decision(**base, kind="play" if isinstance(action, Play) else "call",
@@ -297,6 +393,13 @@ def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSett
                     label="not judged")
 
 
+def _hand_text(hand: Any) -> tuple[str, ...]:
+    """A hand as card texts, by suit (spades first) and from the highest card down."""
+    if hand is None:
+        return ()
+    return tuple(str(c) for c in sorted(hand, key=lambda c: (c.suit, -c.rank)))
+
+
 def _judged(base: dict[str, Any], kind: str, values: dict[str, float], chosen: str,
             tricks: tuple[float, ...], deals: int) -> Decision:
     best = max(values, key=lambda k: (values[k], k))
@@ -307,10 +410,41 @@ def _judged(base: dict[str, Any], kind: str, values: dict[str, float], chosen: s
 
 
 def review_text(review: Review) -> Iterator[str]:
-    """A short plain account: each seat's accuracy and the key moments."""
+    """A short plain account: each seat's accuracy and the key moments, each with its position."""
+    labels = review.labels
     for s in review.summary():
-        yield f"{s.name}: accuracy {s.accuracy:.0f}%, {s.lost:.2f} points lost"
+        yield (f"{s.label}: accuracy {s.accuracy:.0f}% (calls {s.call_accuracy:.0f}%, cards "
+               f"{s.card_accuracy:.0f}%), {s.lost:.2f} points lost of {s.at_stake:.2f} at stake")
     for d in review.key_moments():
-        yield (f"deal {d.deal} {f'trick {d.trick}' if d.trick else 'call'}: {review.seats[d.seat]} "
+        better = f"; {d.better} was better" if d.better else ""
+        yield (f"deal {d.deal} {f'trick {d.trick}' if d.trick else 'call'}: {labels[d.seat]} "
                f"{'played' if d.kind == 'play' else 'chose'} {d.chosen} "
-               f"({d.label}, -{d.lost:.2f}); {d.best} was better")
+               f"({d.label}, -{d.lost:.2f}){better}")
+        yield f"  {position_text(d, labels)}"
+
+
+def pretty_card(text: str) -> str:
+    """A card's text with its suit symbol (``QH`` -> ``Q♥``); anything else as it is."""
+    try:
+        return Card.parse(text).pretty
+    except CallbreakError:
+        return text
+
+
+def position_text(d: Decision, labels: Sequence[str] | None = None) -> str:
+    """Where a decision was made: the trick so far (or that it led) and the hand.
+
+    >>> d = Decision(index=9, deal=1, trick=2, seat=1, kind="play", chosen="KH", best="AH",
+    ...              value=0.0, best_value=1.0, lost=1.0, label="mistake",
+    ...              hand=("AH", "KH", "2C"), trick_cards=("QH",), trick_seats=(0,))
+    >>> position_text(d)
+    'trick so far: Seat 1 Q♥; hand: A♥ K♥ 2♣'
+    """
+    hand = f"hand: {' '.join(map(pretty_card, d.hand))}" if d.hand else "hand not looked at"
+    if d.kind != "play":
+        return hand
+    if not d.trick_cards:
+        return f"leads; {hand}"
+    played = ", ".join(f"Seat {s + 1} {pretty_card(c)}"
+                       for s, c in zip(d.trick_seats, d.trick_cards, strict=True))
+    return f"trick so far: {played}; {hand}"

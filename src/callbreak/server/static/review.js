@@ -30,6 +30,7 @@ export function runningSeries(review) {
 
 function chart(review) {
   const series = runningSeries(review);
+  const starts = review.deal_starts || [];
   const w = 600, hgt = 220, pad = 34;
   const n = series[0].length - 1 || 1;
   const low = Math.min(-0.5, ...series.flat());
@@ -41,6 +42,11 @@ function chart(review) {
     svg("text", { x: 2, y: y(0) + 4, "font-size": 11 }, "0"),
     svg("text", { x: 2, y: y(low) + 4, "font-size": 11 }, low.toFixed(1)),
     svg("text", { x: pad, y: hgt - 6, "font-size": 11 }, "decisions →  (points given away against the expert's choices)"));
+  // Where each deal starts: a faint line and its number, so a loss can be placed in its deal.
+  starts.forEach((at, i) => {
+    root.append(svg("line", { x1: x(at), y1: 8, x2: x(at), y2: hgt - pad, stroke: "#ddd", class: "deal-start" }),
+      svg("text", { x: x(at) + 3, y: 18, "font-size": 10, fill: "#777" }, `deal ${i + 1}`));
+  });
   series.forEach((s, seat) => {
     const d = s.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join("");
     root.append(svg("path", { d, fill: "none", stroke: COLOURS[seat % COLOURS.length], "stroke-width": 2, class: "series" }));
@@ -53,23 +59,41 @@ function describe(d, seats) {
   return `${when}: ${seats[d.seat]}`;
 }
 
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const pretty = (card) => card.slice(0, -1).replace("T", "10") + (SUITS[card.slice(-1)] || card.slice(-1));
+
+// The position the card was chosen in: the trick so far (or that the seat led) and its hand.
+function position(h, d) {
+  if (d.kind !== "play" && !(d.hand || []).length) return null;
+  const parts = [];
+  if (d.kind === "play") {
+    const cards = d.trick_cards || [];
+    parts.push(cards.length ? "trick so far: " + cards.map((c, i) => `Seat ${d.trick_seats[i] + 1} ${pretty(c)}`).join(", ") : "leads");
+  }
+  if ((d.hand || []).length) parts.push("hand: " + d.hand.map(pretty).join(" "));
+  return h("div", { class: "muted review-position" }, parts.join(" · "));
+}
+
 function decisionRow(h, d, seats) {
   const choice = d.kind === "play" ? h("span", { class: "card review-card" }, cardSvg(d.chosen)) : h("strong", {}, d.chosen);
-  const better = d.best !== d.chosen ? (d.kind === "play" ? h("span", {}, " better: ", h("span", { class: "card review-card" }, cardSvg(d.best))) : h("span", {}, ` better: ${d.best}`)) : null;
+  // A "best" decision is within the search's noise of the top: no "better" beside it, no "−0.00".
+  const better = d.better ? (d.kind === "play" ? h("span", {}, " better: ", h("span", { class: "card review-card" }, cardSvg(d.better))) : h("span", {}, ` better: ${d.better}`)) : null;
   let detail = null;
   if (d.kind === "call" && d.tricks.length) {
     const likely = d.tricks.indexOf(Math.max(...d.tricks));
-    detail = h("div", { class: "muted" }, `tricks most likely ${likely}; expected score `,
-      Object.entries(d.values).map(([k, v]) => `${k.replace("call ", "")}: ${v.toFixed(2)}`).join(", "));
+    const top = d.top || Object.entries(d.values).sort((a, b) => b[1] - a[1]).slice(0, 3);
+    detail = h("div", { class: "muted" }, `tricks most likely ${likely}; expected score by call: `,
+      top.map(([k, v]) => `${k.replace("call ", "")}: ${v >= 0 ? "+" : ""}${v.toFixed(2)}`).join(", "));
   }
+  const lost = d.label !== "best" && d.lost >= 0.005 ? h("span", { class: "muted" }, ` −${d.lost.toFixed(2)}`) : null;
   return h("li", { class: `review-decision label-${d.label.replace(" ", "-")}`, "data-index": d.index, "data-label": d.label },
     h("span", { class: "review-when" }, describe(d, seats), " "), choice,
     h("span", { class: "review-label" }, ` ${MARK[d.label] || ""} ${d.label}`),
-    d.lost > 0 ? h("span", { class: "muted" }, ` −${d.lost.toFixed(2)}`) : null, better, detail);
+    lost, better, detail, position(h, d));
 }
 
 export async function reviewPage(root, code, h, api) {
-  const panel = h("div", { class: "panel", id: "review" }, h("h2", {}, `Game review ${code}`),
+  const panel = h("div", { class: "panel", id: "review" }, h("h2", {}, `Game review ${code.replace(/(.{4})(?=.)/g, "$1-")}`),
     h("p", { class: "muted" }, "Every call and card judged by the expert from what that player could see at the time, never the hidden hands."));
   const status = h("p", { id: "review-status" }, "Asking for the review…");
   const progress = h("progress", { id: "review-progress", max: 1, value: 0, style: "width:100%" });
@@ -92,12 +116,12 @@ export async function reviewPage(root, code, h, api) {
   }
   progress.remove();
   const review = body.review;
-  const seats = review.seats;
+  const seats = review.labels || review.seats.map((name, s) => `Seat ${s + 1} · ${name}`);
   status.textContent = "";
   const summary = h("table", { class: "scores", id: "review-summary" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Accuracy"), h("th", {}, "Points lost"), h("th", {}, "Mistakes"), h("th", {}, "Blunders"))),
+    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { title: "the share of the points at stake kept: random play scores about 15%, the expert about 98%" }, "Accuracy"), h("th", {}, "Points lost"), h("th", {}, "Mistakes"), h("th", {}, "Blunders"))),
     h("tbody", {}, review.summary.map((s) => h("tr", {},
-      h("td", {}, h("span", { style: `color:${COLOURS[s.seat % COLOURS.length]}` }, "■ "), s.name),
+      h("td", {}, h("span", { style: `color:${COLOURS[s.seat % COLOURS.length]}` }, "■ "), seats[s.seat]),
       h("td", {}, `${Math.round(s.accuracy)}%`), h("td", {}, s.lost.toFixed(2)),
       h("td", {}, String(s.counts.mistake)), h("td", {}, String(s.counts.blunder))))));
   const byIndex = new Map(review.decisions.map((d) => [d.index, d]));
@@ -110,6 +134,7 @@ export async function reviewPage(root, code, h, api) {
     ...deals.map((deal) => h("details", { open: deal === deals[0] },
       h("summary", {}, `Deal ${deal}`),
       h("ol", { class: "review-list" }, review.decisions.filter((d) => d.deal === deal).map((d) => decisionRow(h, d, seats))))),
+    h("p", { class: "muted" }, "Accuracy is the share of the points at stake a player kept: one less the points it lost over what a random legal choice would have lost on average at the same decisions (over arena games, random play scored about 15%, beginner 53%, heuristic 92%, the expert 98%). "),
     h("p", { class: "muted" }, "Points lost: ", Object.entries(review.thresholds).map(([k, v]) => `${k} up to ${v}`).join(", "), ", blunder above."),
     h("p", {}, h("a", { href: `/history/${code}`, "data-link": true }, "Replay this game")));
 }
