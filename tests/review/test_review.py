@@ -202,3 +202,23 @@ def test_the_chart_knows_where_each_deal_starts(reviewed):
     for deal, at in starts:
         assert reviewed.decisions[at].deal == deal and (at == 0 or reviewed.decisions[at - 1].deal == deal - 1)
     assert reviewed.to_json()["deal_starts"] == [at for _, at in starts]
+
+
+def test_calls_before_looking_are_judged_under_the_567_rules():
+    g = new_game("callbreak", preset="567")
+    chance = game_info("callbreak").dealer(3)
+    bots = [make_bot("random", seed=i) for i in range(4)]
+    while not g.is_over:
+        g.apply(chance.chance(g) if g.to_act == CHANCE else bots[g.to_act].decide(g.view(g.to_act), 1.0).action)
+    review = review_record(record_of(g), FAST)
+    calls = [d for d in review.decisions if d.kind == "call"]
+    unseen = [d for d in calls if not d.hand]
+    assert unseen, "random players call or look before seeing their cards"
+    assert all(d.label in CLASSES for d in calls)  # none "not judged"
+    for d in unseen:
+        assert any(k.startswith("blind call") for k in d.values) and d.chosen in d.values
+        if "look" in d.values:
+            # Looking first is worth the best call after seeing the hand: at least any unseen
+            # call that is not doubled (the same hands, a free choice of call).
+            plain = [v for k, v in d.values.items() if k.startswith("call ")]
+            assert not plain or d.values["look"] >= max(plain) - 1e-6

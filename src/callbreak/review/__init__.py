@@ -388,9 +388,56 @@ def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSett
                 ev = expected_deal_points(total, tricks, view.rules)
                 values[_choice_text(a)] = round(ev / 10, 3)
         return _judged(base, "call", values, _choice_text(action), tricks, deals)
-    # Blind calls, looking and redeal claims are match-situation gambles the expert does not value.
+    if view.hand is None and any(isinstance(a, Call) and a.blind for a in legal):
+        return _judge_blind(base, view, action, settings, seed, expert)
+    # Redeal claims are match-situation gambles the expert does not value.
     return Decision(**base, kind="call", best=base["chosen"], value=0.0, best_value=0.0, lost=0.0,
                     label="not judged")
+
+
+BLIND_HANDS = 8  # hands the seat might hold, sampled to judge a call made before looking
+
+
+def _judge_blind(base: dict[str, Any], view: SeatView, action: Any, settings: ReviewSettings,
+                 seed: int, expert: Any) -> Decision:
+    """A choice made before looking (a blind call, a call unseen, or looking first) judged on
+    the hands the seat might hold: for each of :data:`BLIND_HANDS` sampled hands the expert
+    simulates the deal as for a call; a call is worth its expected score over those hands
+    (doubled if blind), looking first the expected score of the best call made after seeing
+    each hand."""
+    import dataclasses
+    import random
+
+    rng = random.Random(seed)
+    seen = {c for t in view.tricks for c in t.cards} | set(view.trick)
+    unseen = [Card(i) for i in range(52) if Card(i) not in seen]
+    calls = [a for a in view.legal if isinstance(a, Call)]  # blind, or unseen but not doubled
+    seat = view.seat
+    assert seat is not None
+    normal = tuple(Call(seat, k) for k in range(view.rules.min_call, view.rules.max_call + 1))
+    call_values = {a: 0.0 for a in calls}
+    look_value, deals = 0.0, 0
+    tricks_sum: list[float] = []
+    per_hand = max(1, settings.call_samples // 4)
+    for h in range(BLIND_HANDS):
+        hand = tuple(sorted(rng.sample(unseen, 13)))
+        seen_view = dataclasses.replace(view, hand=hand, legal=normal)
+        bot = expert(samples=per_hand, seed=seed + h)
+        tricks, n = bot.call_outlook(seen_view, settings.budget)
+        deals += n
+        tricks_sum += [0.0] * (len(tricks) - len(tricks_sum))
+        for w, p in enumerate(tricks):
+            tricks_sum[w] += p / BLIND_HANDS
+        for a in call_values:
+            call_values[a] += expected_deal_points(a.tricks, tricks, view.rules, blind=a.blind) / 10 / BLIND_HANDS
+        look_value += max(expected_deal_points(a.tricks, tricks, view.rules) for a in normal) / 10 / BLIND_HANDS
+    values = {_choice_text(a): round(v, 3) for a, v in call_values.items()}
+    if any(a.kind == "look" for a in view.legal):
+        values["look"] = round(look_value, 3)
+    chosen = _choice_text(action)
+    while tricks_sum and tricks_sum[-1] == 0:
+        tricks_sum.pop()
+    return _judged(base, "call", values, chosen, tuple(tricks_sum), deals)
 
 
 def _hand_text(hand: Any) -> tuple[str, ...]:
