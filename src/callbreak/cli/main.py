@@ -109,6 +109,7 @@ import callbreak.cli.arena  # noqa: E402,F401  (callbreak arena)
 import callbreak.cli.games  # noqa: E402,F401  (callbreak related-games)
 import callbreak.cli.play  # noqa: E402,F401  (callbreak play, callbreak games)
 import callbreak.cli.review  # noqa: E402,F401  (callbreak review)
+import callbreak.cli.rules  # noqa: E402,F401  (callbreak rules)
 import callbreak.cli.serve  # noqa: E402,F401  (callbreak serve)
 import callbreak.cli.train  # noqa: E402,F401  (callbreak train)
 

@@ -1,4 +1,4 @@
-"""Rule options and named presets (RULES.md sections 2 and 3).
+"""Rule options and named presets (in words: ``callbreak rules``, games/rules/callbreak.md).
 
 Variants are data: one frozen :class:`Rules` value holds every option; presets are named values;
 overrides are applied on top with :func:`make_rules`. Invalid values and combinations are refused
@@ -92,7 +92,7 @@ class Stakes:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """Every rule option of RULES.md section 2. Defaults are the ``callbreak`` preset."""
+    """Every rule option of Call Break's house rules. Defaults are the ``callbreak`` preset."""
 
     min_call: int = 1
     max_call: int = 13

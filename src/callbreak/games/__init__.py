@@ -47,9 +47,10 @@ from callbreak.games.registry import (
     trick_game,
 )
 from callbreak.games.snarples import Snarples
+from callbreak.games.texts import has_rules, rules_text
 
 __all__ = [
     "CHANCE", "BatakIhaleli", "BatakKozMaca", "Donut", "GameDealer", "GameInfo", "GameOptions",
     "GamePhase", "GameTrick", "GameView", "HandResult", "Horsethief", "PresetInfo", "Snarples",
-    "TrickGame", "game_info", "games", "new_game", "register_game", "trick_game",
+    "TrickGame", "game_info", "games", "has_rules", "new_game", "register_game", "rules_text", "trick_game",
 ]

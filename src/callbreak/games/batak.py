@@ -6,7 +6,7 @@ player on ``s``'s right, so the dealer's right is ``dealer + 1`` and the dealer'
 each hand (catsatcards: "rotates to the next player in a counter-clockwise direction"). Ten hands; the
 highest total wins, equal highest totals share the win.
 
-Play (RULES.md section 4, both variants): trump may not be led until a trump has been played to a
+Play (both variants; in words: ``callbreak rules batak-ihaleli``): trump may not be led until a trump has been played to a
 trick, unless the leader holds only trumps (:func:`callbreak.core.tricks.lead_mask_unbroken`);
 following, a player must follow suit and beat the highest card of the led suit if able (unless the
 trick is already trumped); void, must trump, overtrumping if able; otherwise any card. That is the
@@ -25,7 +25,7 @@ they win at least the bid, else -bid; every other player scores +tricks won, or 
 no trick.
 
 Batak Koz Maca. The catsatcards rules give no detail beyond "each player makes a bid", so it is settled as Turkish
-tables play it (RULES.md): spades are always trump; every player calls once, 1..13, starting at
+tables play it (``callbreak rules batak-koz-maca``): spades are always trump; every player calls once, 1..13, starting at
 the dealer's right and ending with the dealer; no auction, no passing. The player at the dealer's
 right leads the first trick (the first to call; there is no single high bidder), or with
 ``first_lead="highest_call"`` the highest caller (the earliest of equal calls). A player who wins
