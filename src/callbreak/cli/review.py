@@ -113,7 +113,7 @@ def draw_chart(result: Review, path: Path) -> None:
     ax.set_xlabel("decision")
     ax.set_ylabel("expected points given away so far")
     ax.set_title("Running expected score against the expert's choices")
-    ax.legend()
+    ax.legend(loc="lower left")  # the lines fall: the lower left is the emptiest corner
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
