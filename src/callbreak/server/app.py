@@ -215,6 +215,18 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def page(code: str | None = None) -> Response:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page(game: str | None = None) -> Response:
+        """Every game's rules as text (``?game=NAME``: one game's): the table's Rules link."""
+        from callbreak.games import rules_text
+
+        names = [info.name for info in games()]
+        if game is not None and game not in names:
+            return Response(f"no game {game!r}; games are: {', '.join(names)}\n", status_code=404,
+                            media_type="text/plain; charset=utf-8")
+        text = "\n\n".join(rules_text(name) for name in ([game] if game else names))
+        return Response(text, media_type="text/plain; charset=utf-8")
+
     # --- lobby -----------------------------------------------------------------------------
 
     @app.get("/api/meta")
