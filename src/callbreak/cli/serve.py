@@ -39,6 +39,34 @@ def serve(
     log_json: Annotated[bool, typer.Option(
         "--log-json", envvar="CALLBREAK_LOG_JSON",
         help="Log one JSON object a line (time, pid, level, logger, message) instead of text.")] = False,
+    no_limits: Annotated[bool, typer.Option(
+        "--no-limits", envvar="CALLBREAK_NO_LIMITS", rich_help_panel="Limits (0: none)",
+        help="Turn every limit below off but the lobby expiry (a trusted network, a load test).")] = False,
+    tables_per_minute: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_TABLES_PER_MINUTE", rich_help_panel="Limits (0: none)",
+        help="New tables a minute per guest identity (default 10).")] = None,
+    tables_per_minute_per_address: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_TABLES_PER_MINUTE_PER_ADDRESS", rich_help_panel="Limits (0: none)",
+        help="New tables a minute per client address (default 30).")] = None,
+    live_tables: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_LIVE_TABLES", rich_help_panel="Limits (0: none)",
+        help="Unfinished tables one guest identity may have made (default 5).")] = None,
+    live_tables_per_address: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_LIVE_TABLES_PER_ADDRESS", rich_help_panel="Limits (0: none)",
+        help="Unfinished tables made from one address (default 20).")] = None,
+    messages_per_second: Annotated[float | None, typer.Option(
+        envvar="CALLBREAK_MESSAGES_PER_SECOND", rich_help_panel="Limits (0: none)",
+        help="Websocket messages a second per seated guest, bursts of twice that (default 20).")] = None,
+    messages_per_second_per_address: Annotated[float | None, typer.Option(
+        envvar="CALLBREAK_MESSAGES_PER_SECOND_PER_ADDRESS", rich_help_panel="Limits (0: none)",
+        help="Websocket messages a second per address, bursts of twice that (default 60).")] = None,
+    live_bot_tables: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_LIVE_BOT_TABLES", rich_help_panel="Limits (0: none)",
+        help="Live tables with bots, server-wide (per process); beyond it new tables are refused "
+             "and the lobby says the server is full (default 200).")] = None,
+    lobby_expiry: Annotated[float | None, typer.Option(
+        envvar="CALLBREAK_LOBBY_EXPIRY", rich_help_panel="Limits (0: none)",
+        help="Seconds a table never started lives before it is removed (default 1800).")] = None,
 ) -> None:
     """Start the web app and print its URL."""
     import uvicorn
@@ -60,7 +88,16 @@ def serve(
                    "processes could not share the tables, their leases or their messages); run one "
                    "process on SQLite, or give --db postgresql://user@host/dbname", err=True)
         raise typer.Exit(2)
-    setup_logging(log_json)
+    setup_logging(log_json, keep=True)  # (left as it is where logging is set up: a test)
+    given = {"tables_per_minute": tables_per_minute, "tables_per_minute_per_address": tables_per_minute_per_address,
+             "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
+             "messages_per_second": messages_per_second,
+             "messages_per_second_per_address": messages_per_second_per_address,
+             "live_bot_tables": live_bot_tables, "lobby_expiry": lobby_expiry}
+    os.environ["CALLBREAK_NO_LIMITS"] = "1" if no_limits else ""
+    for name, value in given.items():  # every process reads its limits from the environment
+        if value is not None:
+            os.environ[f"CALLBREAK_{name.upper()}"] = str(value)
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
     typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")

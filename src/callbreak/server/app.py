@@ -30,6 +30,7 @@ from callbreak.core.rules import PRESETS
 from callbreak.games import games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
+from callbreak.server.limits import Limits, Refusal
 from callbreak.server.loopwatch import LoopWatch
 from callbreak.server.metrics import Metrics
 from callbreak.server.reviews import ReviewJobs
@@ -65,7 +66,8 @@ MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet 
 STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "bad_handoff": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
-          "no_review": 409}
+          "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "server_full": 503,
+          "rate_limited": 429}
 
 
 # What `callbreak serve` prints, in every process: the time and the process id come first.
@@ -86,8 +88,11 @@ class JsonLogFormatter(logging.Formatter):
         return json.dumps(entry)
 
 
-def setup_logging(json_lines: bool | None = None) -> None:
-    """Log as `callbreak serve` does (``json_lines`` None: ``CALLBREAK_LOG_JSON=1``)."""
+def setup_logging(json_lines: bool | None = None, *, keep: bool = False) -> None:
+    """Log as `callbreak serve` does (``json_lines`` None: ``CALLBREAK_LOG_JSON=1``); ``keep``:
+    not if logging is set up already (an app made in a process that logs its own way)."""
+    if keep and logging.getLogger().handlers:
+        return
     if json_lines is None:
         json_lines = os.environ.get("CALLBREAK_LOG_JSON", "") in ("1", "true")
     handler = logging.StreamHandler()
@@ -100,14 +105,14 @@ def setup_logging(json_lines: bool | None = None) -> None:
 def app_from_env() -> FastAPI:
     """The app for ``callbreak serve --workers N``: each worker process builds its own."""
     store = Store(os.environ["CALLBREAK_DB"])
-    setup_logging()  # a worker starts afresh
+    setup_logging(keep=True)  # a worker starts afresh
     return create_app(store,
                       url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"),
                       warm_in_child=True)
 
 
 def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None,
-               warm_in_child: bool = False) -> FastAPI:
+               warm_in_child: bool = False, limits: Limits | None = None) -> FastAPI:
     """The ASGI app over ``store``; unfinished tables resume when it starts.
 
     ``url_bots=False`` refuses any table that seats a bot by URL, so that nobody can make a public
@@ -123,7 +128,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     if practice is None:
         practice = os.environ.get("CALLBREAK_PRACTICE", "") == "1"
     metrics = Metrics()
-    service = TableService(store, url_bots=url_bots, practice=practice, metrics=metrics)
+    limits = limits if limits is not None else Limits.from_env()
+    service = TableService(store, url_bots=url_bots, practice=practice, metrics=metrics, limits=limits)
     reviews = ReviewJobs(store, stored_record)
 
     def lag_seen(lag: float) -> None:
@@ -139,6 +145,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         service.warmup = KernelWarmup(child=warm_in_child)
         warming = asyncio.create_task(service.warmup.run(), name="kernel-warm-up")
         counting = asyncio.create_task(keep_counting(), name="metrics")
+        sweeping = asyncio.create_task(expire_lobbies(), name="lobby-expiry")
         if store.is_sqlite:
             resumed = service.resume_all()
         else:  # PostgreSQL: processes share the tables (server/cluster.py)
@@ -155,6 +162,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             await service.cluster.stop()
         warming.cancel()
         counting.cancel()
+        sweeping.cancel()
         await service.warmup.close()
         await watch.stop()
 
@@ -165,6 +173,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.exception_handler(MessageError)
     async def _refused(_request: Request, e: MessageError) -> JSONResponse:
+        if isinstance(e, Refusal):  # a limit: when to try again
+            return JSONResponse({"error": e.code, "message": e.message, "retry_after": e.retry_after},
+                                status_code=STATUS.get(e.code, 429), headers={"Retry-After": str(e.retry_after)})
         return JSONResponse({"error": e.code, "message": e.message}, status_code=STATUS.get(e.code, 400))
 
     @app.exception_handler(RequestValidationError)
@@ -247,7 +258,18 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                            "bot_descriptions": engines.bot_descriptions({"game": g.name}),
                            "strongest_bot": engines.strongest_bot({"game": g.name})}
                           for g in games()],
-                "practice": service.practice, "max_message_bytes": MAX_MESSAGE_BYTES}
+                "practice": service.practice, "max_message_bytes": MAX_MESSAGE_BYTES,
+                "capacity": capacity()}
+
+    @app.get("/api/capacity")
+    async def capacity_now() -> dict[str, Any]:
+        """Whether the server takes new tables with bots (the lobby asks as it opens)."""
+        return capacity()
+
+    def capacity() -> dict[str, Any]:
+        ceiling = limits.live_bot_tables
+        live = service.bot_tables()
+        return {"bot_tables": live, "ceiling": ceiling or None, "full": 0 < ceiling <= live}
 
     # --- what to watch -------------------------------------------------------------------------
 
@@ -279,6 +301,11 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             count_live()
             await asyncio.sleep(1.0)
 
+    async def expire_lobbies() -> None:
+        while True:
+            await asyncio.sleep(min(60.0, max(0.2, limits.lobby_expiry / 4)))
+            service.expire_lobbies()
+
     @app.get("/metrics", include_in_schema=False)
     async def prometheus() -> Response:
         count_live()
@@ -306,10 +333,11 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
         data = await body(request)
+        who = service.admit_table(data.get("guest"), request.client.host if request.client else None)
         settings = data.get("settings", {})
         config = await service.check_settings(settings)  # builds the bots: off the loop
         table, token, seat = service.create(settings, data.get("name"), data.get("seed"),
-                                            data.get("guest"), config=config)
+                                            data.get("guest"), config=config, made_by=who)
         return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
                 "table": table.lobby_json()}
 
@@ -399,6 +427,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                 return
             refusal = e
         # A message, or (a state, when its action was stored) to time its latency; None: close.
+        address = ws.client.host if ws.client is not None else None
         outbox: asyncio.Queue[dict[str, Any] | str | tuple[str, float] | None] = asyncio.Queue()
         conn = Connection(seat=None, send=lambda m: None)
 
@@ -442,6 +471,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                 if text is None:
                     text = received.get("bytes") or b""
                 try:
+                    seated = table.seats[conn.seat] if attached and conn.seat is not None else None
+                    service.gate.message({"guest": seated.player if seated is not None else None,
+                                          "address": address}, now=time.monotonic())
                     message = parse_message(text)
                     kind = message["type"]
                     if not attached:
@@ -468,6 +500,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                         attached = True
                         continue
                     await handle(table, conn, message)
+                except Refusal as e:
+                    metrics.refusals.labels(e.code).inc()
+                    send({**error_json(e.code, e.message), "retry_after": e.retry_after})
                 except MessageError as e:
                     send(error_json(e.code, e.message))
         except WebSocketDisconnect:

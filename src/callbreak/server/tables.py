@@ -17,6 +17,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from callbreak.bots import CALL_BREAK_ENGINE
@@ -28,6 +29,7 @@ from callbreak.core import (
 from callbreak.core.game import Game
 from callbreak.games import game_info
 from callbreak.server import engines, players
+from callbreak.server.limits import Gate, Limits
 from callbreak.server.metrics import Metrics
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
@@ -239,6 +241,8 @@ class Table:
     # Seat -> (hash of a one-time code, expiry): the seat may move to the device that shows it.
     handoffs: dict[int, tuple[str, float]] = field(default_factory=dict)
     stored_at: float | None = None  # perf_counter when its latest action was stored, until sent
+    created_at: float = field(default_factory=time.time)  # when it was made (a lobby expires)
+    made_by: dict[str, str | None] = field(default_factory=dict)  # its maker's guest key and address
 
     @property
     def version(self) -> int:
@@ -295,9 +299,10 @@ class TableService:
     """Every live table, the store behind them, and the loop their clocks run on."""
 
     def __init__(self, store: Store, *, url_bots: bool = True, practice: bool = False,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, limits: Limits | None = None) -> None:
         self.store = store
         self.metrics = metrics if metrics is not None else Metrics()
+        self.gate = Gate(limits if limits is not None else Limits())
         self.url_bots = url_bots  # whether a table may seat a bot by URL (the server then calls it)
         self.practice = practice  # whether a client may seed a table's deals (practice tables)
         self.tables: dict[str, Table] = {}
@@ -306,6 +311,52 @@ class TableService:
         # The bots' compiled kernel, made ready off the loop when the app starts (None: a
         # service without an app, as some tests make: bots build it themselves).
         self.warmup: KernelWarmup | None = None
+
+    # --- limits ---------------------------------------------------------------------------------
+
+    def bot_tables(self) -> int:
+        """Live tables run here with bots (or open seats bots will take): the ceiling counts them."""
+        return sum(1 for t in self.tables.values()
+                   if not t.replica and t.status in ("lobby", "playing") and t.has_bots())
+
+    def admit_table(self, guest: Any, address: str | None) -> dict[str, str | None]:
+        """Refuse a new table over a limit (:class:`~callbreak.server.limits.Refusal`), else
+        count it; returns who makes it (their guest key and address)."""
+        who = {"guest": player_key(guest), "address": address}
+        live = {kind: sum(1 for t in self.tables.values()
+                          if key is not None and t.made_by.get(kind) == key and t.status != "over")
+                for kind, key in who.items()}
+        try:
+            self.gate.new_table(who, live, self.bot_tables(), now=time.monotonic())
+        except MessageError as e:
+            self.metrics.refusals.labels(e.code).inc()
+            raise
+        return who
+
+    def expire_lobbies(self, now: float | None = None) -> int:
+        """Remove the tables run here that were never started within the lobby expiry; their
+        sockets are told. Returns how many."""
+        ttl = self.gate.limits.lobby_expiry
+        if ttl <= 0:
+            return 0
+        now = time.time() if now is None else now
+        count = 0
+        for table in list(self.tables.values()):
+            if table.status != "lobby" or table.replica or now - table.created_at < ttl:
+                continue
+            try:
+                gone = self.store.delete_unstarted(table.id)
+            except Exception as e:  # the store is away: next time
+                log.error("table %s: could not remove the expired lobby: %s", table.code, e)
+                continue
+            if gone and self.tables.get(table.code) is table:
+                del self.tables[table.code]
+                for conn in table.connections:
+                    conn.send({"type": "closed", "message": "this table was never started and has "
+                                                            "closed; make a new one"})
+                log.info("table %s: never started in %.0f minutes, removed", table.code, ttl / 60)
+                count += 1
+        return count
 
     # --- bots, built off the loop -------------------------------------------------------------
 
@@ -363,7 +414,8 @@ class TableService:
         rematch_code = config.pop("rematch", None)
         table = Table(id=stored.id, code=stored.code, config=config, seed=seed, host_hash=host_hash,
                       seats=[Seat.from_json(s) for s in stored.seats],
-                      status=stored.status, stop_requested=stop_requested, rematch_code=rematch_code)
+                      status=stored.status, stop_requested=stop_requested, rematch_code=rematch_code,
+                      created_at=stored.created_at.replace(tzinfo=UTC).timestamp())
         if stored.status == "playing":
             match = engines.new_game(config)
             for i, data in enumerate(stored.actions):
@@ -385,7 +437,8 @@ class TableService:
         return table
 
     def create(self, settings: Any, host_name: Any, seed: Any = None, guest: Any = None, *,
-               config: dict[str, Any] | None = None) -> tuple[Table, str, int]:
+               config: dict[str, Any] | None = None,
+               made_by: dict[str, str | None] | None = None) -> tuple[Table, str, int]:
         """A new table in the lobby; ``config``: the settings already checked
         (:meth:`check_settings`, off the loop), else they are checked here."""
         if config is None:
@@ -412,7 +465,7 @@ class TableService:
         stored = {**config, "seed": seed, "host_hash": token_hash(token)}
         game_id = self.store.create_game(code, stored, [s.to_json() for s in seats])
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
-                      seats=seats)
+                      seats=seats, made_by=made_by or {})
         self.tables[code] = table
         if self.cluster is not None:
             self.cluster.adopt(table)
@@ -539,7 +592,7 @@ class TableService:
         game_id = self.store.create_game(code2, {**table.config, "seed": seed, "host_hash": table.host_hash},
                                          [s.to_json() for s in seats])
         new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=table.host_hash,
-                    seats=seats)
+                    seats=seats, made_by=dict(table.made_by))
         self.tables[code2] = new
         if self.cluster is not None:
             self.cluster.adopt(new)

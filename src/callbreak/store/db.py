@@ -317,6 +317,15 @@ class Store:
         with self.engine.connect() as conn:
             return [str(r[0]) for r in conn.execute(text_sql(sql)).all()]
 
+    def delete_unstarted(self, game_id: int) -> bool:
+        """Remove a table that never started (an expired lobby); False if it has started since."""
+        with self.engine.begin() as conn:
+            conn.execute(text_sql("DELETE FROM table_leases WHERE game_id = :game AND EXISTS "
+                                  "(SELECT 1 FROM games WHERE id = :game AND status = 'lobby')"),
+                         {"game": game_id})
+            gone = conn.execute(delete(GameRow).where(GameRow.id == game_id, GameRow.status == "lobby")).rowcount
+        return bool(gone)
+
     def finish_game(self, game_id: int, results: list[dict[str, Any]]) -> None:
         """Mark a game over and record each seat's outcome, in one transaction."""
         with self.engine.begin() as conn:

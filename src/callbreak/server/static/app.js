@@ -242,6 +242,14 @@ async function homePage() {
     gameBotsDesc,
     h("label", { for: "game-options" }, "Game options"), gameOptions);
   syncGame();
+  // A public server has a ceiling on tables with bots: say so before anyone fills in the form.
+  const full = h("p", { class: "error", id: "server-full", hidden: true });
+  api("GET", "/api/capacity").then((c) => {
+    if (!c.full) return;
+    full.textContent = `This server is full: it is running as many tables with bots as it can (${c.ceiling}). ` +
+      "Try again in a few minutes, or join a friend's table with its link or code.";
+    full.hidden = false;
+  }).catch(() => {});
   const joinCode = h("input", { id: "join-code", placeholder: "Room code, e.g. ABCD-EFGH-JKMN", autocomplete: "off" });
   app.append(
     h("div", { class: "grid2" },
@@ -252,7 +260,7 @@ async function homePage() {
         callbreakPart, relatedPart,
         h("label", { for: "timer" }, "Turn timer"), timer,
         h("label", { for: "bot-speed" }, "Bot speed"), botSpeed,
-        h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, "Create table")), err),
+        full, h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, "Create table")), err),
       h("form", { class: "panel", onsubmit: (e) => { e.preventDefault();
         const code = joinCode.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
         if (code) navigate(`/t/${code}`); } },

@@ -1,0 +1,175 @@
+"""What one client may make and send, and the server-wide ceiling a public server needs.
+
+A client is counted twice: by its guest identity (the browser's secret, sent with a new table,
+or the seat's owner on a websocket) and by its address (behind a proxy, the address the proxy
+forwards, which uvicorn reads from ``X-Forwarded-For`` when the proxy is in
+``--forwarded-allow-ips``). A client that drops its guest identity is still one address; the
+per-address allowances are larger, since people behind one address (a school, a mobile
+network) share it. Every refusal is a :class:`Refusal`: a coded error with the seconds to wait
+(``Retry-After``).
+
+The counts are kept per server process: with ``--workers N`` a client may get up to N times
+the allowance, spread over the processes.
+
+>>> window = Window(limit=2, period=60.0)
+>>> window.hit("ann", now=0.0), window.hit("ann", now=1.0), window.hit("ann", now=2.0)
+(None, None, 58.0)
+>>> window.hit("ann", now=60.5)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import deque
+from dataclasses import dataclass, fields
+
+from callbreak.server.wire import MessageError
+
+
+class Refusal(MessageError):
+    """A request refused by a limit: ``code``, why, and ``retry_after`` seconds to wait."""
+
+    def __init__(self, code: str, message: str, retry_after: float) -> None:
+        super().__init__(code, message)
+        self.retry_after = max(1, math.ceil(retry_after))  # whole seconds, as HTTP wants
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """The operator's settings (``callbreak serve`` flags, or ``CALLBREAK_<NAME>`` in capitals).
+
+    0 turns a limit off.
+    """
+
+    tables_per_minute: int = 10  # new tables, per guest identity
+    tables_per_minute_per_address: int = 30
+    live_tables: int = 5  # tables made and not finished (lobby or playing), per guest identity
+    live_tables_per_address: int = 20
+    messages_per_second: float = 20.0  # websocket messages, per socket's guest or address...
+    messages_per_second_per_address: float = 60.0  # ...bursts up to twice as many at once
+    live_bot_tables: int = 200  # tables with bots (or open seats a bot will take), server-wide
+    lobby_expiry: float = 1800.0  # seconds a table never started lives before it is removed
+
+    @classmethod
+    def from_env(cls, **overrides: float | None) -> Limits:
+        """Defaults, then ``CALLBREAK_TABLES_PER_MINUTE`` and the like, then ``overrides``;
+        ``CALLBREAK_NO_LIMITS=1`` first turns every limit but the lobby expiry off (a trusted
+        network, a load test)."""
+        values: dict[str, float] = {}
+        if os.environ.get("CALLBREAK_NO_LIMITS", "") in ("1", "true"):
+            values = {f.name: 0 for f in fields(cls) if f.name != "lobby_expiry"}
+        for f in fields(cls):
+            raw = os.environ.get(f"CALLBREAK_{f.name.upper()}")
+            if raw:
+                values[f.name] = float(raw)
+            given = overrides.get(f.name)
+            if given is not None:
+                values[f.name] = given
+        typed = {k: (int(v) if isinstance(getattr(cls(), k), int) else float(v)) for k, v in values.items()}
+        return cls(**typed)  # type: ignore[arg-type]
+
+
+class Window:
+    """At most ``limit`` events per key in any ``period`` seconds (a sliding window)."""
+
+    def __init__(self, *, limit: int, period: float) -> None:
+        self.limit = limit
+        self.period = period
+        self.events: dict[str, deque[float]] = {}
+
+    def hit(self, key: str, *, now: float) -> float | None:
+        """Count an event now, or refuse it: None, or the seconds until one is allowed."""
+        if self.limit <= 0:
+            return None
+        seen = self.events.get(key)
+        if seen is None:
+            if len(self.events) > 100_000:  # forget keys with nothing left in their window
+                self.events = {k: q for k, q in self.events.items() if q and q[-1] > now - self.period}
+            seen = self.events[key] = deque()
+        while seen and seen[0] <= now - self.period:
+            seen.popleft()
+        if len(seen) >= self.limit:
+            return seen[0] + self.period - now
+        seen.append(now)
+        return None
+
+
+class Bucket:
+    """A token bucket per key: ``rate`` events a second on average, bursts up to ``burst``.
+
+    >>> b = Bucket(rate=2.0, burst=2.0)
+    >>> [b.take("k", now=0.0) for _ in range(3)]
+    [None, None, 0.5]
+    """
+
+    def __init__(self, *, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+
+    def take(self, key: str, *, now: float) -> float | None:
+        """Take a token, or refuse: None, or the seconds until one is there."""
+        if self.rate <= 0:
+            return None
+        tokens, when = self.level.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.rate)
+        if tokens < 1:
+            self.level[key] = (tokens, now)
+            return (1 - tokens) / self.rate
+        if len(self.level) > 100_000:  # forget keys whose bucket has filled up again
+            full = self.burst / self.rate
+            self.level = {k: v for k, v in self.level.items() if now - v[1] < full}
+        self.level[key] = (tokens - 1, now)
+        return None
+
+
+class Gate:
+    """The limits of one server process, applied: :meth:`new_table` and :meth:`message` raise
+    a :class:`Refusal` or let the request through (and count it)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.made = {"guest": Window(limit=limits.tables_per_minute, period=60.0),
+                     "address": Window(limit=limits.tables_per_minute_per_address, period=60.0)}
+        self.live = {"guest": limits.live_tables, "address": limits.live_tables_per_address}
+        self.sent = {"guest": Bucket(rate=limits.messages_per_second, burst=2 * limits.messages_per_second),
+                     "address": Bucket(rate=limits.messages_per_second_per_address,
+                                       burst=2 * limits.messages_per_second_per_address)}
+
+    def new_table(self, who: dict[str, str | None], live: dict[str, int], bot_tables: int, *,
+                  now: float) -> None:
+        """A new table by ``who`` (its guest key and address, either None if unknown), who has
+        ``live`` tables (by the same keys) not yet finished, on a server with ``bot_tables``
+        live tables with bots."""
+        for kind, key in who.items():
+            if key is not None and 0 < self.live[kind] <= live.get(kind, 0):
+                raise Refusal("too_many_live_tables",
+                              f"{'you have' if kind == 'guest' else 'your address has'} {live[kind]} "
+                              f"tables not yet finished, the most this server allows at once: finish or "
+                              f"leave one (a table never started closes by itself after "
+                              f"{self.limits.lobby_expiry / 60:.0f} minutes)", 60.0)
+        if 0 < self.limits.live_bot_tables <= bot_tables:
+            raise Refusal("server_full", f"this server is full: it is running as many tables with bots "
+                                         f"as it can ({self.limits.live_bot_tables}); try again in a few "
+                                         f"minutes", 60.0)
+        for kind, key in who.items():
+            if key is None:
+                continue
+            wait = self.made[kind].hit(key, now=now)
+            if wait is not None:
+                per = self.made[kind].limit
+                raise Refusal("too_many_tables", f"at most {per} new tables a minute "
+                                                 f"{'each' if kind == 'guest' else 'from one address'}; "
+                                                 f"try again in {wait:.0f} s", wait)
+
+    def message(self, who: dict[str, str | None], *, now: float) -> None:
+        """One websocket message from ``who`` (the socket's seat owner and address)."""
+        for kind, key in who.items():
+            if key is None:
+                continue
+            wait = self.sent[kind].take(key, now=now)
+            if wait is not None:
+                raise Refusal("rate_limited", f"too many messages: at most {self.sent[kind].rate:g} a "
+                                              f"second {'each' if kind == 'guest' else 'from one address'}"
+                                              f"; this one was dropped", wait)

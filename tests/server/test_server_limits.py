@@ -1,0 +1,207 @@
+"""The limits a public server needs (issue 30): per guest identity and per address, new tables a
+minute, unfinished tables at once and websocket messages a second; a server-wide ceiling on live
+tables with bots; tables never started expire. Every refusal is coded and says when to retry."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import store_fixture  # noqa: F401 (fixture)
+from starlette.testclient import TestClient
+from test_server_restart import Server
+
+from callbreak.server.app import create_app
+from callbreak.server.limits import Limits
+from callbreak.store import Store
+
+OFF = {"tables_per_minute": 0, "tables_per_minute_per_address": 0, "live_tables": 0,
+       "live_tables_per_address": 0, "messages_per_second": 0, "messages_per_second_per_address": 0,
+       "live_bot_tables": 0, "lobby_expiry": 0}
+SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}
+
+
+def guest(n: int) -> str:
+    return f"guest-{n:012d}"
+
+
+@pytest.fixture
+def served(store: Store) -> Iterator[Any]:
+    """An app factory: ``served(live_tables=2)`` is a client of an app with only that limit on."""
+    clients: list[TestClient] = []
+
+    def make(**on: float) -> TestClient:
+        client = TestClient(create_app(store, limits=Limits(**{**OFF, **on})))  # type: ignore[arg-type]
+        clients.append(client)
+        return client.__enter__()
+
+    yield make
+    for c in clients:
+        c.__exit__(None, None, None)
+
+
+def new_table(client: TestClient, who: str | None = None, **settings: Any) -> httpx.Response:
+    body: dict[str, Any] = {"name": "Ann", "settings": {**SETTINGS, **settings}}
+    if who is not None:
+        body["guest"] = who
+    return client.post("/api/tables", json=body)
+
+
+def refused(r: httpx.Response, code: str, status: int = 429) -> int:
+    """Check a refusal's status, code and Retry-After; returns the seconds to wait."""
+    assert r.status_code == status and r.json()["error"] == code, r.text
+    wait = int(r.headers["Retry-After"])
+    assert wait >= 1 and r.json()["retry_after"] == wait
+    return wait
+
+
+def test_new_tables_a_minute_per_guest(served: Any) -> None:
+    client = served(tables_per_minute=3)
+    for _ in range(3):
+        assert new_table(client, guest(1)).status_code == 200
+    wait = refused(new_table(client, guest(1)), "too_many_tables")
+    assert 55 <= wait <= 60
+    assert new_table(client, guest(2)).status_code == 200  # someone else is not held up
+
+
+def test_new_tables_a_minute_per_address(served: Any) -> None:
+    client = served(tables_per_minute_per_address=3)
+    for n in range(3):
+        assert new_table(client, guest(n)).status_code == 200
+    refused(new_table(client, guest(9)), "too_many_tables")  # a fresh identity, the same address
+    refused(new_table(client), "too_many_tables")  # no identity at all
+
+
+def test_live_tables_per_guest_until_one_ends(served: Any) -> None:
+    client = served(live_tables=2, lobby_expiry=3600)
+    made = [new_table(client, guest(1)).json() for _ in range(2)]
+    assert refused(new_table(client, guest(1)), "too_many_live_tables") >= 1
+    assert new_table(client, guest(2)).status_code == 200
+    # A table that ends (here: never started, expired) frees its place.
+    service = client.app.state.service  # type: ignore[attr-defined]
+    service.tables[made[0]["code"]].created_at -= 7200
+    assert service.expire_lobbies() == 1
+    assert new_table(client, guest(1)).status_code == 200
+
+
+def test_live_tables_per_address(served: Any) -> None:
+    client = served(live_tables_per_address=2)
+    assert new_table(client, guest(1)).status_code == 200
+    assert new_table(client, guest(2)).status_code == 200
+    refused(new_table(client, guest(3)), "too_many_live_tables")
+
+
+def test_the_ceiling_on_live_bot_tables_and_the_lobby_says_when_full(served: Any) -> None:
+    client = served(live_bot_tables=2)
+    assert client.get("/api/capacity").json() == {"bot_tables": 0, "ceiling": 2, "full": False}
+    assert new_table(client, guest(1)).status_code == 200
+    assert new_table(client, guest(2)).status_code == 200
+    assert client.get("/api/capacity").json() == {"bot_tables": 2, "ceiling": 2, "full": True}
+    assert client.get("/api/meta").json()["capacity"]["full"] is True
+    wait = refused(new_table(client, guest(3)), "server_full", status=503)
+    assert wait == 60
+    assert "full" in new_table(client, guest(3)).json()["message"]
+    metrics = client.get("/metrics").text
+    assert 'callbreak_refusals_total{code="server_full"} 2.0' in metrics
+
+
+def test_websocket_messages_a_second(served: Any) -> None:
+    client = served(messages_per_second=5)
+    made = new_table(client, guest(1)).json()
+    with client.websocket_connect(f"/ws/{made['code']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": made["token"]}))
+        for _ in range(30):
+            ws.send_text(json.dumps({"type": "ping"}))
+        replies = []
+        while len([m for m in replies if m["type"] in ("pong", "error")]) < 30:
+            replies.append(json.loads(ws.receive_text()))
+    pongs = [m for m in replies if m["type"] == "pong"]
+    limited = [m for m in replies if m["type"] == "error" and m["code"] == "rate_limited"]
+    # A burst of twice the rate gets through (the hello took one), the rest is dropped, each
+    # with when to send again; the socket stays open.
+    assert 8 <= len(pongs) <= 12 and len(pongs) + len(limited) == 30, replies
+    assert all(m["retry_after"] >= 1 for m in limited)
+
+
+def test_websocket_messages_a_second_per_address(served: Any) -> None:
+    client = served(messages_per_second_per_address=3)
+    made = new_table(client, guest(1)).json()
+    errors = 0
+    with client.websocket_connect(f"/ws/{made['code']}") as a, client.websocket_connect(f"/ws/{made['code']}") as b:
+        for ws in (a, b):
+            ws.send_text(json.dumps({"type": "hello", "token": None}))
+        for _ in range(5):
+            for ws in (a, b):
+                ws.send_text(json.dumps({"type": "ping"}))
+        for ws in (a, b):
+            answered = 0
+            while answered < 5:
+                m = json.loads(ws.receive_text())
+                if m["type"] in ("pong", "error"):
+                    answered += 1
+                    errors += m["type"] == "error" and m["code"] == "rate_limited"
+    assert errors >= 4  # 12 messages from one address, 6 at once allowed
+
+
+def test_a_table_never_started_expires_and_is_removed(served: Any, store: Store) -> None:
+    client = served(lobby_expiry=0.5)
+    lobby = new_table(client, guest(1)).json()
+    started = new_table(client, guest(2)).json()
+    assert client.post(f"/api/tables/{started['code']}/start", json={"token": started["token"]}).status_code == 200
+    with client.websocket_connect(f"/ws/{lobby['code']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": lobby["token"]}))
+        deadline = time.monotonic() + 10
+        while (m := json.loads(ws.receive_text()))["type"] != "closed":
+            assert time.monotonic() < deadline
+    assert "never started" in m["message"]
+    assert client.get(f"/api/tables/{lobby['code']}").json()["error"] == "no_table"
+    assert store.load_game(lobby["code"]) is None  # gone from the database too
+    assert client.get(f"/api/tables/{started['code']}").status_code == 200
+
+
+@pytest.mark.slow
+def test_a_client_making_expert_tables_in_a_loop_is_refused_at_once_and_the_database_stays_small(
+        tmp_path: Path) -> None:
+    """The issue's careless client (it made 6,538 tables of four experts in 10 s), against
+    ``callbreak serve`` with its default limits."""
+    db = tmp_path / "loop.db"
+    server = Server(f"sqlite:///{db}", practice=False)
+    try:
+        made, refusals = 0, []
+        started = time.monotonic()
+        while time.monotonic() - started < 5:
+            r = server.http.post("/api/tables", json={"name": "Flood", "settings": {
+                "preset": "callbreak", "bots": ["expert"] * 4}})
+            if r.status_code == 200:
+                made += 1
+            else:
+                refusals.append((round(time.monotonic() - started, 2), r.status_code, r.json()["error"],
+                                 r.headers.get("Retry-After")))
+        assert refusals, "never refused"
+        assert made <= Limits().tables_per_minute_per_address, made
+        first = refusals[0]
+        assert first[0] < 5 and first[1] == 429 and first[3] is not None, first
+        assert {code for _, _, code, _ in refusals} <= {"too_many_tables", "too_many_live_tables"}
+    finally:
+        server.stop()
+    size = sum(p.stat().st_size for p in tmp_path.glob("loop.db*"))
+    assert size < 2_000_000, size
+
+
+def test_operator_settings_come_from_the_environment_then_the_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Limits.from_env() == Limits()  # the defaults
+    monkeypatch.setenv("CALLBREAK_TABLES_PER_MINUTE", "4")
+    monkeypatch.setenv("CALLBREAK_MESSAGES_PER_SECOND", "2.5")
+    limits = Limits.from_env(live_bot_tables=7)
+    assert (limits.tables_per_minute, limits.messages_per_second, limits.live_bot_tables) == (4, 2.5, 7)
+    assert isinstance(limits.tables_per_minute, int)
+    monkeypatch.setenv("CALLBREAK_NO_LIMITS", "1")
+    monkeypatch.delenv("CALLBREAK_TABLES_PER_MINUTE")
+    off = Limits.from_env()  # every limit off, then what is set one by one
+    assert off == Limits(**{**OFF, "lobby_expiry": Limits().lobby_expiry,  # type: ignore[arg-type]
+                            "messages_per_second": 2.5})
