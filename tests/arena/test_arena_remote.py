@@ -12,7 +12,6 @@ import pytest
 from typer.testing import CliRunner
 
 from callbreak.arena import players
-from callbreak.bots import BotError
 from callbreak.cli.main import app
 
 
@@ -57,13 +56,6 @@ def test_a_url_player_plays_a_duplicate_set(served: Served, tmp_path: Path) -> N
     remote, local = json.loads(out.read_text())["players"]
     assert remote["name"] == bot_url and remote["faults"] == 0
     assert remote["deals"] == 4 * 5 and remote["mean_move_ms"] > 0
-
-
-def test_without_protocol_players_a_url_is_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(players, "_protocol_factory", lambda: None)
-    with pytest.raises(BotError, match="no tournament-protocol players"):
-        players.build_player("http://127.0.0.1:1")
-    assert players.build_player("random", seed=1).name == "random"
 
 
 def test_a_remote_bot_that_goes_away_mid_match_is_a_fault(served: Served) -> None:
