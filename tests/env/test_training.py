@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("torch")
 
 from callbreak.bots import make_bot  # noqa: E402
-from callbreak.bots.neural import INPUTS, Network  # noqa: E402
+from callbreak.bots.neural import BASE, Network  # noqa: E402
 from callbreak.core import CHANCE  # noqa: E402
 from callbreak.games import game_info, new_game  # noqa: E402
 from callbreak.games.spaces import CALL0, CALLBREAK_ACTIONS  # noqa: E402
@@ -34,7 +34,7 @@ def test_a_tiny_run_trains_logs_and_exports_weights_the_bot_plays(tmp_path: Path
 
     with np.load(next((out / "chunks").glob("gen000-*.npz"))) as chunk:
         x, mask, q, value = chunk["x"], chunk["mask"], chunk["q"], chunk["value"]
-    assert x.shape[1] == INPUTS and mask.shape[1] == q.shape[1] == CALLBREAK_ACTIONS
+    assert x.shape[1] == BASE and mask.shape[1] == q.shape[1] == CALLBREAK_ACTIONS
     assert np.isfinite(value).all()  # every kept position's deal was scored
     labelled = np.isfinite(q)
     assert (mask[labelled] == 1).all()  # targets only for legal actions

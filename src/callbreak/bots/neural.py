@@ -2,8 +2,9 @@
 
 The network reads one seat's view exactly as the environments encode it
 (:class:`~callbreak.games.spaces.Encoder`, 429 numbers, scaled by the ``scale`` array stored with
-the weights) followed by :func:`rules_features` (the house rules in force, so one network plays
-every preset). It has a trunk of dense layers with ReLU, a policy head over the 83 Call Break
+the weights), then :func:`rules_features` (the house rules in force, so one network plays every
+preset), then :func:`derived` (what a card player counts, computed from the first two and the
+legal actions). It has a trunk of dense layers with ReLU, a policy head over the 83 Call Break
 action ids (masked to the legal ones) and a value head (the seat's expected points this deal).
 
 No training framework is needed to play: the weights are plain arrays in an ``.npz`` file, with
@@ -74,7 +75,56 @@ def rules_features(rules: Rules) -> np.ndarray:
 
 
 RULES_FEATURES = len(rules_features(Rules()))
-INPUTS = ENCODER.size + RULES_FEATURES
+BASE = ENCODER.size + RULES_FEATURES  # what a position stores: the observation (scaled) and the rules
+
+
+def _block(x: np.ndarray, name: str) -> np.ndarray:
+    b = ENCODER.blocks[name]
+    return x[:, b.offset:b.offset + b.size]
+
+
+_RANKS = np.arange(13, dtype=np.float32)
+
+
+def derived(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """What a card player counts, from the stored input alone: (B, BASE) inputs and (B, 83) legal
+    masks -> (B, DERIVED). Per card: whether playing it now would win the trick so far, whether it
+    is the highest of its suit still unseen (a master), and how many unseen cards of its suit rank
+    above it; the seat's and the unseen cards' suit lengths; each seat's tricks still needed for
+    its call; whether the seat leads; the tricks left; the legal actions. Nothing here is not
+    already in the observation: it saves the network from learning to count."""
+    n = len(x)
+    hand = _block(x, "hand")
+    played = _block(x, "played").reshape(n, 4, 52)
+    trick = _block(x, "trick")
+    leader = _block(x, "leader")
+    trump = _block(x, "trump")
+    seen = np.minimum(hand + played.sum(axis=1), 1.0)
+    unseen = (1.0 - seen).reshape(n, 4, 13)
+    above = np.cumsum(unseen[:, :, ::-1], axis=2)[:, :, ::-1] - unseen  # unseen higher, same suit
+    master = hand * (above.reshape(n, 52) == 0)
+    lead_card = (played * leader[:, :, None]).sum(axis=1) * trick
+    lead_suit = lead_card.reshape(n, 4, 13).sum(axis=2)
+    in_trick = trick.reshape(n, 4, 13)
+    top_trump = np.max(np.where((in_trick * trump[:, :, None]).sum(axis=1) > 0, _RANKS, -1), axis=1)
+    top_lead = np.max(np.where((in_trick * lead_suit[:, :, None]).sum(axis=1) > 0, _RANKS, -1), axis=1)
+    trumped = (top_trump >= 0)[:, None]
+    ranks = np.broadcast_to(_RANKS, (n, 13))
+    wins = (trump[:, :, None] * (ranks > top_trump[:, None])[:, None, :]
+            + (lead_suit * (1 - trump))[:, :, None] * (~trumped & (ranks > top_lead[:, None]))[:, None, :])
+    leading = (trick.sum(axis=1) == 0).astype(np.float32)
+    wins = np.minimum(wins.reshape(n, 52), 1.0) * hand * (1.0 - leading[:, None])
+    calls = _block(x, "calls").reshape(n, 4, 15)
+    called = calls[:, :, :14] @ np.arange(14, dtype=np.float32)
+    need = np.where(calls[:, :, 14] > 0, 0.0, called - _block(x, "won") * 4) / 13
+    left = 1.0 - _block(x, "won").sum(axis=1, keepdims=True) * 4 / 13
+    return np.concatenate([wins, master, above.reshape(n, 52) / 12, hand.reshape(n, 4, 13).sum(axis=2) / 13,
+                           unseen.sum(axis=2) / 13, need, leading[:, None], left,
+                           mask.astype(np.float32)], axis=1).astype(np.float32)
+
+
+DERIVED = derived(np.zeros((1, BASE), dtype=np.float32), np.zeros((1, CALLBREAK_ACTIONS))).shape[1]
+INPUTS = BASE + DERIVED
 
 
 def input_scale() -> np.ndarray:
@@ -87,8 +137,8 @@ def input_scale() -> np.ndarray:
 
 
 def features(view: SeatView, scale: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """The network's input for one seat's view (its seat must not be None)."""
-    x = np.empty(INPUTS, dtype=np.float32) if out is None else out
+    """The stored part of the network's input for one seat's view (its seat must not be None)."""
+    x = np.empty(BASE, dtype=np.float32) if out is None else out
     ENCODER.encode(view, x[:ENCODER.size])
     x[:ENCODER.size] *= scale
     x[ENCODER.size:] = rules_features(view.rules)
@@ -105,9 +155,10 @@ class Network:
     scale: np.ndarray
     meta: dict[str, Any]
 
-    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(B, INPUTS) inputs -> (B, 83) policy logits and (B,) values (points this deal)."""
-        h = x
+    def forward(self, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(B, BASE) inputs and (B, 83) legal masks -> (B, 83) policy logits and (B,) values
+        (points this deal)."""
+        h = np.concatenate([x, derived(x, mask)], axis=1)
         for w, b in self.trunk:
             h = np.maximum(h @ w + b, 0.0)
         return h @ self.policy[0] + self.policy[1], (h @ self.value[0] + self.value[1])[:, 0]
@@ -193,15 +244,18 @@ class NeuralBot:
         self.net = network or shipped()
         self.temperature = temperature
         self.rng = np.random.default_rng(seed)
-        self._x = np.empty((1, INPUTS), dtype=np.float32)
+        self._x = np.empty((1, BASE), dtype=np.float32)
+        self._mask = np.zeros((1, CALLBREAK_ACTIONS), dtype=np.float32)
 
     def evaluate(self, view: SeatView) -> tuple[dict[int, Any], np.ndarray, float]:
         """The legal actions by id, the policy's probabilities over them (same order) and the
         value the network sees in the seat's deal (points)."""
         ids = legal_ids(view)
         features(view, self.net.scale, self._x[0])
-        logits, value = self.net.forward(self._x)
         chosen = np.fromiter(ids, dtype=np.int64, count=len(ids))
+        self._mask[:] = 0
+        self._mask[0, chosen] = 1
+        logits, value = self.net.forward(self._x, self._mask)
         z = logits[0, chosen]
         p = np.exp(z - z.max())
         return ids, p / p.sum(), float(value[0])
@@ -269,5 +323,5 @@ def _neural(seed: str | None = None, temperature: str | None = None, weights: st
     return NeuralBot(net, seed=s, temperature=t)
 
 
-__all__ = ["INPUTS", "WEIGHTS", "Network", "NeuralBot", "NeuralWeightsError", "features",
+__all__ = ["BASE", "INPUTS", "WEIGHTS", "derived", "Network", "NeuralBot", "NeuralWeightsError", "features",
            "input_scale", "rules_features", "shipped"]

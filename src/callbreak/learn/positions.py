@@ -63,7 +63,7 @@ class Population:
 class Batch:
     """Labelled positions, as arrays over positions."""
 
-    x: list[np.ndarray] = field(default_factory=list)  # (INPUTS,) float32 inputs
+    x: list[np.ndarray] = field(default_factory=list)  # (BASE,) float32 inputs
     mask: list[np.ndarray] = field(default_factory=list)  # (83,) int8
     q: list[np.ndarray] = field(default_factory=list)  # (83,) float32 targets, NaN: none
     value: list[float] = field(default_factory=list)  # the seat's deal points (NaN: unknown yet)
@@ -214,7 +214,7 @@ class SelfPlay:
         x = np.empty((len(tables), len(self.scale) + len(self.rules_x)), dtype=np.float32)
         x[:, :len(self.scale)] = self.env.obs[tables] * self.scale
         x[:, len(self.scale):] = self.rules_x
-        logits, _ = net.forward(x)
+        logits, _ = net.forward(x, self.env.mask[tables])
         logits = np.where(self.env.mask[tables] == 1, logits / max(self.temperature, 1e-6), -np.inf)
         if self.temperature <= 0:
             return np.asarray(np.argmax(logits, axis=1))

@@ -27,6 +27,7 @@ the self-play half of expert iteration (Anthony, Tian and Barber, 2017).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -42,7 +43,7 @@ import numpy as np
 
 from callbreak.arena.stats import mean_ci
 from callbreak.bots.expert import ExpertBot
-from callbreak.bots.neural import INPUTS, Network, input_scale
+from callbreak.bots.neural import BASE, ENCODER, INPUTS, Network, derived, input_scale
 from callbreak.env.vector import VectorEnv
 from callbreak.games.spaces import CALLBREAK_ACTIONS
 from callbreak.learn.evaluate import per_set, play_sets
@@ -162,7 +163,7 @@ def agreement(net: Network, data: dict[str, np.ndarray]) -> dict[str, float]:
     if not rows.any():
         return {"agree": math.nan, "regret": math.nan}
     x = data["x"][rows].astype(np.float32)
-    logits, _ = net.forward(x)
+    logits, _ = net.forward(x, data["mask"][rows])
     qq = np.where(np.isfinite(q[rows]), q[rows], -np.inf)
     logits = np.where(np.isfinite(qq), logits, -np.inf)
     pick = logits.argmax(axis=1)
@@ -273,6 +274,39 @@ def generate(run: Run, gen: int, nets: list[Network], on_positions: Callable[[in
     return total
 
 
+def _suit_permutations() -> tuple[np.ndarray, np.ndarray]:
+    """For each of the 6 orders of the three side suits (spades, the usual trump, stay put): the
+    columns of a stored input and the action ids in their new places."""
+    enc = ENCODER
+    cols, acts = [], []
+    for order in itertools.permutations((1, 2, 3)):
+        suit = np.array([0, *order])
+        card = (suit[:, None] * 13 + np.arange(13)).reshape(52)  # card c's new place: card[c]
+        col = np.arange(BASE)
+        for name, width in (("hand", 52), ("played", 52), ("trick", 52), ("voids", 4), ("trump", 4)):
+            block = enc.blocks[name]
+            move = card if width == 52 else suit
+            for start in range(block.offset, block.offset + block.size, width):
+                col[start + move] = np.arange(start, start + width)
+        act = np.arange(CALLBREAK_ACTIONS)
+        act[card] = np.arange(52)
+        cols.append(col)
+        acts.append(act)
+    return np.array(cols), np.array(acts)
+
+
+_COLS, _ACTS = _suit_permutations()
+
+
+def permute_suits(x: np.ndarray, mask: np.ndarray, q: np.ndarray, rng: np.random.Generator
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each position with its side suits (hearts, clubs, diamonds) relabelled at random: the same
+    position for the rules (nothing treats those suits apart), six times the data."""
+    k = rng.integers(0, len(_COLS), len(x))
+    return (np.take_along_axis(x, _COLS[k], axis=1), np.take_along_axis(mask, _ACTS[k], axis=1),
+            np.take_along_axis(q, _ACTS[k], axis=1))
+
+
 def fit(run: Run, model: Any, optimizer: Any, gen: int) -> dict[str, float]:
     """``steps`` gradient steps on the latest ``window`` positions."""
     torch = _torch()
@@ -280,15 +314,17 @@ def fit(run: Run, model: Any, optimizer: Any, gen: int) -> dict[str, float]:
     data = run.load_chunks(range(gen + 1))
     n = len(data["x"])
     start = max(0, n - s.window)
-    x = torch.from_numpy(data["x"][start:].astype(np.float32))
-    mask = torch.from_numpy(data["mask"][start:])
-    q = torch.from_numpy(data["q"][start:])
+    x, mask = data["x"][start:], data["mask"][start:]
+    q = data["q"][start:]
     value = torch.from_numpy(data["value"][start:])
-    g = torch.Generator().manual_seed(s.seed * 1000 + gen)
+    rng = np.random.default_rng([s.seed, gen])
     sums: dict[str, float] = {"policy": 0.0, "value": 0.0}
     for _ in range(s.steps):
-        idx = torch.randint(0, len(x), (s.batch,), generator=g)
-        loss, parts = losses(model, x[idx], mask[idx], q[idx], value[idx], s.tau, s.value_weight)
+        idx = rng.integers(0, len(x), s.batch)
+        xb, mb, qb = permute_suits(x[idx].astype(np.float32), mask[idx], q[idx], rng)
+        full = torch.from_numpy(np.concatenate([xb, derived(xb, mb)], axis=1))
+        loss, parts = losses(model, full, torch.from_numpy(mb), torch.from_numpy(qb), value[idx], s.tau,
+                             s.value_weight)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
