@@ -76,3 +76,41 @@ def test_the_same_seed_makes_the_same_positions(tmp_path: Path) -> None:
             np.load(tmp_path / "b" / "chunks" / "gen000-000.npz") as y:
         assert np.array_equal(x["x"], y["x"])
         assert np.array_equal(x["q"], y["q"], equal_nan=True)
+
+
+@pytest.mark.parametrize("order_index", range(6))
+def test_relabelling_the_side_suits_gives_the_input_of_the_relabelled_game(order_index: int) -> None:
+    import itertools
+    import random
+
+    from callbreak.bots.neural import features, input_scale
+    from callbreak.core.actions import Deal, Play
+    from callbreak.core.cards import DECK
+    from callbreak.games.spaces import action_mask
+    from callbreak.learn.train import _ACTS, _COLS
+
+    order = list(itertools.permutations((1, 2, 3)))[order_index]
+    suit = (0, *order)
+
+    def moved(card: object) -> object:
+        c = int(card)  # type: ignore[call-overload]
+        return DECK[suit[c // 13] * 13 + c % 13]
+
+    game, twin = new_game("callbreak"), new_game("callbreak")
+    chance = game_info("callbreak").dealer(5)
+    rng = random.Random(order_index)
+    while len(game.history) < 45:
+        action = chance.chance(game) if game.to_act == CHANCE else rng.choice(game.view(game.to_act).legal)
+        game.apply(action)
+        if isinstance(action, Deal):
+            action = Deal(hands=tuple(tuple(sorted(moved(c) for c in h)) for h in action.hands))
+        elif isinstance(action, Play):
+            action = Play(action.seat, moved(action.card))
+        twin.apply(action)
+    mine, theirs = game.view(game.to_act), twin.view(twin.to_act)
+    x = features(mine, input_scale())[None]
+    mask = action_mask(mine, CALLBREAK_ACTIONS)[None]
+    assert np.array_equal(np.take_along_axis(x, _COLS[[order_index]], axis=1),
+                          features(theirs, input_scale())[None])
+    assert np.array_equal(np.take_along_axis(mask, _ACTS[[order_index]], axis=1),
+                          action_mask(theirs, CALLBREAK_ACTIONS)[None])
