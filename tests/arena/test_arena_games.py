@@ -131,7 +131,7 @@ def test_cli_arena_game_prints_the_report_and_writes_json(tmp_path: Path) -> Non
     (["--game", "snarples", "--players", "9"], "3 to 8 players"),
     (["--game", "horsethief", "--players", "3", "--option", "target=x"], "whole number"),
     (["--game", "donut", "--option", "nonsense=1"], "unknown option"),
-    (["--game", "call-bridge", "--preset", "567"], "Call Bridge has no preset '567'"),
+    (["--game", "call-bridge", "--preset", "call-bridge-x"], "preset 'call-bridge-x'"),
     (["--game", "donut", "--preset", "callbreak"], "Donut has no preset 'callbreak'"),
 ])
 def test_cli_arena_game_refuses_bad_settings(args: list[str], message: str) -> None:
@@ -172,7 +172,9 @@ def test_cli_arena_writes_records_of_any_game_that_replay(tmp_path: Path) -> Non
 def test_play_game_stops_a_game_whose_rules_never_end_it() -> None:
     out = play_game(new_game("call-bridge"), [make_bot("random", seed=s, game="call-bridge") for s in range(4)],
                     name="call-bridge", seed=2)
-    assert out.game.is_over and len(out.deal_points) == 5 and out.record.game == "call-bridge"
+    # call-bridge names Call Break under the call-bridge preset: one game, recorded as Call Break's.
+    assert out.game.is_over and len(out.deal_points) == 5 and out.record.game == "callbreak"
+    assert out.record.rules.max_call == 12 and out.record.title == "Call Break · Call Bridge (pagat.com)"
 
 
 def test_call_bridge_runs_in_the_arena_under_its_own_presets() -> None:

@@ -8,6 +8,7 @@ import re
 import time
 from typing import Any
 
+import httpx
 import pytest
 from browser_helpers import base_url_fixture, browser_fixture, shot  # noqa: F401 (fixtures)
 
@@ -132,4 +133,29 @@ def test_the_host_stops_an_unlimited_call_bridge_table(browser: Any, base_url: s
     page.click("#start")
     page.click("#stop-table")
     page.wait_for_selector("#stopping")
+    assert not errors, errors
+
+
+def test_a_table_made_as_call_bridge_is_drawn_as_call_break(browser: Any, base_url: str) -> None:
+    """A table made by the API under the old game name ``call-bridge`` is Call Break under the
+    call-bridge preset: the lobby names the preset and the table is Call Break's, with its call
+    buttons for 2 to 12 (it once went to the related games' page, which drew no calls)."""
+    r = httpx.post(f"{base_url}/api/tables", json={"name": "Ann", "settings": {
+        "game": "call-bridge", "bots": "random", "bot_delay": 0, "deals": 1}}, timeout=10)
+    assert r.status_code == 200, r.text
+    code, token = r.json()["code"], r.json()["token"]
+    page = browser.new_page(viewport={"width": 1200, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base_url + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"callbreak:token:{code}", token])
+    page.goto(f"{base_url}/t/{code}")
+    page.wait_for_selector("#start")
+    assert "Call Bridge (pagat.com) · 1 deal" in page.locator("#table").inner_text()
+    page.click("#start")
+    page.wait_for_selector("button.call", timeout=20000)
+    calls = page.locator("button.call").evaluate_all("els => els.map(e => Number(e.dataset.call))")
+    assert calls == list(range(2, 13))
+    assert page.locator("#hand .card").count() == 13 and page.locator("#game-title").count() == 0
+    shot(page, "call-bridge-table")
     assert not errors, errors

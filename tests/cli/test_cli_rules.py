@@ -14,7 +14,7 @@ from callbreak.core import RulesError
 from callbreak.games import game_info, games, has_rules, rules_text
 
 runner = CliRunner()
-BUILT_IN = ("callbreak", "call-bridge", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
+BUILT_IN = ("callbreak", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -38,6 +38,15 @@ def test_every_call_break_preset_is_described() -> None:
     text = rules_text("callbreak")
     for preset in game_info("callbreak").presets:
         assert f"`{preset.name}`" in text
+
+
+def test_call_bridge_is_read_in_call_breaks_rules() -> None:
+    """Call Bridge is two of Call Break's presets: its rules are a section of Call Break's, and
+    its old game name reads them."""
+    text = rules_text("callbreak")
+    assert "## Call Bridge" in text and "from 2 to 12 tricks" in text and "pagat.com" in text
+    assert has_rules("call-bridge") and rules_text("call-bridge") == text
+    assert runner.invoke(app, ["rules", "call-bridge"]).output == text
 
 
 def test_the_command_prints_a_games_rules() -> None:

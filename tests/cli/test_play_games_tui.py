@@ -248,7 +248,7 @@ def test_resume_refuses_a_record_not_saved_by_play(tmp_path: Path) -> None:
     (["--game", "donut", "--opponents", "http://127.0.0.1:9"], "remote bots play the Call Break"),
     (["--game", "batak-ihaleli", "--option", "min_bid=99"], "min_bid"),
     (["--game", "nope"], "unknown game"),
-    (["--game", "call-bridge", "--preset", "567"], "Call Bridge has no preset '567'"),
+    (["--game", "call-bridge", "--preset", "call-bridge-x"], "Call Break has no preset 'call-bridge-x'"),
     (["--players", "3"], "Call Break is for 4 players"),
 ])
 def test_play_refuses_bad_settings_before_any_screen(args: list[str], message: str) -> None:

@@ -19,7 +19,7 @@ from callbreak.bots import bots_for, make_bot  # noqa: E402
 from callbreak.core.actions import CHANCE  # noqa: E402
 from callbreak.games import game_info, games, new_game  # noqa: E402
 
-SHORT = {"callbreak": "deals:1", "call-bridge": "", "batak-ihaleli": "deals:1",
+SHORT = {"callbreak": "deals:1", "batak-ihaleli": "deals:1",
          "batak-koz-maca": "deals:1"}
 
 

@@ -29,13 +29,12 @@ from callbreak.games import GameOptions, TrickGame, game_info, games, new_game
 from callbreak.games.registry import option_names
 from callbreak.record import HIDDEN, dumps, loads, record_of, redact, replay, replay_states
 
-BUILTIN = ("callbreak", "call-bridge", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief",
-           "snarples")
+BUILTIN = ("callbreak", "batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
 
 
 def test_seed000_registry_lists_the_games_with_their_player_counts() -> None:
     listed = {info.name: info.seats for info in games()[:len(BUILTIN)]}  # built-ins register first
-    assert listed == {"callbreak": (4,), "call-bridge": (4,), "batak-ihaleli": (4,),
+    assert listed == {"callbreak": (4,), "batak-ihaleli": (4,),
                       "batak-koz-maca": (4,), "snarples": (3, 4, 5, 6, 7, 8), "donut": (4, 5, 6),
                       "horsethief": (3, 4, 5)}
     assert list(listed) == list(BUILTIN)  # Call Break leads every list
@@ -66,18 +65,18 @@ def test_every_game_has_a_title_description_seats_and_titled_presets(name: str) 
 
 def test_seed000_new_game_refuses_unknown_games_players_and_options_clearly() -> None:
     refusals: list[tuple[dict[str, Any], str]] = [
-        ({"name": "whist"}, r"unknown game 'whist'; games are: callbreak, call-bridge, batak-ihaleli"),
+        ({"name": "whist"}, r"unknown game 'whist'; games are: callbreak, batak-ihaleli"),
         ({"name": "snarples", "players": 9}, r"^Snarples is for 3 to 8 players, not 9$"),
         ({"name": "snarples", "players": 2}, r"^Snarples is for 3 to 8 players, not 2$"),
         ({"name": "callbreak", "players": 5}, r"^Call Break is for 4 players, not 5$"),
-        ({"name": "call-bridge", "players": 5}, r"^Call Bridge is for 4 players, not 5$"),
+        ({"name": "call-bridge", "players": 5}, r"^Call Break is for 4 players, not 5$"),
         ({"name": "donut", "players": True}, r"^Donut is for 4 to 6 players, not True$"),
         ({"name": "donut", "players": "5"}, r"^Donut is for 4 to 6 players, not '5'$"),
         ({"name": "donut", "colour": "red"}, r"unknown option 'colour'; options are: dealer_rotation"),
         ({"name": "callbreak", "colour": "red"}, r"unknown option 'colour'; options are: min_call"),
         ({"name": "callbreak", "preset": "nope"}, r"Call Break has no preset 'nope'; presets are: callbreak,"),
         ({"name": "donut", "preset": "callbreak"}, r"^Donut has no preset 'callbreak'; presets are: donut$"),
-        ({"name": "call-bridge", "preset": "567"}, r"Call Bridge has no preset '567'"),
+        ({"name": "call-bridge", "preset": "nope"}, r"Call Break has no preset 'nope'; presets are: call-bridge,"),
         ({"name": "horsethief", "ties": "coin"}, r"option ties must be one of shared, play_on, got 'coin'"),
         ({"name": "batak-ihaleli", "deals": "many"}, r"option deals must be a whole number, got 'many'"),
         ({"name": "callbreak", "max_call": 99}, r"max_call must be 1\.\.13, got 99"),
@@ -93,9 +92,8 @@ def mask(cards: tuple[Card, ...]) -> int:
 
 def test_seed000_call_bridge_is_the_call_bridge_preset_of_the_engine() -> None:
     game = new_game("call-bridge")
-    assert isinstance(game, Match)  # not a game of its own: Call Break's engine under a preset
-    assert type(game).__slots__ == ()  # the same engine; only its name differs
-    assert game.NAME == "call-bridge" and new_game("callbreak").NAME == "callbreak"
+    assert type(game) is Match  # not a game of its own: Call Break under a preset
+    assert game.rules == new_game("callbreak", preset="call-bridge").rules
     r = game.rules
     assert r == make_rules("call-bridge") and game.options is r
     assert r.min_call == 2 and r.max_call == 12
@@ -114,10 +112,14 @@ def test_seed000_call_bridge_is_the_call_bridge_preset_of_the_engine() -> None:
     assert [deal_points(8, won, r) // 10 for won in (7, 8, 9, 10)] == [-8, 13, 13, -8]
     with pytest.raises(RulesError, match="4 players"):
         new_game("call-bridge", players=5)
-    # Its presets are the engine's Call Bridge presets; the options are Call Break's rules.
+    # The old game name is an alias: Call Break's entry with the Call Bridge presets first; no
+    # list of games shows it.
     info = game_info("call-bridge")
-    assert info.options_type is Rules and [p.name for p in info.presets] == ["call-bridge", "call-bridge-simple"]
+    assert info.name == "callbreak" and info.options_type is Rules
+    assert [p.name for p in info.presets][:2] == ["call-bridge", "call-bridge-simple"]
+    assert {p.name for p in info.presets} == {p.name for p in game_info("callbreak").presets}
     assert new_game("call-bridge", preset="call-bridge-simple").options == make_rules("call-bridge-simple")
+    assert "call-bridge" not in {i.name for i in games()}
 
 
 def test_seed000_options_are_checked_and_named() -> None:

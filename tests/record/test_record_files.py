@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,18 +58,53 @@ def test_record_header_and_round_trip() -> None:
     assert replay(rec).snapshot() == m.snapshot()
 
 
-def test_a_call_bridge_table_records_its_own_game_name() -> None:
+def test_call_bridge_is_one_game_whichever_way_it_is_named() -> None:
+    """``new_game("call-bridge")`` (the old game name, now an alias) and Call Break under the
+    ``call-bridge`` preset are the same engine, recorded alike as ``callbreak`` and titled Call
+    Bridge wherever a record is shown."""
     from callbreak.games.registry import new_game
 
-    g = new_game("call-bridge")
-    d = Dealer(3)
-    rng = random.Random(3)
-    while len(g.results) < 1:
-        g.apply(d.chance(g) if g.to_act == CHANCE else rng.choice(g.legal_actions()))
-    data = json.loads(dumps(record_of(g, ["ana", "bo", "cy", "di"])))
-    assert data["game"] == "call-bridge"  # not relabelled Call Break: lobbies and replays say so
-    again = replay(loads(json.dumps(data)))
-    assert again.snapshot() == g.snapshot() and record_of(again).game == "call-bridge"
+    games = [new_game("call-bridge"), new_game("callbreak", preset="call-bridge")]
+    assert {type(g) for g in games} == {Match} and games[0].rules == games[1].rules
+    texts = []
+    for g in games:
+        d = Dealer(3)
+        rng = random.Random(3)
+        while len(g.results) < 1:
+            g.apply(d.chance(g) if g.to_act == CHANCE else rng.choice(g.legal_actions()))
+        texts.append(dumps(record_of(g, ["ana", "bo", "cy", "di"])))
+    assert texts[0] == texts[1] and json.loads(texts[0])["game"] == "callbreak"
+    assert games[0].snapshot() == games[1].snapshot()
+    record = loads(texts[0])
+    assert record.title == "Call Break · Call Bridge (pagat.com)"
+    assert next(narrate(record)).startswith("Call Break · Call Bridge (pagat.com) record: ")
+    assert replay(record).snapshot() == games[0].snapshot()
+    # Named by its alias, a game is still recorded as Call Break's.
+    assert record_of(games[0], name="call-bridge").game == "callbreak"
+    # The default preset's title is the game's own.
+    assert loads(dumps(record_of(_finished()))).title == "Call Break"
+
+
+def test_a_record_naming_the_game_call_bridge_loads_and_replays_to_its_final_state() -> None:
+    """A version-2 record written while Call Bridge was a game of its own (fixtures/
+    write_v2_call_bridge.py, commit 52e32b5) loads as Call Break's under the same rules and
+    replays to the state the old code reached, every field of it."""
+    fixtures = Path(__file__).parent / "fixtures"
+    text = (fixtures / "v2-call-bridge.json").read_text()
+    final = json.loads((fixtures / "v2-call-bridge.final.json").read_text())
+    assert json.loads(text)["game"] == "call-bridge" and json.loads(text)["version"] == 2
+    record = loads(text)
+    assert record.game == "callbreak" and record.rules == make_rules("call-bridge")
+    game = replay(record)
+    assert repr(game.snapshot()) == final["snapshot"] and len(game.history) == final["actions"]
+    assert game.is_over and list(game.winners) == final["winners"]
+    now = game.result_json()
+    assert {k: now[k] for k in ("deals", "totals", "scores", "winners", "chips", "finished")} == {
+        k: final[k] for k in ("deals", "totals", "scores", "winners", "chips", "finished")}
+    # Written again, it names Call Break and replays the same.
+    again = loads(dumps(record))
+    assert json.loads(dumps(again))["game"] == "callbreak"
+    assert replay(again).snapshot() == game.snapshot()
 
 
 @pytest.mark.parametrize("preset", ["catsatcards", "567", "call-bridge", "nepal-traditional", "no-trump"])

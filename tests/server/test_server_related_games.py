@@ -241,3 +241,23 @@ def test_a_stop_asked_for_survives_a_server_restart(store: Store) -> None:
         s = state(second, code)
         assert s["table"]["status"] == "playing" and s["table"]["stop_requested"] is True
         assert s["table"]["deals"] is None and "stop_requested" not in s["table"]["options"]
+
+
+def test_a_table_of_call_bridge_by_its_old_game_name_is_a_call_break_table(client: TestClient) -> None:
+    """``game: call-bridge`` (a game of its own once) makes the same table as Call Break under the
+    call-bridge preset: the Call Break table the page draws (calls, rules, the preset named), not
+    the related games' one."""
+    for settings in ({"game": "call-bridge"}, {"game": "callbreak", "preset": "call-bridge"}):
+        made = create(client, seed=5, bots="random", timer=None, **settings)
+        table = made["table"]
+        assert (table["game"], table["preset"]) == ("callbreak", "call-bridge")
+        code, token = made["code"], made["token"]
+        assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+        view = state(client, code, token)["view"]
+        for _ in range(200):
+            if view["phase"] == "call" and view["to_act"] == 0:
+                break
+            view = state(client, code, token)["view"]
+        assert view["phase"] == "call" and view["call_range"] == [2, 12] and "calls" in view
+        assert {a["type"] for a in view["legal"]} == {"call"}
+        assert [a["tricks"] for a in view["legal"]] == list(range(2, 13))

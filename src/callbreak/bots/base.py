@@ -50,7 +50,8 @@ class Bot(Protocol):
 BotFactory = Callable[..., Bot]
 
 CALL_BREAK_ENGINE = ("callbreak", "call-bridge")
-"""The games of the Call Break engine: what a bot plays unless it says otherwise."""
+"""Call Break's names (``call-bridge``: its alias, Call Break under the call-bridge preset): what
+a bot plays unless it says otherwise."""
 
 GameTest = Callable[[str], bool]
 """Whether a bot plays a game, asked by the game's registry name when it matters."""

@@ -31,7 +31,7 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
         from callbreak.bots.base import CALL_BREAK_ENGINE
         from callbreak.games import games
 
-        # Call Bridge is Call Break's engine under a preset (listed above), not a related game.
+        # Call Bridge is Call Break under a preset (listed above), not a related game.
         others = ", ".join(info.name for info in games() if info.name not in CALL_BREAK_ENGINE)
         console.print(f"\nRelated games (games of their own, not presets): {others}; see "
                       "`callbreak related-games` and `callbreak play --game NAME`.")

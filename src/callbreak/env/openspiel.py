@@ -1,8 +1,9 @@
 """Every registered game as an OpenSpiel Python game: ``pyspiel.load_game("python_callbreak")``.
 
 Importing this module registers ``python_<name>`` for each game of the registry (dashes become
-underscores: ``python_callbreak``, ``python_call_bridge``, ``python_batak_ihaleli``,
-``python_batak_koz_maca``, ``python_donut``, ``python_horsethief``, ``python_snarples``)::
+underscores: ``python_callbreak``, ``python_batak_ihaleli``, ``python_batak_koz_maca``,
+``python_donut``, ``python_horsethief``, ``python_snarples``; Call Bridge is
+``python_callbreak`` with ``preset=call-bridge``)::
 
     import pyspiel
     import callbreak.env.openspiel  # registers the games
@@ -64,7 +65,7 @@ RETURNS = ("score", "win")
 
 
 def short_name(game: str) -> str:
-    """The OpenSpiel name of a registry game: ``call-bridge`` -> ``python_call_bridge``."""
+    """The OpenSpiel name of a registry game: ``batak-ihaleli`` -> ``python_batak_ihaleli``."""
     return PREFIX + game.replace("-", "_")
 
 

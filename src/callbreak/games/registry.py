@@ -76,6 +76,17 @@ class GameInfo:
         raise RulesError(f"{self.title} has no preset {name!r}; presets are: "
                          f"{', '.join(p.name for p in self.presets)}")
 
+    def preset_of(self, options: Any) -> PresetInfo | None:
+        """The preset whose options are exactly ``options`` (None: options of no preset).
+
+        >>> info = game_info("callbreak")
+        >>> info.preset_of(info.make_options("call-bridge", {})).title
+        'Call Bridge (pagat.com)'
+        >>> info.preset_of(info.make_options("call-bridge", {"max_call": 10})) is None
+        True
+        """
+        return next((p for p in self.presets if self.make_options(p.name, {}) == options), None)
+
     def check_seats(self, players: int | None) -> int:
         """``players`` if the game takes that many (None: its usual count); else RulesError."""
         n = self.default_seats if players is None else players
@@ -94,6 +105,7 @@ class GameInfo:
 
 
 _GAMES: dict[str, GameInfo] = {}
+_ALIASES: dict[str, GameInfo] = {}
 
 
 def register_game(info: GameInfo) -> GameInfo:
@@ -106,16 +118,40 @@ def register_game(info: GameInfo) -> GameInfo:
     return info
 
 
+def register_alias(name: str, info: GameInfo) -> GameInfo:
+    """Let ``name`` stand for a registered game under another default preset: a name that was
+    once a game of its own and is now one of a game's presets (``call-bridge``), so that records
+    and commands naming it keep working. The entry ``game_info(name)`` gives is ``info``: its
+    ``name`` is the game's own, which is what records, tables and lists show."""
+    if name in _GAMES:
+        raise RulesError(f"{name!r} is a game, not an alias")
+    if _GAMES.get(info.name) is None:
+        raise RulesError(f"an alias needs a registered game, not {info.name!r}")
+    _ALIASES[name] = info
+    return info
+
+
 def game_info(name: str) -> GameInfo:
-    """The registry entry of ``name``; RulesError lists the games there are."""
+    """The registry entry of ``name`` (a game, or an alias of one: ``call-bridge`` is Call Break
+    under its ``call-bridge`` preset); RulesError lists the games there are.
+
+    >>> bridge = game_info("call-bridge")
+    >>> bridge.name, bridge.default_preset
+    ('callbreak', 'call-bridge')
+    """
     try:
         return _GAMES[name]
+    except KeyError:
+        pass
+    try:
+        return _ALIASES[name]
     except KeyError:
         raise RulesError(f"unknown game {name!r}; games are: {', '.join(_GAMES)}") from None
 
 
 def games() -> tuple[GameInfo, ...]:
-    """Every registered game, in the order registered (Call Break first)."""
+    """Every registered game, in the order registered (Call Break first); aliases are not
+    games."""
     return tuple(_GAMES.values())
 
 

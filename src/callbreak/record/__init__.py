@@ -7,7 +7,9 @@ Loading a record replays it through the game, so a tampered record (an illegal a
 do not add up, results that do not match) is refused with a message naming the first bad entry.
 
 Version 1 records, written before the games shared one format, still load: Call Break's (with
-``"rules"``) and the related games' (with ``"game"``, ``"players"`` and ``"options"``).
+``"rules"``) and the related games' (with ``"game"``, ``"players"`` and ``"options"``); so do
+records naming the game ``call-bridge`` (Call Bridge was a game of its own before it was Call
+Break's preset), as Call Break's.
 
 >>> from callbreak.games import CHANCE, game_info, new_game
 >>> game = new_game("callbreak", preset="bhoos-tournament")
@@ -47,7 +49,7 @@ HIDDEN = "??"  # a card a redacted record does not show
 @dataclass(frozen=True, slots=True)
 class Record:
     """A game's header and actions. ``options`` is the game's options value (:class:`Rules` for
-    Call Break and Call Bridge)."""
+    Call Break, Call Bridge's presets included)."""
 
     game: str
     players: int
@@ -65,7 +67,13 @@ class Record:
 
     @property
     def title(self) -> str:
-        return game_info(self.game).title
+        """The game's title, and its preset's where the options are exactly a preset other than
+        the game's default (``Call Break · Call Bridge (pagat.com)``)."""
+        info = game_info(self.game)
+        preset = info.preset_of(self.options)
+        if preset is None or preset.name == info.default_preset:
+            return info.title
+        return f"{info.title} · {preset.title}"
 
     def new_game(self) -> Game:
         """The game before its first action."""
@@ -85,11 +93,11 @@ class Record:
 def record_of(game: Game, seats: Sequence[str] | None = None, meta: dict[str, Any] | None = None,
               name: str | None = None) -> Record:
     """The record of a game so far. ``name`` is its registry name (default: the game's own,
-    ``callbreak`` for a Call Break match)."""
+    ``callbreak`` for a Call Break match); an alias is recorded as its game's name."""
     names = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(game.players))
     if len(names) != game.players:
         raise RecordError(f"{game.players} seat names are needed, got {len(names)}")
-    name = name or str(getattr(game, "NAME", "callbreak"))
+    name = game_info(name or str(getattr(game, "NAME", "callbreak"))).name
     return Record(name, game.players, game.options, names,
                   tuple(game.history), dict(meta or {}))
 
@@ -178,7 +186,9 @@ def from_json(data: Any) -> Record:
     meta = data.get("meta") or {}
     if not isinstance(meta, dict):
         raise RecordError("meta must be an object")
-    record = Record(name, players, options, tuple(seats), tuple(actions), meta)
+    # An alias (``call-bridge``, once a game of its own) loads as its game: the same engine and
+    # options, so the same final state.
+    record = Record(info.name, players, options, tuple(seats), tuple(actions), meta)
     game = replay(record)  # refuses illegal actions, naming the first
     claimed = data.get("result")
     if claimed is not None:

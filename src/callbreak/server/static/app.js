@@ -119,7 +119,7 @@ async function homePage() {
                             placeholder: "Your name", autocomplete: "nickname" });
   // Call Break and Call Bridge are one engine, chosen by rule preset below; the other games have
   // their own settings.
-  const others = m.games.filter((g) => g.name !== "callbreak" && g.name !== "call-bridge");
+  const others = m.games.filter((g) => g.name !== "callbreak");
   const gameSel = h("select", { id: "game" },
     h("option", { value: "callbreak" }, "Call Break (and Call Bridge)"),
     others.map((g) => h("option", { value: g.name }, g.title)));
