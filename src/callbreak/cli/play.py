@@ -58,6 +58,9 @@ def play(
         "--think", help="Seconds a bot may think per move (and for a hint). Default: 1, or 0.1 with --fast.",
         min=0.01, max=30)] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished game.")] = False,
+    hint: Annotated[str | None, typer.Option(
+        "--hint", help="The bot whose advice `h` shows (default: the strongest for the game; "
+                       "`neural` answers at once).")] = None,
 ) -> None:
     """Play a whole game of Call Break (or any registered game) against bots in the terminal."""
     from callbreak.cli.tui.app import PlayApp
@@ -86,6 +89,14 @@ def play(
             problem = str(e)
         except OSError as e:
             problem = f"cannot save the game: {e}"
+    if problem is None and hint is not None:
+        from callbreak.bots import BotError, make_bot
+
+        try:
+            make_bot(hint, game=session.name)  # a bot that cannot give this game's hints is refused now
+            session.hint_bot = hint
+        except BotError as e:
+            problem = f"--hint: {e}"
     if problem is not None:
         fail(problem)
         return

@@ -128,6 +128,7 @@ class Session:
         self._hint_bot: Bot | None = None
         self._resumed = bool(game.history)
         self.save_error: str | None = None
+        self.hint_bot: str | None = None  # a bot spec for the hints (None: the strongest)
 
     # --- building ----------------------------------------------------------------------
 
@@ -295,9 +296,9 @@ class Session:
         return BotMove(self.game.default_action(), "default action", problem)
 
     def hint(self, view: Any, budget: float) -> tuple[str, Decision]:
-        """What the strongest bot for the game would do from the person's view: (bot name,
-        decision). Safe to run in a worker thread."""
-        name = best_bot_name(game=self.name)
+        """What the hint bot (``hint_bot``; default: the strongest bot for the game) would do from
+        the person's view: (bot name, decision). Safe to run in a worker thread."""
+        name = self.hint_bot or best_bot_name(game=self.name)
         if self._hint_bot is None:
             self._hint_bot = make_bot(name, seed=self.seed, game=self.name)
         return name, self._hint_bot.decide(view, budget)
