@@ -15,7 +15,8 @@ slow hero (the expert) can be run once and the neural bot's weights measured aga
         --heroes neural,heuristic,expert:budget=0.1 --fields heuristic,ggr
 
 100 sets are 2,000 deals for each hero in each field. Decision times are the hero's own
-(in-process, ``time.perf_counter`` around ``decide``), with its p99.
+(in-process): the wall clock around ``decide`` and the CPU time of its thread (what a decision
+costs, without the waits of a busy machine), medians and p99.
 """
 
 from __future__ import annotations
@@ -100,19 +101,22 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"unknown field {field!r}; fields: {', '.join(FIELDS)}")
         print(f"\nField: {' + '.join(FIELDS[field])}, {args.sets} sets ({args.sets * 20} deals a hero), "
               f"seed {args.seed}\n")
-        print("| hero | own points/deal (95% CI) | margin over the field/deal | decision ms median / p99 | faults |")
-        print("|---|---|---|---|---|")
+        print("| hero | own points/deal (95% CI) | margin over the field/deal | decision ms median / p99 "
+              "| CPU ms a decision median / p99 | faults |")
+        print("|---|---|---|---|---|---|")
         data = {}
         for hero in heroes:
             sets = run_hero(hero, field, args.seed, args.sets, args.workers, args.cache)
             own, margin = per_set(sets)
             data[hero] = own
             times = [1000 * x for s in sets for t in s for x in t["times"]]
+            cpu = [1000 * x for s in sets for t in s for x in t.get("cpu", ())] or [float("nan")]
             faults = sum(t["faults"] for s in sets for t in s)
             m, lo, hi = mean_ci(own)
             mm, _, _ = mean_ci(margin)
             print(f"| {hero} | {m:+.3f} {_ci(lo, hi)} | {mm:+.3f} | {statistics.median(times):.2f} / "
-                  f"{percentile(times, 99):.2f} | {faults} |", flush=True)
+                  f"{percentile(times, 99):.2f} | {statistics.median(cpu):.2f} / {percentile(cpu, 99):.2f} "
+                  f"| {faults} |", flush=True)
         print()
         for i, a in enumerate(heroes):
             for b in heroes[i + 1:]:

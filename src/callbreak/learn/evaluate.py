@@ -14,6 +14,7 @@ their difference is paired set by set.
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,14 +35,17 @@ PRESET = "callbreak"
 
 def play_set(hero: str, field: Sequence[str], seed: int, index: int) -> list[dict[str, Any]]:
     """The four tables of set ``index``: per table the seat of the hero, every seat's points per
-    deal (tenths), the hero's decision times (seconds) and its faults."""
+    deal (tenths), the hero's decision times (seconds: wall clock, and its thread's CPU time) and
+    its faults."""
     out = []
     for rotation in range(4):
         specs = [""] * 4
         specs[rotation] = hero
         for k, spec in enumerate(field):
             specs[(rotation + 1 + k) % 4] = spec
-        bots = [make_bot(spec, seed=seed * 7919 + index * 31 + s) for s, spec in enumerate(specs)]
+        bots: list[Any] = [make_bot(spec, seed=seed * 7919 + index * 31 + s) for s, spec in enumerate(specs)]
+        cpu: list[float] = []
+        bots[rotation] = _CpuTimed(bots[rotation], cpu)
         times: list[float] = []
 
         def timed(game: Any, seat: int, action: Any, seconds: float, hero_seat: int = rotation,
@@ -52,8 +56,23 @@ def play_set(hero: str, field: Sequence[str], seed: int, index: int) -> list[dic
         result = play_game(new_game("callbreak", preset=PRESET), bots, name="callbreak",
                            chance=DealStream(f"{seed}/{index}"), budget=10.0, on_move=timed)
         out.append({"rotation": rotation, "points": [list(d) for d in result.deal_points],
-                    "times": times, "faults": sum(1 for f in result.faults if f.seat == rotation)})
+                    "times": times, "cpu": cpu,
+                    "faults": sum(1 for f in result.faults if f.seat == rotation)})
     return out
+
+
+class _CpuTimed:
+    """A bot whose decisions' CPU time (its thread's) is recorded: what a decision costs, apart
+    from the waits a busy machine adds to the wall clock."""
+
+    def __init__(self, bot: Any, out: list[float]) -> None:
+        self.bot, self.out, self.name = bot, out, getattr(bot, "name", "bot")
+
+    def decide(self, view: Any, budget: float) -> Any:
+        start = time.thread_time()
+        decision = self.bot.decide(view, budget)
+        self.out.append(time.thread_time() - start)
+        return decision
 
 
 def play_sets(hero: str, field: Sequence[str], seed: int, sets: int) -> list[list[dict[str, Any]]]:
