@@ -101,8 +101,9 @@ def _torch() -> Any:
     return torch
 
 
-def make_model(hidden: tuple[int, ...]) -> Any:
-    """The network in PyTorch: the same layers :class:`~callbreak.bots.neural.Network` plays."""
+def make_model(hidden: tuple[int, ...], inputs: int = INPUTS) -> Any:
+    """The network in PyTorch: the same layers :class:`~callbreak.bots.neural.Network` plays
+    (``inputs``: another input width, for experiments)."""
     torch = _torch()
     nn = torch.nn
 
@@ -110,7 +111,7 @@ def make_model(hidden: tuple[int, ...]) -> Any:
         def __init__(self) -> None:
             super().__init__()
             layers: list[Any] = []
-            width = INPUTS
+            width = inputs
             for h in hidden:
                 layers += [nn.Linear(width, h), nn.ReLU()]
                 width = h
