@@ -159,3 +159,33 @@ def test_a_table_made_as_call_bridge_is_drawn_as_call_break(browser: Any, base_u
     assert page.locator("#hand .card").count() == 13 and page.locator("#game-title").count() == 0
     shot(page, "call-bridge-table")
     assert not errors, errors
+
+
+@pytest.mark.parametrize("game,players", [("batak-koz-maca", 4), ("donut", 4)])
+def test_a_finished_related_game_is_reviewed_in_the_browser(browser: Any, base_url: str, game: str,
+                                                            players: int) -> None:
+    """A short game played with clicks; the scoreboard's review link; the review page judges
+    every decision by the search bot (a Donut game was 'not available' before)."""
+    page = browser.new_page(viewport={"width": 1200, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    code = create_game_table(page, base_url, game, players, "max_hands=1")
+    page.click("#start")
+    page.wait_for_selector("#game-title")
+    moves: list[str] = []
+    deadline = time.monotonic() + 120
+    while step(page, moves) != "over":
+        assert time.monotonic() < deadline, f"the game did not finish: {moves}"
+    page.click("#scoreboard #review-link")
+    page.wait_for_selector("#review-summary", timeout=180000)
+    assert page.locator("#review-summary tbody tr").count() == players
+    assert "search bot" in page.locator("#review-intro").inner_text()
+    assert page.locator("#review-chart path.series").count() == players
+    labels = page.locator(".review-list .review-decision").evaluate_all("els => els.map(e => e.dataset.label)")
+    assert labels and any(label in ("best", "good", "inaccuracy", "mistake", "blunder") for label in labels)
+    assert "not available" not in page.locator("#review").inner_text()
+    shot(page, f"review-{game}")
+    review = httpx.get(f"{base_url}/api/history/{code}/review", timeout=10).json()
+    assert review["status"] == "done" and review["review"]["judge"] == "search"
+    assert len(labels) == len(review["review"]["decisions"])  # every decision listed, deal by deal
+    assert not errors, errors

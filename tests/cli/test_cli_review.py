@@ -87,3 +87,30 @@ def test_the_review_offered_at_the_end_of_a_terminal_match_prints(capsys: pytest
     cli_play.review_session(session)
     out = capsys.readouterr().out
     assert "Accuracy" in out and "You" in out
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [("batak-koz-maca", 4, {"max_hands": 1}),
+                                                         ("donut", 5, {})])
+def test_review_of_a_related_game_record_by_its_search_bot(tmp_path: Path, name: str, players: int,
+                                                           options: dict[str, int]) -> None:
+    g = new_game(name, players=players, **options)
+    chance = game_info(name).dealer(5)
+    bots = [make_bot("heuristic" if s % 2 == 0 else "random", seed=s, game=name) for s in range(players)]
+    while not g.is_over:
+        g.apply(chance.chance(g) if g.to_act == CHANCE
+                else bots[g.to_act].decide(g.view(g.to_act), 1.0).action)
+    path = tmp_path / f"{name}.json"
+    path.write_text(dumps(record_of(g, seats=[b.name for b in bots])))
+    out = tmp_path / "review.json"
+    result = runner.invoke(app, ["review", str(path), "--samples", "48", "--all", "--workers", "1",
+                                 "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "not available" not in result.output
+    assert "Judged by the search bot" in result.output and "Decisions, mistakes first" in result.output
+    for seat in range(players):
+        assert f"Seat {seat + 1} · " in result.output
+    data = json.loads(out.read_text())
+    assert data["judge"] == "search" and data["game"] == name and len(data["summary"]) == players
+    kinds = {d["kind"] for d in data["decisions"] if d["label"] not in ("forced", "not judged")}
+    assert kinds == {"call", "play"}
+    assert any(line.split()[:1] and line.split()[0] in ORDER for line in result.output.splitlines())

@@ -16,6 +16,7 @@ from callbreak.cli.tui.saves import (
 )
 from callbreak.cli.tui.session import Session, Turn, best_bot_name
 from callbreak.core import Call, CallbreakError, Match, Play, RecordError, make_rules
+from callbreak.games import game_info, games
 from callbreak.record import loads
 
 
@@ -236,3 +237,16 @@ def test_opponents_are_seated_in_play_order_from_the_persons_right() -> None:
     assert s.opponents == {3: "heuristic", 0: "beginner", 1: "random"}
     assert s.names()[3].startswith("East") and s.names()[0].startswith("North")
     assert s.names()[1].startswith("West") and s.names()[2] == "You"
+
+
+@pytest.mark.parametrize("name", [info.name for info in games()])
+def test_every_game_has_a_hint_from_its_strongest_bot(name: str) -> None:
+    """The terminal's hint (h) in every registered game, Call Break and the related games alike:
+    a legal action from the strongest bot that plays it."""
+    info = game_info(name)
+    s = Session.new(name, opponents=["random"], seed=6, save=False,
+                    options={"deals": 1} if name == "callbreak" else {"max_hands": 1})
+    _advance_to_human(s)
+    bot, decision = s.hint(s.view(), 0.05)
+    assert bot == best_bot_name(game=name) and bot in ("expert", "search")
+    assert decision.action in s.view().legal and info.name == name

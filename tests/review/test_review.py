@@ -139,13 +139,58 @@ def test_a_corrupt_record_is_refused_naming_what_is_wrong(finished):
         review_record(json.dumps(data), FAST)
 
 
-def test_a_game_no_search_bot_plays_is_not_available():
-    g = new_game("donut", players=4)
-    chance = game_info("donut").dealer(1)
+def _related(name: str, players: int, seed: int, **options: int):
+    """A finished related game: heuristic bots at even seats, random ones at odd seats."""
+    g = new_game(name, players=players, **options)
+    chance = game_info(name).dealer(seed)
+    bots = [make_bot("heuristic" if s % 2 == 0 else "random", seed=seed + s, game=name)
+            for s in range(players)]
     while not g.is_over:
-        g.apply(chance.chance(g) if g.to_act == CHANCE else g.legal_actions()[0])
+        g.apply(chance.chance(g) if g.to_act == CHANCE
+                else bots[g.to_act].decide(g.view(g.to_act), 1.0).action)
+    return record_of(g, [f"{'heuristic' if s % 2 == 0 else 'random'}" for s in range(players)])
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [
+    ("donut", 5, {}), ("batak-koz-maca", 4, {"max_hands": 1}), ("batak-ihaleli", 4, {"max_hands": 1}),
+    ("horsethief", 3, {"target": 10}), ("snarples", 4, {"max_hands": 2}),
+])
+def test_every_related_game_is_reviewed_by_its_search_bot(name: str, players: int, options: dict) -> None:
+    record = _related(name, players, 4, **options)
+    review = review_record(loads(dumps(record)), FAST)
+    assert review.judge == "search" and review.game == name and len(review.seats) == players
+    seat_moves = sum(1 for a in record.actions if a.kind not in ("deal", "choose_dealer", "draw"))
+    assert len(review.decisions) == seat_moves  # every decision of every seat
+    judged = [d for d in review.decisions if d.label in CLASSES]
+    assert judged and all(d.deals_searched > 0 and d.chosen in d.values for d in judged)
+    assert {d.kind for d in judged} == {"call", "play"}  # bids, trumps, in or out ... and cards
+    for d in judged:
+        assert d.best_value == max(d.values.values()) and d.lost == round(d.best_value - d.value, 3)
+        if d.kind == "play":
+            assert d.trick >= 1 and d.hand and d.chosen in d.hand
+    # The same record, seed and settings: the same review, also read back from its JSON.
+    again = review_record(record, FAST)
+    assert again.to_json() == review.to_json()
+    assert Review.from_json(json.loads(json.dumps(review.to_json()))).to_json() == review.to_json()
+
+
+def test_the_search_judges_a_clearly_worse_choice_worse() -> None:
+    """Over the related games' reviews, the random seats lose more than the heuristic ones."""
+    lost = {"heuristic": 0.0, "random": 0.0}
+    for name, players in (("donut", 5), ("batak-koz-maca", 4)):
+        review = review_record(_related(name, players, 9, **({"max_hands": 2} if name != "donut" else {})), FAST)
+        for s in review.summary():
+            lost[review.seats[s.seat]] += s.lost
+    assert lost["random"] > 2 * lost["heuristic"], lost
+
+
+def test_a_game_no_search_bot_plays_is_not_available(monkeypatch: pytest.MonkeyPatch) -> None:
+    import callbreak.bots.games_bots as games_bots
+
+    record = loads(dumps(_related("donut", 4, 1)))
+    monkeypatch.setattr(games_bots, "plays_trick_game", lambda game: False)  # as a plug-in's game
     with pytest.raises(ReviewUnavailable, match="not available for Donut"):
-        review_record(loads(dumps(record_of(g))), FAST)
+        review_record(record, FAST)
 
 
 def test_judged_in_two_processes_the_review_is_the_same(finished, reviewed):

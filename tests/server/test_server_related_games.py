@@ -13,6 +13,7 @@ from server_helpers import SeatClient, cards_in, client_fixture, create, join, s
 from starlette.testclient import TestClient
 
 from callbreak.core.cards import cards_of
+from callbreak.games import games
 from callbreak.server import engines
 from callbreak.store import Store
 
@@ -261,3 +262,22 @@ def test_a_table_of_call_bridge_by_its_old_game_name_is_a_call_break_table(clien
         assert view["phase"] == "call" and view["call_range"] == [2, 12] and "calls" in view
         assert {a["type"] for a in view["legal"]} == {"call"}
         assert [a["tricks"] for a in view["legal"]] == list(range(2, 13))
+
+
+@pytest.mark.parametrize("game", [info.name for info in games()])
+def test_every_game_gives_a_hint_from_its_strongest_bot(client: TestClient, game: str) -> None:
+    """The table's hint in every registered game: a legal action, by the strongest bot that
+    plays it (the expert in Call Break, the search bot in the related games)."""
+    settings: dict[str, Any] = ({"deals": 1} if game == "callbreak" else {"options": {"max_hands": 1}})
+    made = create(client, seed=4, game=game, bots="random", timer=None, **settings)
+    code, token = made["code"], made["token"]
+    assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+    for _ in range(400):
+        s = state(client, code, token)
+        view = s["view"]
+        if view["to_act"] == 0 and view["legal"]:
+            break
+    r = client.post(f"/api/tables/{code}/hint", json={"token": token})
+    assert r.status_code == 200, r.text
+    assert r.json()["action"] in view["legal"]
+    assert r.json()["bot"] == ("expert" if game == "callbreak" else "search") and r.json()["reason"]

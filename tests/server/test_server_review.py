@@ -56,11 +56,23 @@ def test_a_finished_game_is_reviewed_once_in_the_background_and_kept(client: Tes
                                                                     "review": review}
 
 
-def test_a_game_no_search_bot_plays_says_its_review_is_not_available(client: TestClient) -> None:
+def test_related_games_are_reviewed_by_their_search_bot(client: TestClient, store: Store) -> None:
+    """Donut and Batak Koz Maca tables, finished, are reviewed as Call Break's are (worker
+    processes, progress, stored), judged by the search bot."""
     from test_server_related_games import play_through
 
-    code, _ = play_through(client, "donut", 4, 1, seed=7)
-    r = client.post(f"/api/history/{code}/review")
-    assert r.status_code == 409
-    assert r.json()["error"] == "no_review" and "not available for Donut" in r.json()["message"]
-    assert client.get(f"/api/history/{code}/review").json() == {"status": "none"}
+    for game, players in (("donut", 4), ("batak-koz-maca", 4)):
+        code, _ = play_through(client, game, players, 1, seed=7)
+        assert client.get(f"/api/history/{code}/review").json() == {"status": "none"}
+        started = client.post(f"/api/history/{code}/review")
+        assert started.status_code == 200, started.text
+        review = _wait_done(client, code)["review"]
+        assert review["game"] == game and review["judge"] == "search"
+        assert len(review["summary"]) == players
+        stored = store.load_game(code)
+        assert stored is not None
+        moves = [a for a in stored.actions if a["type"] not in ("deal", "choose_dealer", "draw")]
+        assert len(review["decisions"]) == len(moves)  # every seat's every decision
+        judged = [d for d in review["decisions"] if d["label"] not in ("forced", "not judged")]
+        assert judged and {d["kind"] for d in judged} == {"call", "play"}
+        assert client.post(f"/api/history/{code}/review").json()["review"] == review

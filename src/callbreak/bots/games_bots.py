@@ -301,17 +301,18 @@ def rollout_action(g: TrickGame) -> Action:
     return heuristic_action(g.view(seat))[0]
 
 
-def outcome_value(g: TrickGame, before: list[int], me: int) -> float:
+def outcome_value(g: TrickGame, before: list[int], me: int, win_bonus: float | None = None) -> float:
     """How good the hand just played out in ``g`` was for ``me``: its score change less the mean
     change of the others (sign flipped in the race-down games, so higher is always better), plus
-    a bonus for winning the game outright."""
+    ``win_bonus`` (default :data:`_WIN_BONUS`) for winning the game outright."""
     deltas = [g.scores[s] - before[s] for s in range(g.players)]
     others = [deltas[s] for s in range(g.players) if s != me and g.in_game[s]]
     rel = deltas[me] - (sum(others) / len(others) if others else 0.0)
     if g.LOW_WINS:
         rel = -rel
-    if g.is_over and me in g.winners:
-        rel += _WIN_BONUS / len(g.winners)
+    bonus = _WIN_BONUS if win_bonus is None else win_bonus
+    if bonus and g.is_over and me in g.winners:
+        rel += bonus / len(g.winners)
     return rel
 
 
@@ -369,32 +370,48 @@ class GameSearchBot:
         cands = self.candidates(view)
         if len(cands) == 1:
             return Decision(cands[0], "the only legal move")
+        samples = self.samples if view.phase is GamePhase.PLAY else self.contract_samples
+        deadline = time.monotonic() + max(0.01, budget * 0.8)
+        values, done = self._play_out(view, cands, samples, deadline, _WIN_BONUS)
+        prior = heuristic_action(view)[0]
+        means = [v + (self.PRIOR if a == prior else 0.0) for v, a in zip(values, cands, strict=True)]
+        best = max(range(len(cands)), key=lambda i: means[i])
+        return Decision(cands[best], f"best of {len(cands)} over {done} sampled deals "
+                                     f"({values[best]:+.2f} a hand)")
+
+    def appraise(self, view: GameView, actions: list[Action], samples: int,
+                 budget: float = 30.0) -> tuple[list[float], int]:
+        """The value of each of ``actions`` (legal in ``view``) from the seat's view alone: the
+        mean, over ``samples`` deals the others could hold (the same deals for every action),
+        of the hand's points for the seat less the others' mean when the hand is played out
+        from there as the search plays it out (race-down games' sign flipped, so higher is
+        better; no bonus for winning the game, so a point means the same on every hand).
+        Returns the values and the deals searched (fewer if ``budget`` seconds ran out). The
+        review judges the related games' decisions with it."""
+        return self._play_out(view, actions, samples, time.monotonic() + budget, 0.0)
+
+    def _play_out(self, view: GameView, actions: list[Action], samples: int, deadline: float,
+                  win_bonus: float) -> tuple[list[float], int]:
         me = view.seat
         assert me is not None
         cls = _game_class(view)
-        deadline = time.monotonic() + max(0.01, budget * 0.8)
-        totals = [0.0] * len(cands)
+        totals = [0.0] * len(actions)
         done = 0
-        samples = self.samples if view.phase is GamePhase.PLAY else self.contract_samples
         for _ in range(samples):
             hands, stock = sample_world(view, self.rng, reveal=self.reveal)
             base = cls.from_view(view, hands, stock)
-            for i, action in enumerate(cands):
+            for i, action in enumerate(actions):
                 g = base.clone()
                 before = list(g.scores)
                 hands_before = len(g.results)
                 g.apply(action)
                 while not g.is_over and len(g.results) == hands_before and g.turn != CHANCE:
                     g.apply(rollout_action(g))
-                totals[i] += outcome_value(g, before, me)
+                totals[i] += outcome_value(g, before, me, win_bonus)
             done += 1
             if time.monotonic() > deadline:
                 break
-        prior = heuristic_action(view)[0]
-        means = [t / done + (self.PRIOR if a == prior else 0.0) for t, a in zip(totals, cands, strict=True)]
-        best = max(range(len(cands)), key=lambda i: means[i])
-        return Decision(cands[best], f"best of {len(cands)} over {done} sampled deals "
-                                     f"({totals[best] / done:+.2f} a hand)")
+        return [t / done for t in totals], done
 
 
 GameBot = GameHeuristicBot | GameSearchBot

@@ -1,4 +1,5 @@
-"""``callbreak review FILE``: the expert's review of a finished game, mistakes first."""
+"""``callbreak review FILE``: the review of a finished game by the strongest bot that plays it
+(the expert in Call Break, the search bot in the related games), mistakes first."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def review(
     all_: Annotated[bool, typer.Option("--all", help="List every judged decision, not only the "
                                        "inaccuracies and worse.")] = False,
 ) -> None:
-    """Review a finished game: every call and card judged from the seat's own view."""
+    """Review a finished game of any game: every decision judged from the seat's own view (by the
+    expert in Call Break, by the search bot in the related games)."""
     from callbreak.cli.tui.saves import resolve_record_path
 
     path = resolve_record_path(path)  # a saved terminal game may be named by its file name
@@ -65,9 +67,13 @@ def review(
 
 def print_review(result: Review, every: bool = False) -> None:
     labels = result.labels
+    if result.judge == "expert":
+        title = "Accuracy: the share of the points at stake kept (random play ~15%, expert ~98%)"
+    else:  # calibrated on Call Break's arena games only
+        title = (f"Judged by the {result.judge} bot. Accuracy: the share of the points at stake "
+                 "kept (calls: bids, trumps, in or out, exchanges)")
     summary = Table("seat", "accuracy", "calls", "cards", "points lost", *(c for c in _ORDER),
-                    title="Accuracy: the share of the points at stake kept (random play ~15%, expert ~98%)",
-                    box=None)
+                    title=title, box=None)
     for s in result.summary():
         summary.add_row(escape(s.label), f"{s.accuracy:.0f}%", f"{s.call_accuracy:.0f}%",
                         f"{s.card_accuracy:.0f}%", f"{s.lost:.2f} of {s.at_stake:.2f}",
@@ -85,7 +91,7 @@ def print_review(result: Review, every: bool = False) -> None:
             likely = max(range(len(d.tricks)), key=lambda k: d.tricks[k])
             best = ", ".join(f"{k.replace('call ', '')}: {v:+.2f}" for k, v in d.top_values())
             why = f"most likely {likely} tricks; expected score by call {best}"
-        elif d.kind == "play":
+        elif d.kind == "play" or d.values:
             why = f"{d.value:+.2f} against {d.best_value:+.2f}"
         colour = _COLOUR[d.label]
         lost = f"{d.lost:.2f}" if d.label != "best" else ""
@@ -112,7 +118,8 @@ def draw_chart(result: Review, path: Path) -> None:
         ax.plot(series, label=result.labels[seat])
     ax.set_xlabel("decision")
     ax.set_ylabel("expected points given away so far")
-    ax.set_title("Running expected score against the expert's choices")
+    judge = "expert" if result.judge == "expert" else f"{result.judge} bot"
+    ax.set_title(f"Running expected score against the {judge}'s choices")
     ax.legend(loc="lower left")  # the lines fall: the lower left is the emptiest corner
     fig.tight_layout()
     fig.savefig(path)

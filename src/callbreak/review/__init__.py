@@ -1,4 +1,5 @@
-"""Game review: the expert judges every call and card of a finished game, from the seat's view.
+"""Game review: the strongest bot that plays a game judges every decision of a finished one,
+from the seat's view: the expert in Call Break, the search bot in the related games.
 
 Each decision is judged only from what its seat could see at that moment (the game's view for
 that seat, never the hidden hands): the expert's search values every legal card
@@ -25,8 +26,17 @@ Reproducible: each decision is searched with a fixed number of sampled deals and
 derived from ``seed`` and the decision's place in the record, so the same record, seed and
 settings give the same review, on a busy machine as on an idle one.
 
-Only the games the expert plays (Call Break and Call Bridge) are reviewed; any other game is
-refused with :class:`ReviewUnavailable`.
+The related games (Batak Ihaleli, Batak Koz Maca, Donut, Horsethief, Snarples: every
+:class:`~callbreak.games.base.TrickGame`) are judged by their search bot
+(:meth:`~callbreak.bots.games_bots.GameSearchBot.appraise`): each choice (a card, a bid or a pass,
+a trump, in or out, an exchange) is played out to the end of the hand over deals the others could
+hold, the same deals for every choice, and is worth the hand's points for the seat less the
+others' mean (a race-down game's points come down: its sign is flipped, so more is better). Its
+search is pure Python, so it looks at fewer deals (:func:`trick_game_samples`). A bid, a trump,
+in or out and an exchange count as calls in the summary, cards as cards.
+
+A game no search bot plays (one registered by a plug-in that is not a trick game) is refused
+with :class:`ReviewUnavailable`.
 """
 
 from __future__ import annotations
@@ -38,16 +48,30 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from callbreak.core.actions import CHANCE, Call, Play
+from callbreak.core.actions import (
+    CHANCE,
+    Bid,
+    Call,
+    Exchange,
+    Join,
+    Look,
+    NameTrump,
+    Pass,
+    Play,
+    Redeal,
+    Settle,
+)
 from callbreak.core.cards import Card
 from callbreak.core.errors import CallbreakError
 from callbreak.core.rules import Rules
 from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
+from callbreak.games import game_info
 from callbreak.record import Record, loads, replay, replay_states, seat_label
 
 __all__ = ["CLASSES", "accuracy", "assemble", "position_text", "pretty_card", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
-           "ReviewUnavailable", "SeatSummary", "classify", "judge_decision", "review_record", "review_text"]
+           "ReviewUnavailable", "SeatSummary", "choice_text", "classify", "judge_decision", "judge_of", "review_record",
+           "review_text", "trick_game_samples"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
 # within the search's own noise at the default settings; a point lost is a call made or broken.
@@ -186,6 +210,7 @@ class Review:
     settings: ReviewSettings
     decisions: tuple[Decision, ...]
     record_digest: str  # sha256 of the record's JSON: the review is of this record
+    judge: str = "expert"  # the bot that judged it: expert (Call Break) or search
 
     def summary(self, deal: int | None = None) -> tuple[SeatSummary, ...]:
         """Each seat's accuracy and points lost, over the match or one deal."""
@@ -240,7 +265,9 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT, "version": VERSION, "game": self.game, "seats": list(self.seats),
+            "format": FORMAT, "version": VERSION, "game": self.game, "title": _title(self.game),
+            "judge": self.judge,
+            "seats": list(self.seats),
             "settings": asdict(self.settings), "record_digest": self.record_digest,
             "thresholds": dict(THRESHOLDS),
             "labels": list(self.labels),
@@ -262,13 +289,20 @@ class Review:
         try:
             return cls(game=data["game"], seats=tuple(data["seats"]),
                        settings=ReviewSettings(**data["settings"]),
-                       record_digest=data["record_digest"],
+                       record_digest=data["record_digest"], judge=data.get("judge", "expert"),
                        decisions=tuple(_decision_from_json(d) for d in data["decisions"]))
         except (KeyError, TypeError) as e:
             raise ReviewError(f"a broken review: {e}") from None
 
 
 _DERIVED = ("better", "top")  # written for readers of the JSON, computed again on reading
+
+
+def _title(game: str) -> str:
+    try:
+        return game_info(game).title
+    except CallbreakError:  # a review of a game no longer registered still reads
+        return game
 
 
 def _decision_from_json(d: dict[str, Any]) -> Decision:
@@ -287,22 +321,57 @@ def _decision_seed(seed: int, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:4], "big")
 
 
-def _choice_text(action: Any) -> str:
+def choice_text(action: Any) -> str:
+    """A choice as the review names it: unique among one decision's legal choices.
+
+    >>> from callbreak.core.cards import Card, Suit
+    >>> [choice_text(a) for a in (Play(0, Card.parse("QH")), Call(0, 3, blind=True), Bid(1, 5),
+    ...                           NameTrump(1, Suit.HEARTS), Exchange(2, (Card.parse("2C"),)))]
+    ['QH', 'blind call 3', 'bid 5', 'trump ♥', 'exchange 2C']
+    """
     if isinstance(action, Play):
         return str(action.card)
     if isinstance(action, Call):
         return f"{'blind ' if action.blind else ''}call {action.tricks}"
+    if isinstance(action, Bid):
+        return f"bid {action.tricks}"
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, NameTrump):
+        return f"trump {action.suit.symbol}"
+    if isinstance(action, Join):
+        return "play the hand" if action.playing else "sit out"
+    if isinstance(action, Exchange):
+        return f"exchange {' '.join(str(c) for c in action.cards)}" if action.cards else "keep the hand"
+    if isinstance(action, Settle):
+        return "give the others 5" if action.penalize_others else "take -5"
+    if isinstance(action, Redeal):
+        return "claim a redeal" if action.claim else "keep the hand"
+    if isinstance(action, Look):
+        return "look"
     return type(action).__name__.lower()
+
+
+def judge_of(record: Record) -> str | None:
+    """The bot that judges ``record``'s game: ``expert`` for Call Break (four seats, its rules),
+    ``search`` for a trick game of :mod:`callbreak.games` (the related games), None for a game
+    neither plays (no search bot: no review)."""
+    if isinstance(record.options, Rules):
+        return "expert" if record.players == 4 else None
+    from callbreak.bots.games_bots import plays_trick_game
+
+    return "search" if plays_trick_game(record.game) else None
 
 
 def check_reviewable(record: Record) -> None:
     """Raise :class:`ReviewUnavailable` or :class:`ReviewError` if ``record`` cannot be reviewed."""
-    if not isinstance(record.options, Rules) or record.players != 4:
+    if judge_of(record) is None:
         raise ReviewUnavailable(f"a review is not available for {record.title}: no search bot "
-                                "plays it (the expert plays Call Break and Call Bridge)")
+                                "plays it (the expert plays Call Break, the search bot the "
+                                "related trick games)")
 
 
-def decisions_to_judge(record: Record) -> Iterator[tuple[int, SeatView, Any]]:
+def decisions_to_judge(record: Record) -> Iterator[tuple[int, Any, Any]]:
     """Each seat decision of the record: its index, the seat's view just before it, the action."""
     states = replay_states(record)
     before = next(states)
@@ -352,19 +421,22 @@ def assemble(record: Record, settings: ReviewSettings, decisions: Sequence[Decis
     """The review of ``record`` from its judged decisions (in the record's order)."""
     return Review(game=record.game, seats=tuple(record.seats), settings=settings,
                   decisions=tuple(sorted(decisions, key=lambda d: d.index)),
-                  record_digest=_digest(record))
+                  record_digest=_digest(record), judge=judge_of(record) or "expert")
 
 
-def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSettings,
+def judge_decision(index: int, view: Any, action: Any, settings: ReviewSettings,
                    expert: Any = None) -> Decision:
-    """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone."""
+    """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone:
+    by the expert in Call Break (a :class:`SeatView`), else by the related games' search."""
+    if not isinstance(view, SeatView):  # the Call Break engine's view is the expert's alone
+        return _judge_trick_game(index, view, action, settings)
     if expert is None:
         from callbreak.bots.expert import ExpertBot as expert
     seat = view.seat
     assert seat is not None
     trick = len(view.tricks) + 1 if isinstance(action, Play) else 0
     base: dict[str, Any] = dict(index=index, deal=view.deal_number, trick=trick, seat=seat,
-                chosen=_choice_text(action), hand=_hand_text(view.hand))
+                chosen=choice_text(action), hand=_hand_text(view.hand))
     if isinstance(action, Play):
         base.update(trick_cards=tuple(str(c) for c in view.trick), trick_seats=view.trick_seats)
     legal = view.legal
@@ -386,13 +458,56 @@ def judge_decision(index: int, view: SeatView, action: Any, settings: ReviewSett
             if isinstance(a, Call) and not a.blind:
                 total = a.tricks + (partner or 0)
                 ev = expected_deal_points(total, tricks, view.rules)
-                values[_choice_text(a)] = round(ev / 10, 3)
-        return _judged(base, "call", values, _choice_text(action), tricks, deals)
+                values[choice_text(a)] = round(ev / 10, 3)
+        return _judged(base, "call", values, choice_text(action), tricks, deals)
     if view.hand is None and any(isinstance(a, Call) and a.blind for a in legal):
         return _judge_blind(base, view, action, settings, seed, expert)
     # Redeal claims are match-situation gambles the expert does not value.
     return Decision(**base, kind="call", best=base["chosen"], value=0.0, best_value=0.0, lost=0.0,
                     label="not judged")
+
+
+def trick_game_samples(settings: ReviewSettings) -> tuple[int, int]:
+    """Deals the related games' search plays out per card and per other decision: a twelfth of
+    the expert's card samples and a twenty-fourth of its call samples (32 and 64 at the
+    defaults), since each of its playouts is pure Python (a whole Batak Koz Maca hand judged at
+    those counts takes about 4 s on one core).
+
+    >>> trick_game_samples(ReviewSettings())
+    (32, 64)
+    """
+    return max(4, settings.samples // 12), max(4, settings.call_samples // 24)
+
+
+MAX_CHOICES = 40  # more legal choices (a big exchange) than this: the search's candidates
+
+
+def _judge_trick_game(index: int, view: Any, action: Any, settings: ReviewSettings) -> Decision:
+    """A related game's decision judged by its search bot (:func:`judge_decision`)."""
+    from callbreak.bots.games_bots import GameSearchBot
+
+    seat = view.seat
+    assert seat is not None
+    play = isinstance(action, Play)
+    base: dict[str, Any] = dict(index=index, deal=view.hand_number, trick=len(view.tricks) + 1 if play else 0,
+                                seat=seat, chosen=choice_text(action), hand=_hand_text(view.hand))
+    if play:
+        base.update(trick_cards=tuple(str(c) for c in view.trick), trick_seats=view.trick_seats)
+    kind = "play" if play else "call"
+    legal = list(view.legal)
+    if len(legal) < 2:
+        return Decision(**base, kind=kind, best=base["chosen"], value=0.0, best_value=0.0, lost=0.0,
+                        label="forced")
+    bot = GameSearchBot(seed=_decision_seed(settings.seed, index))
+    if len(legal) > MAX_CHOICES:
+        bot.max_candidates = MAX_CHOICES - 1
+        legal = [*bot.candidates(view)]
+        if action not in legal:
+            legal.append(action)
+    cards, others = trick_game_samples(settings)
+    values, deals = bot.appraise(view, legal, cards if play else others, settings.budget)
+    scored = {choice_text(a): round(v, 3) for a, v in zip(legal, values, strict=True)}
+    return _judged(base, kind, scored, base["chosen"], (), deals)
 
 
 BLIND_HANDS = 8  # hands the seat might hold, sampled to judge a call made before looking
@@ -431,10 +546,10 @@ def _judge_blind(base: dict[str, Any], view: SeatView, action: Any, settings: Re
         for a in call_values:
             call_values[a] += expected_deal_points(a.tricks, tricks, view.rules, blind=a.blind) / 10 / BLIND_HANDS
         look_value += max(expected_deal_points(a.tricks, tricks, view.rules) for a in normal) / 10 / BLIND_HANDS
-    values = {_choice_text(a): round(v, 3) for a, v in call_values.items()}
+    values = {choice_text(a): round(v, 3) for a, v in call_values.items()}
     if any(a.kind == "look" for a in view.legal):
         values["look"] = round(look_value, 3)
-    chosen = _choice_text(action)
+    chosen = choice_text(action)
     while tricks_sum and tricks_sum[-1] == 0:
         tricks_sum.pop()
     return _judged(base, "call", values, chosen, tuple(tricks_sum), deals)

@@ -162,7 +162,8 @@ export function relatedScoreboard(h, state, final, send) {
     h("div", { class: "row" },
       h("button", { id: "close-scores" }, "Close"),
       final && isHost ? h("button", { class: "primary", id: "rematch", onclick: () => send({ type: "rematch" }) }, "Rematch") : null,
-      final ? h("a", { href: `/history/${t.code}`, "data-link": true }, "Replay this game") : null));
+      final ? h("a", { href: `/history/${t.code}`, "data-link": true }, "Replay this game") : null,
+      final ? h("a", { href: `/review/${t.code}`, "data-link": true, id: "review-link" }, "Review this game") : null));
 }
 
 // The replay of a finished related game: public views only, move by move.

@@ -1,4 +1,5 @@
-// The review page (/review/CODE): asks the server for the expert's review of a finished game,
+// The review page (/review/CODE): asks the server for the review of a finished game (by the
+// expert in Call Break, by the search bot in the related games),
 // shows its progress while worker processes judge it, then each seat's accuracy, the key
 // moments, every call and card with its judgement beside it, and a chart of each seat's running
 // expected score (points given away so far) as an inline SVG. Judged from each seat's own view.
@@ -41,7 +42,7 @@ function chart(review) {
   root.append(svg("line", { x1: pad, y1: y(0), x2: w - 8, y2: y(0), stroke: "#999" }),
     svg("text", { x: 2, y: y(0) + 4, "font-size": 11 }, "0"),
     svg("text", { x: 2, y: y(low) + 4, "font-size": 11 }, low.toFixed(1)),
-    svg("text", { x: pad, y: hgt - 6, "font-size": 11 }, "decisions →  (points given away against the expert's choices)"));
+    svg("text", { x: pad, y: hgt - 6, "font-size": 11 }, `decisions →  (points given away against the ${review.judge && review.judge !== "expert" ? `${review.judge} bot` : "expert"}'s choices)`));
   // Where each deal starts: a faint line and its number, so a loss can be placed in its deal.
   starts.forEach((at, i) => {
     root.append(svg("line", { x1: x(at), y1: 8, x2: x(at), y2: hgt - pad, stroke: "#ddd", class: "deal-start" }),
@@ -79,11 +80,14 @@ function decisionRow(h, d, seats) {
   // A "best" decision is within the search's noise of the top: no "better" beside it, no "−0.00".
   const better = d.better ? (d.kind === "play" ? h("span", {}, " better: ", h("span", { class: "card review-card" }, cardSvg(d.better))) : h("span", {}, ` better: ${d.better}`)) : null;
   let detail = null;
+  const top = d.top || Object.entries(d.values || {}).sort((a, b) => b[1] - a[1]).slice(0, 3);
   if (d.kind === "call" && d.tricks.length) {
     const likely = d.tricks.indexOf(Math.max(...d.tricks));
-    const top = d.top || Object.entries(d.values).sort((a, b) => b[1] - a[1]).slice(0, 3);
     detail = h("div", { class: "muted" }, `tricks most likely ${likely}; expected score by call: `,
       top.map(([k, v]) => `${k.replace("call ", "")}: ${v >= 0 ? "+" : ""}${v.toFixed(2)}`).join(", "));
+  } else if (d.kind === "call" && top.length) {  // a related game's bid, trump, in or out, exchange
+    detail = h("div", { class: "muted review-values" }, "expected points by choice: ",
+      top.map(([k, v]) => `${k}: ${v >= 0 ? "+" : ""}${v.toFixed(2)}`).join(", "));
   }
   const lost = d.label !== "best" && d.lost >= 0.005 ? h("span", { class: "muted" }, ` −${d.lost.toFixed(2)}`) : null;
   return h("li", { class: `review-decision label-${d.label.replace(" ", "-")}`, "data-index": d.index, "data-label": d.label },
@@ -94,7 +98,7 @@ function decisionRow(h, d, seats) {
 
 export async function reviewPage(root, code, h, api) {
   const panel = h("div", { class: "panel", id: "review" }, h("h2", {}, `Game review ${code.replace(/(.{4})(?=.)/g, "$1-")}`),
-    h("p", { class: "muted" }, "Every call and card judged by the expert from what that player could see at the time, never the hidden hands."));
+    h("p", { class: "muted", id: "review-intro" }, "Every decision judged by the strongest bot that plays the game from what that player could see at the time, never the hidden hands."));
   const status = h("p", { id: "review-status" }, "Asking for the review…");
   const progress = h("progress", { id: "review-progress", max: 1, value: 0, style: "width:100%" });
   panel.append(status, progress);
@@ -103,7 +107,7 @@ export async function reviewPage(root, code, h, api) {
   try {
     body = await api("POST", `/api/history/${code}/review`);
     while (body.status === "running") {
-      status.textContent = `The expert is reviewing: ${body.done} of ${body.total} decisions`;
+      status.textContent = `Reviewing: ${body.done} of ${body.total} decisions judged`;
       progress.max = body.total; progress.value = body.done;
       await new Promise((r) => setTimeout(r, 400));
       body = await api("GET", `/api/history/${code}/review`);
@@ -116,6 +120,10 @@ export async function reviewPage(root, code, h, api) {
   }
   progress.remove();
   const review = body.review;
+  const judge = review.judge || "expert";
+  panel.querySelector("#review-intro").textContent = judge === "expert"
+    ? "Every call and card judged by the expert from what that player could see at the time, never the hidden hands."
+    : `Every decision (bids, trumps, in or out, exchanges and cards) judged by the ${judge} bot, the strongest that plays ${review.title || review.game}, from what that player could see at the time, never the hidden hands: each choice played out to the end of the hand over deals the others could hold.`;
   const seats = review.labels || review.seats.map((name, s) => `Seat ${s + 1} · ${name}`);
   status.textContent = "";
   const summary = h("table", { class: "scores", id: "review-summary" },
@@ -134,7 +142,7 @@ export async function reviewPage(root, code, h, api) {
     ...deals.map((deal) => h("details", { open: deal === deals[0] },
       h("summary", {}, `Deal ${deal}`),
       h("ol", { class: "review-list" }, review.decisions.filter((d) => d.deal === deal).map((d) => decisionRow(h, d, seats))))),
-    h("p", { class: "muted" }, "Accuracy is the share of the points at stake a player kept: one less the points it lost over what a random legal choice would have lost on average at the same decisions (over arena games, random play scored about 15%, beginner 53%, heuristic 92%, the expert 98%). "),
+    h("p", { class: "muted" }, "Accuracy is the share of the points at stake a player kept: one less the points it lost over what a random legal choice would have lost on average at the same decisions (over Call Break arena games, random play scored about 15%, beginner 53%, heuristic 92%, the expert 98%). "),
     h("p", { class: "muted" }, "Points lost: ", Object.entries(review.thresholds).map(([k, v]) => `${k} up to ${v}`).join(", "), ", blunder above."),
     h("p", {}, h("a", { href: `/history/${code}`, "data-link": true }, "Replay this game")));
 }
