@@ -170,7 +170,7 @@ def test_a_client_making_expert_tables_in_a_loop_is_refused_at_once_and_the_data
     """The issue's careless client (it made 6,538 tables of four experts in 10 s), against
     ``callbreak serve`` with its default limits."""
     db = tmp_path / "loop.db"
-    server = Server(f"sqlite:///{db}", practice=False)
+    server = Server(f"sqlite:///{db}", practice=False, limits=True)
     try:
         made, refusals = 0, []
         started = time.monotonic()

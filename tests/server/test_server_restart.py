@@ -41,12 +41,13 @@ class Server:
     """``callbreak serve`` in a child process."""
 
     def __init__(self, db: str, *, practice: bool = True, workers: int = 1,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, limits: bool = False) -> None:
         self.port = free_port()
         env = {**{k: v for k, v in os.environ.items() if k != "CALLBREAK_PRACTICE"}, **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
              "--port", str(self.port), "--db", db, *(["--practice"] if practice else []),
+             *([] if limits else ["--no-limits"]),  # limits: as an operator runs it (test players are fast)
              *(["--workers", str(workers)] if workers > 1 else [])],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         # (practice: the crash tests seed their tables, to compare with an uninterrupted game)

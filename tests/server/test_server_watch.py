@@ -55,7 +55,7 @@ def test_metrics_count_a_game_its_sockets_its_bots_and_the_loop(client: TestClie
     assert metric(text, "callbreak_kernel_ready") == 1
     for name in ("callbreak_takeovers_total", "callbreak_handovers_total", "callbreak_forwarded_calls_total",
                  "callbreak_loop_stalls_total"):
-        assert re.search(rf"^{name} ", text, re.MULTILINE), name
+        assert re.search(rf"^# TYPE {name} counter$", text, re.MULTILINE), name
 
 
 def test_healthz_and_readyz(client: TestClient) -> None:

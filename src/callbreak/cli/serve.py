@@ -73,6 +73,7 @@ def serve(
 
     from callbreak.core import CallbreakError
     from callbreak.server.app import create_app, setup_logging
+    from callbreak.server.limits import Limits
     from callbreak.store import Store
 
     try:
@@ -123,7 +124,8 @@ def serve(
         typer.echo(f"({workers} processes)")
         uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
         return
-    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True),
+    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
+                           limits=Limits.from_env()),
                 **options)
 
 

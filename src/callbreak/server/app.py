@@ -13,8 +13,10 @@ import json
 import logging
 import os
 import secrets
+import signal
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -108,7 +110,7 @@ def app_from_env() -> FastAPI:
     setup_logging(keep=True)  # a worker starts afresh
     return create_app(store,
                       url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"),
-                      warm_in_child=True)
+                      warm_in_child=True, limits=Limits.from_env())
 
 
 def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None,
@@ -124,11 +126,13 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     The bots' compiled kernel is made ready in the background as the app starts (in a child
     process first with ``warm_in_child``, as ``callbreak serve`` does; see server/warmup.py),
     and a :class:`~callbreak.server.loopwatch.LoopWatch` logs any stall of the event loop.
+    ``limits``: what one client may make and send (server/limits.py); none by default here,
+    ``callbreak serve`` gives its settings (``Limits.from_env()``).
     """
     if practice is None:
         practice = os.environ.get("CALLBREAK_PRACTICE", "") == "1"
     metrics = Metrics()
-    limits = limits if limits is not None else Limits.from_env()
+    limits = limits if limits is not None else Limits.none()
     service = TableService(store, url_bots=url_bots, practice=practice, metrics=metrics, limits=limits)
     reviews = ReviewJobs(store, stored_record)
 
@@ -142,6 +146,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         watch.start()
+        _drain_on_sigterm(drain)
         service.warmup = KernelWarmup(child=warm_in_child)
         warming = asyncio.create_task(service.warmup.run(), name="kernel-warm-up")
         counting = asyncio.create_task(keep_counting(), name="metrics")
@@ -165,6 +170,26 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         sweeping.cancel()
         await service.warmup.close()
         await watch.stop()
+
+    draining = asyncio.Event()  # set on SIGTERM: the process is handing its tables on
+
+    async def drain() -> None:
+        """Stop taking sockets, hand every table run here to another process at once, and tell
+        every socket to reconnect (close code 1012: to another process, through the proxy)."""
+        draining.set()
+        started = time.monotonic()
+        handed = 0
+        if service.cluster is not None:
+            handed = service.cluster.drain()
+            await service.cluster.flush()
+        sockets = 0
+        for table in list(service.tables.values()):
+            for conn in list(table.connections):
+                if conn.close is not None:
+                    conn.close(1012)
+                    sockets += 1
+        log.info("process %d stopping: handed %d tables on and closed %d sockets in %.2f s", os.getpid(),
+                 handed, sockets, time.monotonic() - started)
 
     app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
@@ -322,8 +347,10 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             database = "ok"
         except Exception as e:  # down, or too slow to count as answering
             database = f"{type(e).__name__}: {e}"[:200] or "no answer"
-        ready = warmup is not None and warmup.ready and database == "ok"
+        ready = warmup is not None and warmup.ready and database == "ok" and not draining.is_set()
         body = {"ready": ready, "kernel": kernel, "database": database, "pid": os.getpid()}
+        if draining.is_set():
+            body["draining"] = True
         if warmup is not None and warmup.state != "ready" and warmup.ready:
             body["kernel_error"] = warmup.error
         if kernel == "compiling":
@@ -416,6 +443,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
+        if draining.is_set():  # stopping: the page reconnects, to another process
+            await ws.close(code=1012)
+            return
         finished: Table | None = None  # a closed table whose players are sent on to its rematch
         try:
             table = service.get(code)
@@ -442,6 +472,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
         conn.send = send
         conn.timed_send = lambda text, stored_at: send((text, stored_at))
+        closing = {"code": 1008}  # a client that stopped reading; 1012: the server restarts
+
+        def close(code: int) -> None:
+            closing["code"] = code
+            conn.alive = False
+            outbox.put_nowait(None)
+
+        conn.close = close
 
         async def writer() -> None:
             while (message := await outbox.get()) is not None:
@@ -451,7 +489,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                 else:
                     await ws.send_text(message if isinstance(message, str) else dumps(message))
             with contextlib.suppress(Exception):
-                await ws.close(code=1008)
+                await ws.close(code=closing["code"])
 
         writing = asyncio.create_task(writer())
         attached = False
@@ -613,6 +651,32 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         return {"code": code, "sheet": scorekeeper.score_sheet(sheet)}
 
     return app
+
+
+def _drain_on_sigterm(drain: Callable[[], Awaitable[None]]) -> None:
+    """On SIGTERM, ``drain`` first, then whatever stopped the process before (uvicorn's exit:
+    it stops listening, waits for the requests under way, and the app shuts down). Only where
+    signals can be caught (the main thread: a real server, not a test's app in a thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def stop(sig: int, frame: Any) -> None:
+        async def drain_then_stop() -> None:
+            try:
+                await asyncio.wait_for(drain(), 5.0)
+            except Exception:
+                log.exception("draining before the stop failed; stopping anyway")
+            if callable(previous):
+                previous(sig, frame)
+            else:
+                raise SystemExit(0)
+
+        signal.signal(signal.SIGTERM, previous)  # a second SIGTERM stops at once
+        loop.call_soon_threadsafe(lambda: loop.create_task(drain_then_stop()))
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _ping(store: Store) -> None:

@@ -77,6 +77,8 @@ class Cluster:
         self.sender: Any = None
         self.heartbeat = time.monotonic()  # the event loop's last lease tick
         self.stopping = threading.Event()
+        self.draining = False  # handing every table on before it stops: it takes none
+        self.in_flight = False  # a batch of notices is being sent
 
     @classmethod
     async def start(cls, service: TableService) -> int:
@@ -124,6 +126,8 @@ class Cluster:
     def take_over(self) -> int:
         """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""
         count = 0
+        if self.draining or not self._ready():
+            return 0  # stopping; or its bots could not play yet: a ready process takes them first
         for code in self.store.unowned_games():
             if self._handed_lately(code):
                 continue  # handed on just now: the process it went to claims it first
@@ -197,6 +201,39 @@ class Cluster:
         self.handed[table.code] = time.monotonic()
         self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
         self._follow(table)  # its presence notice goes after: the new owner knows who is here
+
+    def drain(self) -> int:
+        """Hand every table this process runs to another process at once (it is stopping: a
+        SIGTERM): each lease is given up and the table offered to the process where most of its
+        seated players are, else to any; the first to claim it runs it, with no lease to wait
+        out. Returns how many tables were handed on."""
+        self.draining = True
+        count = 0
+        for table in list(self.service.tables.values()):
+            if table.replica or table.epoch is None or table.status == "over":
+                continue
+            self._remote_seats(table)
+            best, most = "*", 0
+            for proc, (seats, _) in self.remote.get(table.code, {}).items():
+                if len(seats) > most:
+                    best, most = proc, len(seats)
+            try:
+                self.store.release_lease(table.id, self.me, table.epoch)
+            except Exception as e:  # the database is away: the lease lapses as for a dead process
+                log.error("process %s could not give up table %s: %s", self.me, table.code, e)
+                continue
+            log.info("process %s is stopping: hands table %s to %s", self.me, table.code,
+                     "any process" if best == "*" else best)
+            self.service.metrics.handovers.inc()
+            self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
+            self._follow(table)
+            count += 1
+        return count
+
+    def _ready(self) -> bool:
+        """Whether this process's bots can play (its compiled kernel is ready)."""
+        warmup = self.service.warmup
+        return warmup is None or warmup.ready
 
     def _handed_lately(self, code: str) -> bool:
         """Whether this process handed the table on so lately that the process it went to may
@@ -295,7 +332,7 @@ class Cluster:
         """Run ``method`` at the table's owner and wait for its answer. If the owner dies while
         the call waits, the call goes to the next owner (this process, if it claims the table):
         the client sees a short wait, not an error; the version check stops a double action."""
-        self.service.metrics.forwarded.inc()
+        self.service.metrics.forwarded.labels(method).inc()
         owner = self.owner_seen.get(table.code)
         if owner is not None and owner != self.me:
             # The owner that last spoke for the table, without reading its lease: a forwarded
@@ -431,10 +468,13 @@ class Cluster:
         self.service.announce_rematch(table)
 
     def _on_adopt(self, message: dict[str, Any]) -> None:
-        """Another process handed this one a table (most of its players are here): claim it."""
+        """Another process handed this one a table (most of its players are here), or any
+        process one (it is stopping): claim it (the first claim wins)."""
         table = self.service.tables.get(message["code"])
-        if message.get("to") != self.me or (table is not None and not table.replica):
+        if message.get("to") not in (self.me, "*") or self.draining or (table is not None and not table.replica):
             return  # not for us, or taken here already (an action here found it unowned)
+        if message.get("to") == "*" and not self._ready():
+            return  # offered to any process: one whose bots can play takes it
         stored = self.store.load_game(message["code"])
         if stored is not None and stored.status in ("lobby", "playing"):
             self._claim(stored)
@@ -530,13 +570,23 @@ class Cluster:
             batch = [await self.outbox.get()]
             while not self.outbox.empty() and len(batch) < SEND_BATCH:
                 batch.append(self.outbox.get_nowait())
-            if await self._sent(batch):
-                continue
-            for payload in batch:  # one bad payload must not take the others with it
-                try:
-                    await self._notify([payload])
-                except Exception as e:
-                    log.error("cannot notify the other processes: %s", e)
+            self.in_flight = True
+            try:
+                if await self._sent(batch):
+                    continue
+                for payload in batch:  # one bad payload must not take the others with it
+                    try:
+                        await self._notify([payload])
+                    except Exception as e:
+                        log.error("cannot notify the other processes: %s", e)
+            finally:
+                self.in_flight = False
+
+    async def flush(self, timeout: float = 2.0) -> None:
+        """Until every notice posted so far has gone (or ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
+        while (not self.outbox.empty() or self.in_flight) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     async def _sent(self, batch: list[str]) -> bool:
         """Send ``batch`` in one statement, on a new connection if the database has ended the

@@ -52,6 +52,11 @@ class Limits:
     lobby_expiry: float = 1800.0  # seconds a table never started lives before it is removed
 
     @classmethod
+    def none(cls) -> Limits:
+        """No limit at all (an app made in a program or a test; ``callbreak serve`` has them)."""
+        return cls(**{f.name: 0 for f in fields(cls)})
+
+    @classmethod
     def from_env(cls, **overrides: float | None) -> Limits:
         """Defaults, then ``CALLBREAK_TABLES_PER_MINUTE`` and the like, then ``overrides``;
         ``CALLBREAK_NO_LIMITS=1`` first turns every limit but the lobby expiry off (a trusted

@@ -50,8 +50,9 @@ class Metrics:
                                  "their players are", registry=reg)
         self.leases_lost = Counter("callbreak_leases_lost", "Tables whose lease this server lost",
                                    registry=reg)
-        self.forwarded = Counter("callbreak_forwarded_calls", "Calls (actions, joins, starts...) "
-                                 "forwarded to the process that runs the table", registry=reg)
+        self.forwarded = Counter("callbreak_forwarded_calls", "Calls forwarded to the process that "
+                                 "runs the table, by what they do (act, join, start...)", ["method"],
+                                 registry=reg)
         self.bot_seconds = Histogram("callbreak_bot_decision_seconds", "Time of one bot decision "
                                      "(or hint), by bot", ["bot"], buckets=BOT_BUCKETS, registry=reg)
         self.loop_lag = Histogram("callbreak_loop_lag_seconds", "How late the event loop ran a "

@@ -185,6 +185,8 @@ class Connection:
     # Sends a state with the time its action was stored (a socket: the latency is measured once
     # the state is written); None: ``send``.
     timed_send: Callable[[str, float], None] | None = None
+    # Closes a socket with a websocket close code (the server is stopping: 1012); None: a test's.
+    close: Callable[[int], None] | None = None
 
 
 @dataclass

@@ -1,0 +1,278 @@
+"""Two server processes behind a real HAProxy (Debian's package), with deploy/haproxy.cfg as
+shipped, started by scripts/proxy.sh (issue 30): routed by the table code, no action is
+forwarded between the processes; and a rolling restart of both, under play, loses no action,
+doubles none and pauses no table for more than a second."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import choose
+from test_server_restart import free_port
+from websockets.sync.client import connect
+
+from callbreak.store import Store
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+ROOT = Path(__file__).parent.parent.parent
+SETTINGS = {"preset": "callbreak", "deals": 2, "bots": "random", "bot_delay": 0.02, "timer": None}
+LONG = {**SETTINGS, "deals": 6, "bot_delay": 0.05}  # a game that outlasts two restarts
+
+
+@pytest.fixture(name="pg_url")
+def pg_url_fixture() -> Iterator[str]:
+    if not os.environ.get("CALLBREAK_TEST_PG_URL"):
+        pytest.skip("CALLBREAK_TEST_PG_URL is not set (scripts/services.sh starts a server)")
+    if shutil.which("haproxy") is None and os.geteuid() != 0:
+        pytest.skip("haproxy is not installed and cannot be (not root)")
+    sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
+    from store_helpers import fresh_pg_database
+
+    yield from fresh_pg_database()
+
+
+class Process:
+    """``callbreak serve`` on a fixed port (so that a restarted one comes back behind the proxy)."""
+
+    def __init__(self, db: str, port: int) -> None:
+        self.db, self.port = db, port
+        self.output: list[str] = []
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve", "--port",
+             str(self.port), "--db", self.db, "--no-limits"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        out = self.proc.stdout
+        assert out is not None
+        threading.Thread(target=lambda: self.output.extend(iter(out.readline, "")), daemon=True).start()
+        deadline = time.monotonic() + 60
+        while True:  # in rotation once ready, as the proxy sees it
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/readyz", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "".join(self.output)
+            time.sleep(0.05)
+
+    def restart(self) -> float:
+        """SIGTERM, wait for the exit, start again; returns how long the old one took to exit."""
+        began = time.monotonic()
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(30)
+        took = time.monotonic() - began
+        self.start()
+        return took
+
+    def metric(self, name: str) -> float:
+        text = httpx.get(f"http://127.0.0.1:{self.port}/metrics", timeout=5).text
+        return sum(float(m.group(1)) for m in re.finditer(rf"^{re.escape(name)}(?:{{[^}}]*}})? (\S+)$", text,
+                                                          re.MULTILINE))
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+class Proxy:
+    """scripts/proxy.sh: HAProxy with deploy/haproxy.cfg in front of two processes."""
+
+    def __init__(self, backends: list[int]) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [str(ROOT / "scripts" / "proxy.sh"), f"127.0.0.1:{self.port}",
+             *(f"127.0.0.1:{p}" for p in backends)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/api/meta", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert self.proc.poll() is None and time.monotonic() < deadline, self.proc.stdout.read()  # type: ignore[union-attr]
+            time.sleep(0.1)
+        time.sleep(1.0)  # both backends checked healthy (every 300 ms)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+class Person(threading.Thread):
+    """Seat 0 through the proxy: answers each turn at once, reconnects (through the proxy) when
+    its socket closes, and keeps the time of every state it receives."""
+
+    def __init__(self, url: str, code: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.url, self.code, self.token = url, code, token
+        self.states: list[tuple[float, int]] = []  # (when, version) of every state received
+        self.sent: set[int] = set()  # versions it sent an action at
+        self.connections = 0
+        self.over = False
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        deadline = time.monotonic() + 300
+        try:
+            while not self.over:
+                assert time.monotonic() < deadline, "the game did not finish"
+                try:
+                    self._play()
+                except (OSError, TimeoutError, Exception) as e:  # closed: reconnect as the page does
+                    if self.over:
+                        return
+                    if not _closed(e):
+                        raise
+                    time.sleep(0.05)
+        except BaseException as e:
+            self.error = e
+
+    def _play(self) -> None:
+        with connect(f"{self.url}/ws/{self.code}", open_timeout=5) as ws:
+            self.connections += 1
+            ws.send(json.dumps({"type": "hello", "token": self.token}))
+            while True:
+                m = json.loads(ws.recv(timeout=30))
+                if m["type"] == "error" and m["code"] not in ("stale", "unavailable"):
+                    raise AssertionError(m)
+                if m["type"] != "state" or m["view"] is None:
+                    continue
+                self.states.append((time.monotonic(), m["version"]))
+                if m["view"]["phase"] == "over":
+                    self.over = True
+                    return
+                action = choose(m["view"])
+                if action is not None and m["version"] not in self.sent:
+                    self.sent.add(m["version"])
+                    ws.send(json.dumps({"type": "action", "token": self.token, "version": m["version"],
+                                        "action": action}))
+
+    def longest_pause(self) -> float:
+        """The longest wait between one new state and the next (each new version once)."""
+        firsts: dict[int, float] = {}
+        for when, version in self.states:
+            firsts.setdefault(version, when)
+        times = sorted(firsts.values())
+        return max((b - a for a, b in zip(times, times[1:], strict=False)), default=0.0)
+
+
+def _closed(e: BaseException) -> bool:
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+    return isinstance(e, ConnectionClosed | InvalidHandshake | InvalidStatus | OSError | TimeoutError)
+
+
+def make_tables(base: str, count: int, settings: dict[str, Any] = SETTINGS) -> list[tuple[str, str]]:
+    made = []
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for n in range(count):
+            r = http.post("/api/tables", json={"name": f"P{n}", "settings": settings})
+            assert r.status_code == 200, r.text
+            made.append((r.json()["code"], r.json()["token"]))
+    return made
+
+
+def start_all(base: str, made: list[tuple[str, str]]) -> None:
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for code, token in made:
+            r = http.post(f"/api/tables/{code}/start", json={"token": token})
+            assert r.status_code == 200, r.text
+
+
+@pytest.fixture
+def cluster(pg_url: str) -> Iterator[tuple[list[Process], Proxy]]:
+    processes = [Process(pg_url, free_port()) for _ in range(2)]
+    proxy = Proxy([p.port for p in processes])
+    try:
+        yield processes, proxy
+    finally:
+        proxy.stop()
+        for p in processes:
+            p.stop()
+
+
+def test_through_the_proxy_no_action_is_forwarded(cluster: tuple[list[Process], Proxy], pg_url: str) -> None:
+    processes, proxy = cluster
+    base = f"http://127.0.0.1:{proxy.port}"
+    made = make_tables(base, 6)
+    people = [Person(base.replace("http", "ws"), code, token) for code, token in made]
+    for p in people:
+        p.start()
+    time.sleep(7)  # a new table moves to the process its players reach (5 s after it was made)
+    start_all(base, made)
+    for p in people:
+        p.join(300)
+        assert p.error is None and p.over, p.error
+    assert sum(p.metric('callbreak_forwarded_calls_total{method="act"}') for p in processes) == 0
+    # Both processes ran tables (the hash spread them), and every action was stored.
+    assert all(p.metric("callbreak_actions_total") > 0 for p in processes)
+    store = Store(pg_url)
+    try:
+        for (code, _), person in zip(made, people, strict=True):
+            stored = store.load_game(code)
+            assert stored is not None and stored.status == "over"
+            assert len(stored.actions) == person.states[-1][1]
+    finally:
+        store.close()
+
+
+def test_a_rolling_restart_under_play_loses_nothing_and_pauses_no_table_over_a_second(
+        cluster: tuple[list[Process], Proxy], pg_url: str) -> None:
+    processes, proxy = cluster
+    base = f"http://127.0.0.1:{proxy.port}"
+    made = make_tables(base, 6, LONG)
+    people = [Person(base.replace("http", "ws"), code, token) for code, token in made]
+    for p in people:
+        p.start()
+    time.sleep(7)
+    start_all(base, made)
+    time.sleep(2)
+    exits = []
+    for proc in processes:  # one by one, each back in the proxy's rotation before the next
+        exits.append(proc.restart())
+        time.sleep(0.5)  # its next health check (every 300 ms) puts it back
+    restarted = time.monotonic()
+    for p in people:
+        p.join(300)
+        assert p.error is None and p.over, p.error
+    assert all(took < 10 for took in exits), exits
+    assert all(p.connections >= 1 for p in people)
+    store = Store(pg_url)
+    try:
+        for (code, _), person in zip(made, people, strict=True):
+            stored = store.load_game(code)
+            assert stored is not None and stored.status == "over"
+            # Every action once: the record has each version once and reaches the end; the
+            # person's own actions stored are exactly the ones it played (sent at a version it
+            # saw, and stored at that version).
+            assert len(stored.actions) == person.states[-1][1]
+            mine = {v for v, a in enumerate(stored.actions)
+                    if a.get("seat") == 0 and a["type"] not in ("deal", "choose_dealer", "stop")}
+            assert mine <= person.sent, sorted(mine - person.sent)
+    finally:
+        store.close()
+    # Play went on through both restarts, at every table; none waited a second for its next move.
+    assert all(p.states[-1][0] > restarted for p in people), "a game ended before the restarts did"
+    pauses = sorted(round(p.longest_pause(), 3) for p in people)
+    print(f"rolling restart: exits {[round(t, 2) for t in exits]} s, reconnections "
+          f"{sum(p.connections for p in people) - len(people)}, longest pauses {pauses} s")
+    assert pauses[-1] < 1.0, pauses
