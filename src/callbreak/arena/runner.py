@@ -189,7 +189,7 @@ def play_game(
         the finished game, its record (faults listed in ``meta["faults"]``), per-seat stats and
         each deal's points.
     """
-    info = game_info(name or str(getattr(game, "NAME", "callbreak")))
+    info = game_info(name or game.NAME)
     name = info.name  # an alias (call-bridge) plays and records as its game
     if len(players) != game.players:
         raise ArenaError(f"this {info.title} table seats {game.players} players, got {len(players)}")

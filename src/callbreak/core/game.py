@@ -41,8 +41,13 @@ __all__ = ["CHANCE", "Chance", "Game", "GameView", "TrickView"]
 
 @runtime_checkable
 class GameView(Protocol):
-    """What one seat may know of any game (``seat`` None: a spectator)."""
+    """What one seat may know of any game (``seat`` None: a spectator); ``game`` is the game's
+    registry name and ``options`` its options value (Call Break's :class:`Rules`)."""
 
+    @property
+    def game(self) -> str: ...
+    @property
+    def options(self) -> Any: ...
     @property
     def seat(self) -> int | None: ...
     @property
@@ -75,10 +80,16 @@ class GameView(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """A game in progress: the state machine every registered game implements."""
+    """A game in progress: the state machine every registered game implements. ``NAME`` is its
+    registry name (what its records say); ``dealer`` the seat dealing the current or next deal
+    (None until the first dealer is drawn)."""
+
+    NAME: ClassVar[str]
 
     @property
     def players(self) -> int: ...
+    @property
+    def dealer(self) -> int | None: ...
     @property
     def options(self) -> Any: ...  # the game's options value, with ``to_dict()`` for records
     @property

@@ -108,6 +108,16 @@ class SeatView(TrickView):
     PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "hand", "looked", "legal")
 
     @property
+    def game(self) -> str:
+        """The registry name of the game: Call Break's engine plays one (Call Bridge is presets)."""
+        return "callbreak"
+
+    @property
+    def options(self) -> Rules:
+        """The game's options (the protocol's name for them): the rules."""
+        return self.rules
+
+    @property
     def deals(self) -> int | None:
         """Deals in the match (None: unlimited)."""
         return self.rules.deals

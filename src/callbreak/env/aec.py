@@ -149,7 +149,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         """Make chance steps until a seat is to act or the game is over."""
         game = self.game
         while not game.is_over and game.to_act == CHANCE:
-            if len(getattr(game, "results", ())) >= self.max_deals and Stop() in game.legal_actions(CHANCE):
+            if len(game.results) >= self.max_deals and Stop() in game.legal_actions(CHANCE):
                 game.apply(Stop())
             else:
                 game.apply(self.chance.chance(game))
@@ -163,7 +163,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
 
     def _give_rewards(self) -> None:
         game = self.game
-        results = getattr(game, "results", ())
+        results = game.results
         sign = -1.0 if self.info.low_wins else 1.0
         if self.reward_mode == "deal":
             for r in results[self._scored:]:

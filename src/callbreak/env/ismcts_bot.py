@@ -83,8 +83,8 @@ class IsmctsBot:
 
         from callbreak.env.openspiel import register_games, short_name
 
-        name = getattr(view, "game", "callbreak")
-        options = getattr(view, "rules", None) or view.options
+        name = view.game
+        options = view.options
         key = (name, view.players, options)
         game = self._games.get(key)
         if game is None:

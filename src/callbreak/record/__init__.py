@@ -97,7 +97,7 @@ def record_of(game: Game, seats: Sequence[str] | None = None, meta: dict[str, An
     names = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(game.players))
     if len(names) != game.players:
         raise RecordError(f"{game.players} seat names are needed, got {len(names)}")
-    name = game_info(name or str(getattr(game, "NAME", "callbreak"))).name
+    name = game_info(name or game.NAME).name
     return Record(name, game.players, game.options, names,
                   tuple(game.history), dict(meta or {}))
 
@@ -313,12 +313,12 @@ def narrate(record: Record) -> Iterator[str]:
     width = max(len(name) for name in names)
     for action in record.actions:
         before = g.view(None)
-        dealer = getattr(g, "dealer", None)
+        dealer = g.dealer
         g.apply(action)
         view = g.view(None)
         kind = action.kind
-        if kind in ("choose_dealer", "draw") and getattr(g, "dealer", None) is not None:
-            yield f"The first deal is dealt by {names[g.dealer]}"  # type: ignore[attr-defined]
+        if kind in ("choose_dealer", "draw") and g.dealer is not None:
+            yield f"The first deal is dealt by {names[g.dealer]}"
         elif isinstance(action, Deal):
             yield ""
             yield f"Deal {len(view.results) + 1} (dealer {names[dealer] if dealer is not None else '?'})"
