@@ -67,6 +67,7 @@ from callbreak.core.rules import Rules
 from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
 from callbreak.games import game_info
+from callbreak.games.base import GameView as TrickGameView
 from callbreak.record import Record, loads, replay, replay_states, seat_label
 
 __all__ = ["CLASSES", "accuracy", "assemble", "position_text", "pretty_card", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
@@ -424,7 +425,7 @@ def assemble(record: Record, settings: ReviewSettings, decisions: Sequence[Decis
                   record_digest=_digest(record), judge=judge_of(record) or "expert")
 
 
-def judge_decision(index: int, view: Any, action: Any, settings: ReviewSettings,
+def judge_decision(index: int, view: SeatView | TrickGameView, action: Any, settings: ReviewSettings,
                    expert: Any = None) -> Decision:
     """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone:
     by the expert in Call Break (a :class:`SeatView`), else by the related games' search."""
@@ -482,7 +483,7 @@ def trick_game_samples(settings: ReviewSettings) -> tuple[int, int]:
 MAX_CHOICES = 40  # more legal choices (a big exchange) than this: the search's candidates
 
 
-def _judge_trick_game(index: int, view: Any, action: Any, settings: ReviewSettings) -> Decision:
+def _judge_trick_game(index: int, view: TrickGameView, action: Any, settings: ReviewSettings) -> Decision:
     """A related game's decision judged by its search bot (:func:`judge_decision`)."""
     from callbreak.bots.games_bots import GameSearchBot
 
