@@ -4,6 +4,7 @@ public API plays everywhere a registered game plays (rules protocol, records, bo
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,15 @@ from callbreak.core import CHANCE, IllegalActionError
 from callbreak.core.game import Game, GameView
 from callbreak.games import game_info, games, new_game
 from callbreak.record import dumps, loads, narrate, record_of, redact, replay
-from toy_whist import PlainWhist, register
+from toy_whist import PlainWhist, registered
 
-register()
+
+@pytest.fixture(scope="module", autouse=True)
+def _plain_whist_registered() -> Iterator[None]:
+    # Registered for this module's tests only, not on import: importing this module at collection
+    # used to leave the game in the registry for every module collected and run after it.
+    with registered():
+        yield
 
 
 def _play_out(seed: int) -> Game:

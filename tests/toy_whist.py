@@ -8,10 +8,12 @@ wins.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from callbreak.core import RulesError
-from callbreak.games import GameOptions, TrickGame, game_info, register_game, trick_game
+from callbreak.games import GameOptions, TrickGame, game_info, register_game, registry, trick_game
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,3 +48,17 @@ def register() -> None:
         game_info(PlainWhist.NAME)
     except RulesError:
         register_game(trick_game(PlainWhist))
+
+
+@contextmanager
+def registered() -> Iterator[None]:
+    """The game registered for the tests inside, and gone again after (the registry is one per
+    process: left registered, it would be among the games of every test that runs later in the
+    same worker, and of every test collected after it)."""
+    was_there = PlainWhist.NAME in registry._GAMES
+    register()
+    try:
+        yield
+    finally:
+        if not was_there:
+            registry._GAMES.pop(PlainWhist.NAME, None)

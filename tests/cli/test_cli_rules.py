@@ -66,10 +66,10 @@ def test_a_game_registered_without_rules_says_so(monkeypatch: pytest.MonkeyPatch
     monkeypatch.syspath_prepend(str(ROOT / "tests"))
     import toy_whist  # as tests/test_adding_a_game.py registers it
 
-    toy_whist.register()
-    assert "plain-whist" in {info.name for info in games()}
-    assert not has_rules("plain-whist")
-    assert rules_text("plain-whist").startswith("# Plain whist for two\n")
+    with toy_whist.registered():
+        assert "plain-whist" in {info.name for info in games()}
+        assert not has_rules("plain-whist")
+        assert rules_text("plain-whist").startswith("# Plain whist for two\n")
 
 
 def test_the_readme_sends_nobody_outside_the_repository() -> None:
