@@ -353,7 +353,7 @@ def plot(run: Run) -> None:
     b.plot(gens, [e.get("agree_new") or math.nan for e in log], marker="o", label="picks the expert's best")
     b.plot(gens, [e.get("regret_new") or math.nan for e in log], marker="s", label="points lost a decision")
     b.set_xlabel("generation")
-    b.set_title("on the next generation's new positions")
+    b.set_title("the network so far, on each generation's new positions")
     b.legend()
     fig.tight_layout()
     fig.savefig(run.out / "curve.png", dpi=90)
