@@ -17,6 +17,7 @@ from callbreak.bots.expert import (
     CALL_MODELS,
     SETTLE_MARGIN,
     ExpertBot,
+    _Clock,
     _Tally,
     card_name,
 )
@@ -343,19 +344,34 @@ def late_position(seed: int) -> SeatView:
 
 
 def test_a_clear_choice_is_made_without_spending_the_whole_budget() -> None:
-    # What the test means, not the wall clock (a busy machine stretches both): the settling search
-    # stops early and says so, having drawn fewer deals than a search that uses the whole budget,
-    # and chooses the same card.
+    # What the test means, not the wall clock (a busy machine stretches every search, and one that
+    # had 1 s could run out before it settled): given far more time than it needs, the settling
+    # search stops early and says so, and chooses the card a search of a fixed number of deals
+    # (the same on any machine) chooses; a search told never to settle does not.
     view = late_position(2)
-    settling, patient = make_bot("expert:budget=1", seed=1), make_bot("expert:budget=1,settle=0", seed=1)
-    assert isinstance(settling, ExpertBot) and isinstance(patient, ExpertBot)
-    quick, full = settling.appraise(view, 1.0), patient.appraise(view, 1.0)
-    assert quick.settled and not full.settled
-    assert 0 < quick.deals < full.deals
-    assert quick.best == full.best
-    assert "a clear choice" in settling.decide(view, 1.0).reason
+    settling = make_bot("expert:budget=30", seed=1)
+    patient = make_bot("expert:budget=0.3,settle=0", seed=1)
+    fixed = make_bot("expert:samples=4000", seed=1)
+    assert isinstance(settling, ExpertBot) and isinstance(patient, ExpertBot) and isinstance(fixed, ExpertBot)
+    quick = settling.appraise(view, 30.0)
+    assert quick.settled and quick.deals > 0  # settled: it stopped before its deadline
+    assert not patient.appraise(view, 0.3).settled
+    assert quick.best == fixed.appraise(view, 30.0).best
+    assert "a clear choice" in settling.decide(view, 30.0).reason
     # Within SETTLE_AFTER nothing stops early: a 0.1 s bot never cuts a move short.
     assert "clear" not in make_bot("expert:budget=0.1", seed=1).decide(view, 1.0).reason
+
+
+def test_a_search_slowed_by_a_busy_machine_goes_on_while_time_is_left() -> None:
+    # Two batches that waited for a core measure a deal at 10 ms: the search still draws one deal
+    # at a time while a third of what is left holds one (it used to stop, 0.9 s early).
+    clock = _Clock(1.0)
+    clock.record(120, 0.1)
+    clock.record(8, 0.08)
+    assert clock.remaining() > 0.5 and clock.batch(1024) == 1
+    late = _Clock(0.02)  # but no deal starts that a third of the time left cannot hold
+    late.record(1, 0.01)
+    assert late.batch(1024) == 0
 
 
 def test_a_bad_settle_option_is_refused() -> None:

@@ -159,6 +159,10 @@ class _Clock:
         # Short batches (a third of what is left, at most ~6 ms): on a busy machine a batch can
         # take several times its measured cost, and the last one must still end in time.
         n = int(min(left * 0.33, 0.006) / self.unit)
+        if n == 0 and self.unit <= left * 0.33:
+            # A unit measured at over 6 ms (batches stretched by waits for a core): one at a time
+            # while one fits, rather than stopping with most of the budget left.
+            n = 1
         return max(0, min(cap, n, 256))
 
     def record(self, units: int, seconds: float) -> None:
