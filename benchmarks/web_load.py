@@ -18,6 +18,16 @@ second served with p99 under 50 ms, and the ratio. ``--people 1 --bot expert`` s
 three bots of that level at each table and times the person's actions only:
 
     .venv/bin/python benchmarks/web_load.py --db $CALLBREAK_TEST_PG_URL --workers 1 2 --tables 25 50 100
+
+The cost of a second process (issue 30): ``--proxy`` runs each process count as that many
+separate ``callbreak serve`` processes behind HAProxy with deploy/haproxy.cfg (scripts/proxy.sh;
+routed by the table code, so no action is forwarded), and reports the CPU seconds the server
+processes used per 1,000 stored actions over the measured window (from /proc, the actions from
+each process's /metrics), the proxy's apart, and how many games ended before the window did (a
+window the games do not fill measures less than it says). ``--think`` sets the action rate:
+
+    .venv/bin/python benchmarks/web_load.py --db $CALLBREAK_TEST_PG_URL --proxy --workers 1 2 --tables 50 --warmup 8
+    .venv/bin/python benchmarks/web_load.py --db $CALLBREAK_TEST_PG_URL --proxy --workers 1 2 --tables 50 --warmup 8 --think 0.1
     .venv/bin/python benchmarks/web_load.py --people 1 --bot heuristic --tables 50 --seconds 20
     .venv/bin/python benchmarks/web_load.py --people 1 --bot expert --tables 50 --seconds 20
 """
@@ -27,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -58,6 +69,7 @@ class Player:
         self.actions = 0
         self.ready = asyncio.Event()
         self.errors: list[str] = []
+        self.ended: float | None = None  # when its game ended (perf_counter), if it did
 
     async def run(self) -> None:
         async with connect(f"{self.url}/ws/{self.code}", max_size=2**22) as ws:
@@ -76,7 +88,10 @@ class Player:
                         self.latencies.append(now - self.sent[1])
                     self.sent = None
                 view = m["view"]
-                if view["phase"] == "over" or now > self.clock["stop"]:
+                if view["phase"] == "over":
+                    self.ended = now
+                    return
+                if now > self.clock["stop"]:
                     return
                 if view["to_act"] != view["seat"] or not view["legal"] or self.sent is not None:
                     continue
@@ -104,7 +119,10 @@ async def make_table(http: httpx.AsyncClient, deals: int, people: int = 4,
 
 
 async def run_load(base: str, tables: int, seconds: float, think: float, deals: int, seed: int,
-                   people: int = 4, bot: str = "random", warmup: float = 1.0) -> dict[str, Any]:
+                   people: int = 4, bot: str = "random", warmup: float = 1.0,
+                   probe: Any = None) -> dict[str, Any]:
+    """``probe()``, if given, returns (server CPU seconds, proxy CPU seconds, actions stored,
+    calls forwarded) so far; it is read at the start and the end of the measured window."""
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         made = [await make_table(http, deals, people, bot) for _ in range(tables)]
         latencies: list[float] = []
@@ -129,10 +147,13 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
     # Measure only once every table is playing (and the warm-up has passed: with several
     # processes, long enough for each table to have moved to where most of its players are).
     await asyncio.sleep(warmup)
+    before = probe() if probe is not None else None
     started = time.perf_counter()
     clock["measure_from"] = started
     clock["stop"] = started + seconds
-    await asyncio.wait(tasks, timeout=seconds + 30)
+    await asyncio.sleep(seconds)
+    after = probe() if probe is not None else None
+    await asyncio.wait(tasks, timeout=30)
     elapsed = min(time.perf_counter(), clock["stop"]) - started
     for t in tasks:
         t.cancel()
@@ -141,7 +162,14 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
     if errors:
         print(f"  ({len(errors)} refused actions: {sorted(set(errors))})")
     lat = sorted(latencies)
-    return {"tables": tables, "actions": actions, "seconds": round(elapsed, 2),
+    cost: dict[str, Any] = {}
+    if before is not None and after is not None:
+        stored = after[2] - before[2]
+        cost = {"stored": stored, "stored_per_s": round(stored / seconds, 1), "forwarded": after[3] - before[3],
+                "cpu_per_1000": round(1000 * (after[0] - before[0]) / stored, 3) if stored else None,
+                "proxy_cpu_per_1000": round(1000 * (after[1] - before[1]) / stored, 3) if stored else None}
+    ended = sum(1 for p in players if p.ended is not None and p.ended < clock["stop"]) // max(1, people)
+    return {"tables": tables, "actions": actions, "seconds": round(elapsed, 2), "ended_early": ended, **cost,
             "throughput": round(len(lat) / elapsed, 1) if elapsed > 0 else 0.0,
             "median_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
             "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2) if lat else None,
@@ -166,7 +194,7 @@ async def ping_baseline(base: str, count: int = 300) -> tuple[float, float]:
     return statistics.median(times) * 1000, times[int(len(times) * 0.99)] * 1000
 
 
-def report(base: str, args: argparse.Namespace) -> float:
+def report(base: str, args: argparse.Namespace, probe: Any = None) -> float:
     """Print the table; return the most actions/s served with p99 under 50 ms (0 if none)."""
     ping_median, ping_p99 = asyncio.run(ping_baseline(base))
     print(f"baseline: idle websocket ping/pong median {ping_median:.2f} ms, p99 {ping_p99:.2f} ms")
@@ -176,10 +204,16 @@ def report(base: str, args: argparse.Namespace) -> float:
     best = 0.0
     for n in args.tables:
         r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed, args.people, args.bot,
-                                 args.warmup))
+                                 args.warmup, probe))
         ratio = f"{r['median_ms'] / ping_median:.1f}x" if r["median_ms"] else "-"
         print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8} "
               f"{ratio:>12}", flush=True)
+        if probe is not None:
+            print(f"       stored {r['stored']} actions ({r['stored_per_s']}/s): server CPU {r['cpu_per_1000']} s "
+                  f"per 1,000 actions, proxy {r['proxy_cpu_per_1000']} s; {r['forwarded']:.0f} calls forwarded",
+                  flush=True)
+        if r["ended_early"]:
+            print(f"       WARNING: {r['ended_early']} of {n} games ended inside the window (raise --deals)")
         if r["p99_ms"] is not None and r["p99_ms"] < 50:
             best = max(best, float(r["throughput"]))
     return best
@@ -203,7 +237,81 @@ def fresh_pg(url: str) -> tuple[str, Any]:
     return plain.rsplit("/", 1)[0] + "/" + name, drop
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds of these processes and all their descendants (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    used: dict[int, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        pid = int(stat.parent.name)
+        children.setdefault(int(fields[1]), []).append(pid)
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, list(pids)
+    while todo:
+        pid = todo.pop()
+        total += used.get(pid, 0.0)
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def counted(ports: list[int], name: str) -> float:
+    """A counter (every label) summed over the processes' own /metrics."""
+    total = 0.0
+    for port in ports:
+        text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+        total += sum(float(line.split()[-1]) for line in text.splitlines()
+                     if line.startswith((f"{name} ", f"{name}{{")))
+    return total
+
+
+def serve_behind_proxy(args: argparse.Namespace, db: str, workers: int) -> float:
+    """``workers`` separate processes behind HAProxy (deploy/haproxy.cfg, scripts/proxy.sh)."""
+    ports: list[int] = []
+    while len(ports) < workers + 1:  # distinct: the last one is the proxy's
+        if (port := free_port()) not in ports:
+            ports.append(port)
+    proxy_port = ports.pop()
+    log = open(args.server_log, "a") if args.server_log else subprocess.DEVNULL  # noqa: SIM115
+    servers = [subprocess.Popen([sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
+                                 "--port", str(port), "--db", db, "--no-limits"], stdout=log,
+                                stderr=subprocess.STDOUT) for port in ports]
+    backends = [f"127.0.0.1:{p}" for p in ports] + [f"127.0.0.1:{ports[0]}"] * (2 - len(ports))
+    proxy = subprocess.Popen([str(Path(__file__).parent.parent / "scripts" / "proxy.sh"),
+                              f"127.0.0.1:{proxy_port}", *backends], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        for port in ports:
+            for _ in range(600):
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                time.sleep(0.1)
+        time.sleep(1.0)  # in the proxy's rotation
+        if any(s.poll() is not None for s in servers) or proxy.poll() is not None:
+            raise RuntimeError("a server process or the proxy did not start (see --server-log)")
+
+        def probe() -> tuple[float, float, float, float]:
+            return (cpu_seconds([s.pid for s in servers]), cpu_seconds([proxy.pid]),
+                    counted(ports, "callbreak_actions_total"), counted(ports, "callbreak_forwarded_calls_total"))
+
+        return report(f"http://127.0.0.1:{proxy_port}", args, probe)
+    finally:
+        proxy.terminate()
+        proxy.wait(10)
+        for s in servers:
+            s.terminate()
+        for s in servers:
+            s.wait(20)
+
+
 def serve_and_report(args: argparse.Namespace, db: str, workers: int) -> float:
+    if args.proxy:
+        return serve_behind_proxy(args, db, workers)
     port = free_port()
     # --no-limits: one load client makes every table, from one address, as fast as it can.
     command = [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
@@ -233,7 +341,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured play time per table count")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds each player waits before acting (spread uniformly over 0.5x..1.5x)")
-    parser.add_argument("--deals", type=int, default=10, help="deals per table (long enough to outlast the run)")
+    parser.add_argument("--deals", type=int, default=100, help="deals per table (long enough to outlast the run)")
+    parser.add_argument("--proxy", action="store_true",
+                        help="separate processes behind HAProxy (deploy/haproxy.cfg), with their CPU per action")
     parser.add_argument("--db", default=None, help="database URL for the server (default: temporary SQLite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=float, default=1.0,

@@ -29,7 +29,7 @@ from types import FrameType
 log = logging.getLogger("callbreak.server")
 
 STALL_THRESHOLD = 0.1  # seconds: the loop held up longer than this is a stall, and logged
-TICK = 0.02  # seconds between the loop's beats
+TICK = 0.05  # seconds between the loop's beats (a stall is caught however long the tick)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,9 @@ class LoopWatch:
             self._seen = None
 
     def _watchdog(self) -> None:
-        while not self._stop.wait(self.tick / 2):
+        # A look four times a threshold: the stack is caught soon after a stall passes it, and
+        # a process pays for a few dozen wake-ups a second, not hundreds.
+        while not self._stop.wait(self.threshold / 4):
             beat = self._beat
             late = time.monotonic() - beat - self.tick
             if late > self.threshold and (self._seen is None or self._seen[0] != beat):

@@ -56,7 +56,7 @@ class Metrics:
         self.bot_seconds = Histogram("callbreak_bot_decision_seconds", "Time of one bot decision "
                                      "(or hint), by bot", ["bot"], buckets=BOT_BUCKETS, registry=reg)
         self.loop_lag = Histogram("callbreak_loop_lag_seconds", "How late the event loop ran a "
-                                  "beat due every 20 ms", buckets=LAG_BUCKETS, registry=reg)
+                                  "beat due every 50 ms", buckets=LAG_BUCKETS, registry=reg)
         self.stalls = Counter("callbreak_loop_stalls", "Event loop stalls over the threshold "
                               "(100 ms), each logged with what was running", registry=reg)
         lowest: dict[str, Any] = {"multiprocess_mode": "livemin"} if self.multiprocess else {}
