@@ -8,13 +8,20 @@ sets. Points are a deal's points (the seat's own), per deal.
 
 Fields: ``heuristic`` (three heuristic bots) and ``ggr`` (greedy, greedy, random).
 
-A hero's tables are kept in a JSON cache (``--cache``, keyed by hero, field, seed and sets), so a
-slow hero (the expert) can be run once and the neural bot's weights measured against it again::
+A hero's tables are kept in a JSON cache (``--cache``, keyed by hero, field, seed, sets and the
+neural bot's weights), so a slow hero (the expert) can be run once and the neural bot's weights
+measured against it again (clear the cache when the code of a cached hero changes)::
 
     .venv/bin/python benchmarks/neural_strength.py --sets 100 --workers 2 \
         --heroes neural,heuristic,expert:budget=0.1 --fields heuristic,ggr
 
-100 sets are 2,000 deals for each hero in each field. Decision times are the hero's own
+100 sets are 2,000 deals for each hero in each field. Two experts (the expert with and without the
+network's prior) against the same load, set by set::
+
+    .venv/bin/python benchmarks/neural_strength.py --sets 50 --fields heuristic --interleave \
+        --heroes "expert:budget=0.1,prior=0.1;expert:budget=0.1" --cache runs/prior_ab
+
+ Decision times are the hero's own
 (in-process): the wall clock around ``decide`` and the CPU time of its thread (what a decision
 costs, without the waits of a busy machine), medians and p99.
 """
@@ -40,9 +47,29 @@ def _job(args: tuple[str, str, int, int]) -> tuple[int, list[dict[str, Any]]]:
     return index, play_set(hero, FIELDS[field], seed, index)
 
 
-def run_hero(hero: str, field: str, seed: int, sets: int, workers: int, cache: Path) -> list[list[dict[str, Any]]]:
+def _cache_path(hero: str, field: str, seed: int, sets: int, cache: Path) -> Path:
     key = hashlib.sha1(f"{hero}|{field}|{seed}|{sets}|{_weights_id(hero)}".encode()).hexdigest()[:16]
-    path = cache / f"{key}.json"
+    return cache / f"{key}.json"
+
+
+def run_interleaved(heroes: list[str], field: str, seed: int, sets: int, cache: Path) -> None:
+    """Every hero's set ``i`` before any hero's set ``i + 1``: on a shared machine whose load
+    changes, heroes that think against the clock (the expert) meet the same load."""
+    todo = [h for h in heroes if not _cache_path(h, field, seed, sets, cache).exists()]
+    results: dict[str, list[list[dict[str, Any]]]] = {h: [] for h in todo}
+    start = time.perf_counter()
+    for i in range(sets):
+        for hero in todo:
+            results[hero].append(play_set(hero, FIELDS[field], seed, i))
+        _tick("+".join(todo), field, i + 1, sets, start)
+    cache.mkdir(parents=True, exist_ok=True)
+    for hero in todo:
+        _cache_path(hero, field, seed, sets, cache).write_text(
+            json.dumps({"hero": hero, "field": field, "seed": seed, "sets": results[hero]}))
+
+
+def run_hero(hero: str, field: str, seed: int, sets: int, workers: int, cache: Path) -> list[list[dict[str, Any]]]:
+    path = _cache_path(hero, field, seed, sets, cache)
     if path.exists():
         return json.loads(path.read_text())["sets"]
     start = time.perf_counter()
@@ -93,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="bot specs, comma-separated; each is paired with every other")
     p.add_argument("--fields", default="heuristic,ggr")
     p.add_argument("--cache", type=Path, default=Path("runs/neural_strength"))
+    p.add_argument("--interleave", action="store_true",
+                   help="play every hero's set before the next set (for heroes that think against the "
+                        "clock on a machine whose load changes)")
     args = p.parse_args(argv)
     heroes = [h for h in args.heroes.split(";" if ";" in args.heroes else ",") if h]
     fields = [f for f in args.fields.split(",") if f]
@@ -105,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
               "| CPU ms a decision median / p99 | faults |")
         print("|---|---|---|---|---|---|")
         data = {}
+        if args.interleave:
+            run_interleaved(heroes, field, args.seed, args.sets, args.cache)
         for hero in heroes:
             sets = run_hero(hero, field, args.seed, args.sets, args.workers, args.cache)
             own, margin = per_set(sets)
