@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import tempfile
 from typing import Annotated, Any
 
@@ -122,7 +123,10 @@ def serve(
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="callbreak-metrics-")
         _log_worker_restarts()
         typer.echo(f"({workers} processes)")
-        uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
+        try:
+            uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
+        finally:
+            shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
         return
     uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
                            limits=Limits.from_env()),
