@@ -8,6 +8,11 @@ import pytest
 
 from callbreak.games import registry
 
+# --doctest-modules (pyproject) would also import every conftest.py under tests/ as a module named
+# "conftest", and pytest 9 refuses the second one while the first is in sys.modules ("import file
+# mismatch"). They hold fixtures, not doctests; pytest still loads them as conftests.
+collect_ignore_glob = ["*conftest.py"]
+
 
 @pytest.fixture(autouse=True)
 def _game_registry_left_as_found() -> Iterator[None]:
