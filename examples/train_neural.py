@@ -39,7 +39,7 @@ def main() -> None:
     args = p.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="callbreak-neural-"))
     settings = Settings(seed=args.seed, generations=args.generations, positions=args.positions,
-                        chunk=2_000, samples=24, hidden=(64, 64), steps=600, batch=256, eval_sets=5)
+                        chunk=2_000, samples=24, call_samples=128, hidden=(64, 64), steps=600, batch=256, eval_sets=5)
     start = time.perf_counter()
     run(out, settings, command="examples/train_neural.py")
     print(f"trained in {time.perf_counter() - start:.0f} s; the run: {out} (log.jsonl, curve.png)")

@@ -18,7 +18,8 @@ from callbreak.games import game_info, new_game  # noqa: E402
 from callbreak.games.spaces import CALL0, CALLBREAK_ACTIONS  # noqa: E402
 from callbreak.learn.train import Settings, TrainingError, run  # noqa: E402
 
-TINY = dict(positions=120, chunk=60, tables=4, samples=8, hidden=(16,), steps=10, batch=32, eval_sets=2)
+TINY = dict(positions=120, chunk=60, tables=4, samples=8, call_samples=8, hidden=(16,), steps=10, batch=32,
+            eval_sets=2)
 
 
 def test_a_tiny_run_trains_logs_and_exports_weights_the_bot_plays(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ def train(
     generations: Annotated[int, typer.Option(help="Generations of positions and learning (a resumed "
                                                   "run may be given more).")] = 12,
     positions: Annotated[int, typer.Option(help="Positions the expert labels each generation.")] = 40_000,
-    samples: Annotated[int, typer.Option(help="Sampled deals behind each of the expert's labels.")] = 48,
+    samples: Annotated[int, typer.Option(help="Sampled deals behind each of the expert's card labels.")] = 48,
+    call_samples: Annotated[int, typer.Option(help="Simulated deals behind each of its call labels.")] = 1024,
     hidden: Annotated[str, typer.Option(help="Widths of the network's hidden layers.")] = "256,256,256",
     steps: Annotated[int, typer.Option(help="Gradient steps each generation.")] = 1_500,
     tables: Annotated[int, typer.Option(help="Tables stepped together in the environment.")] = 32,
@@ -46,6 +47,7 @@ def train(
         fail("--hidden, --generations, --positions and --steps must be positive")
         return
     settings = Settings(seed=seed, generations=generations, positions=positions, samples=samples,
+                        call_samples=call_samples,
                         hidden=widths, steps=steps, tables=tables, eval_sets=eval_sets)
     command = "callbreak train " + shlex.join(sys.argv[2:]) if len(sys.argv) > 1 else "callbreak train"
     try:

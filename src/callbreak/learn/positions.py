@@ -96,10 +96,13 @@ class SelfPlay:
 
     def __init__(self, env: VectorEnv, population: Population, labeller: ExpertBot,
                  nets: list[Network], seed: int, label_share: float = 1.0,
-                 temperature: float = 1.0) -> None:
+                 temperature: float = 1.0, call_labeller: ExpertBot | None = None) -> None:
         self.env = env
         self.population = population
         self.labeller = labeller
+        # Calls are few (one a seat a deal) and each decides a whole deal's score: they may be
+        # labelled from more simulated deals than the cards.
+        self.call_labeller = call_labeller or labeller
         self.nets = nets  # [current, past...]
         self.rng = np.random.default_rng(seed)
         self.label_share = label_share
@@ -196,7 +199,7 @@ class SelfPlay:
             for play, v in zip(a.plays, a.values, strict=True):
                 q[int(play.card)] = v
         elif view.phase is Phase.CALL and view.hand is not None:
-            hist, _ = self.labeller.call_outlook(view)
+            hist, _ = self.call_labeller.call_outlook(view)
             seat = view.seat
             assert seat is not None
             partner = view.calls[(seat + 2) % 4] if view.rules.partnership else None
