@@ -20,8 +20,8 @@ def train(
     seed: Annotated[int, typer.Option(help="Seeds the deals, the seats, the labels and the network.")] = 1,
     generations: Annotated[int, typer.Option(help="Generations of positions and learning (a resumed "
                                                   "run may be given more).")] = 12,
-    positions: Annotated[int, typer.Option(help="Positions the expert labels each generation.")] = 40_000,
-    samples: Annotated[int, typer.Option(help="Sampled deals behind each of the expert's card labels.")] = 48,
+    positions: Annotated[int, typer.Option(help="Positions the expert labels each generation.")] = 30_000,
+    samples: Annotated[int, typer.Option(help="Sampled deals behind each of the expert's card labels.")] = 32,
     call_samples: Annotated[int, typer.Option(help="Simulated deals behind each of its call labels.")] = 1024,
     hidden: Annotated[str, typer.Option(help="Widths of the network's hidden layers.")] = "256,256,256",
     steps: Annotated[int, typer.Option(help="Gradient steps each generation.")] = 1_500,
@@ -34,7 +34,7 @@ def train(
     """Train the neural bot: self-play on the batched environment, labelled by the expert's search.
 
     Resumes from the run folder's last checkpoint when it exists (with the same settings). Needs
-    PyTorch: pip install 'callbreak[train]'.
+    PyTorch: pip install 'callbreak\\[train]'. The defaults are the settings of the shipped weights.
     """
     from callbreak.learn.train import Settings, TrainingError, run
 

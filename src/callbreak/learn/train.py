@@ -69,10 +69,10 @@ class Settings:
 
     seed: int = 1
     generations: int = 12
-    positions: int = 40_000  # labelled positions per generation
+    positions: int = 30_000  # labelled positions per generation
     chunk: int = 4_000  # positions per chunk file
     tables: int = 32
-    samples: int = 48  # sampled deals behind each of the expert's appraisals of the cards
+    samples: int = 32  # sampled deals behind each of the expert's appraisals of the cards
     call_samples: int = 1024  # simulated deals behind each of its trick outlooks for a call
     hidden: tuple[int, ...] = (256, 256, 256)
     steps: int = 1_500  # gradient steps per generation
