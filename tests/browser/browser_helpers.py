@@ -45,7 +45,7 @@ class ServeProcess:
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
-             "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
+             "--port", str(self.port), "--db", f"sqlite:///{self.db}", "--no-limits"],  # (a test makes many tables)
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
         deadline = time.monotonic() + 30
         while True:
@@ -79,7 +79,7 @@ def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve", "--port", str(port),
-         "--db", f"sqlite:///{db}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+         "--db", f"sqlite:///{db}", "--no-limits"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

@@ -1,0 +1,59 @@
+"""The lobby as a public server's visitor sees its limits (issue 30): it says when the server is
+full of tables with bots, and a refused table says why."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from browser_helpers import browser_fixture, free_port, shot  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(name="full_server")
+def full_server_fixture(tmp_path: Path) -> Iterator[str]:
+    """``callbreak serve`` allowing one live table with bots, which one table already takes."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve", "--port", str(port),
+         "--db", f"sqlite:///{tmp_path / 'full.db'}", "--live-bot-tables", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{url}/api/meta", timeout=2)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.1)
+        r = httpx.post(f"{url}/api/tables", json={"name": "First", "settings": {"bots": "random"}}, timeout=30)
+        assert r.status_code == 200, r.text
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_the_lobby_says_the_server_is_full_and_why_a_table_is_refused(browser: object, full_server: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(full_server + "/")
+        notice = page.wait_for_selector("#server-full:not([hidden])", timeout=10000)
+        assert "This server is full" in notice.text_content()
+        page.fill("#name", "Ann")
+        page.select_option("#bot-1", "random")
+        page.click("#create")
+        page.wait_for_function("() => document.querySelector('#create-error').textContent.includes('full')",
+                               timeout=10000)
+        assert "/t/" not in page.url  # no table was made
+        shot(page, "lobby-server-full")
+    finally:
+        page.close()
