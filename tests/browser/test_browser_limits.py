@@ -57,3 +57,39 @@ def test_the_lobby_says_the_server_is_full_and_why_a_table_is_refused(browser: o
         shot(page, "lobby-server-full")
     finally:
         page.close()
+
+
+@pytest.mark.slow
+def test_the_first_expert_table_says_it_is_preparing_the_expert(browser: object, tmp_path: Path) -> None:
+    """A fresh install (an empty numba cache): the first table of expert bots waits for the
+    compile, and the lobby says so meanwhile."""
+    cache = tmp_path / "numba"
+    cache.mkdir()
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve", "--port", str(port),
+         "--db", f"sqlite:///{tmp_path / 'cold.db'}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**__import__("os").environ, "NUMBA_CACHE_DIR": str(cache)})
+    url = f"http://127.0.0.1:{port}"
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{url}/api/meta", timeout=2)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.1)
+        page.goto(url + "/")
+        page.fill("#name", "Ann")
+        page.click("#create")  # the lobby's default bots: the expert
+        page.wait_for_function("() => document.querySelector('#create-status').textContent"
+                               ".includes('Preparing the expert, first use')", timeout=10000)
+        assert page.is_disabled("#create")  # one table per click
+        shot(page, "lobby-preparing-the-expert")
+        page.wait_for_selector("#start", timeout=300000)  # made, once the expert is ready
+    finally:
+        page.close()
+        proc.terminate()
+        proc.wait(10)

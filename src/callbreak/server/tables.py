@@ -53,7 +53,7 @@ ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn tim
 BOT_BUDGET = 1.0
 FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
 MAX_NAME = 24
-PREPARING = "preparing the expert, first use: a few seconds"  # the kernel is being compiled
+PREPARING = "preparing the expert, first use: up to a minute"  # the kernel is being compiled
 
 
 def new_code() -> str:

@@ -212,16 +212,26 @@ async function homePage() {
     }
     // The first table after an install may wait while the server compiles the expert: say so.
     let pending = true;
+    const button = document.getElementById("create");
+    button.disabled = true;  // one table per click, however long it takes
     const waiting = setTimeout(async () => {
       const ready = await fetch("/readyz").then((r) => r.json()).catch(() => ({}));
-      if (pending && ready.preparing) err.textContent = `${ready.preparing[0].toUpperCase()}${ready.preparing.slice(1)}…`;
+      if (pending && ready.preparing) {
+        status.textContent = `${ready.preparing[0].toUpperCase()}${ready.preparing.slice(1)}…`;
+        status.hidden = false;
+      }
     }, 500);
     try {
       store.setItem("callbreak:name", name.value);
       const made = await api("POST", "/api/tables", { name: name.value, settings, guest: guestId() });
       store.setItem(tokenKey(made.code), made.token);
       navigate(made.link);
-    } catch (x) { err.textContent = x.message; } finally { pending = false; clearTimeout(waiting); }
+    } catch (x) { err.textContent = x.message; } finally {
+      pending = false;
+      clearTimeout(waiting);
+      status.hidden = true;
+      button.disabled = false;
+    }
   }
 
   callbreakPart.append(
@@ -242,6 +252,7 @@ async function homePage() {
     gameBotsDesc,
     h("label", { for: "game-options" }, "Game options"), gameOptions);
   syncGame();
+  const status = h("p", { class: "muted", id: "create-status", role: "status", hidden: true });
   // A public server has a ceiling on tables with bots: say so before anyone fills in the form.
   const full = h("p", { class: "error", id: "server-full", hidden: true });
   api("GET", "/api/capacity").then((c) => {
@@ -260,7 +271,7 @@ async function homePage() {
         callbreakPart, relatedPart,
         h("label", { for: "timer" }, "Turn timer"), timer,
         h("label", { for: "bot-speed" }, "Bot speed"), botSpeed,
-        full, h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, "Create table")), err),
+        full, h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, "Create table")), status, err),
       h("form", { class: "panel", onsubmit: (e) => { e.preventDefault();
         const code = joinCode.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
         if (code) navigate(`/t/${code}`); } },
