@@ -34,6 +34,31 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# How long a server may take to be ready to play. A new server makes the bots' kernel ready in a
+# child process at a lower priority (callbreak.server.warmup), and until then a Call Break table
+# (random bots included) waits for it, creating one too. On an idle machine that is a second or
+# two; on a shared one busy with other work the low-priority child waited 40 s for a core, and the
+# tests' first requests (10 s) timed out. The tests here are about play, not the cold start
+# (tests/server/test_server_loop.py is): they begin once the server says it is ready.
+READY_WITHIN = 180.0
+
+
+def wait_until_ready(url: str, proc: subprocess.Popen[str]) -> None:
+    """Until ``/readyz`` answers 200 (the kernel ready, the database answering)."""
+    deadline = time.monotonic() + READY_WITHIN
+    while True:
+        try:
+            got = httpx.get(f"{url}/readyz", timeout=5)
+            if got.status_code == 200:
+                return
+            detail = got.text
+        except httpx.TransportError as e:
+            detail = repr(e)
+        assert proc.poll() is None, proc.stdout.read() if proc.stdout else "the server died on start"
+        assert time.monotonic() < deadline, f"the server was not ready within {READY_WITHIN:.0f} s: {detail}"
+        time.sleep(0.1)
+
+
 class ServeProcess:
     """``callbreak serve`` on a fixed port and database, which a test may kill and start again."""
 
@@ -47,15 +72,7 @@ class ServeProcess:
             [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
              "--port", str(self.port), "--db", f"sqlite:///{self.db}", "--no-limits"],  # (a test makes many tables)
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{self.url}/api/meta", timeout=2)
-                return
-            except httpx.TransportError:
-                assert self.proc.poll() is None, "the server died on start"
-                assert time.monotonic() < deadline, "the server did not come up"
-                time.sleep(0.1)
+        wait_until_ready(self.url, self.proc)
 
     def kill(self) -> None:
         """SIGKILL: no goodbye to any socket."""
@@ -82,15 +99,7 @@ def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
          "--db", f"sqlite:///{db}", "--no-limits"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{url}/api/meta", timeout=2)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None, proc.stdout.read() if proc.stdout else "server died"
-                assert time.monotonic() < deadline, "the server did not come up"
-                time.sleep(0.1)
+        wait_until_ready(url, proc)
         yield url
     finally:
         proc.terminate()
