@@ -7,12 +7,14 @@ import dataclasses
 import random
 import statistics
 import time
+from typing import Any
 
 import numpy as np
 import pytest
 from _dealing import heuristic_positions
 
 from callbreak.bots import BotError, make_bot
+from callbreak.bots import expert as expert_module
 from callbreak.bots.expert import (
     CALL_MODELS,
     SETTLE_MARGIN,
@@ -372,6 +374,26 @@ def test_a_search_slowed_by_a_busy_machine_goes_on_while_time_is_left() -> None:
     late = _Clock(0.02)  # but no deal starts that a third of the time left cannot hold
     late.record(1, 0.01)
     assert late.batch(1024) == 0
+
+
+def test_a_search_that_ran_past_its_deadline_did_not_settle(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 0.1 s bot's deadline (88 ms) comes before SETTLE_AFTER (0.1 s), so it never stops early;
+    # but a last batch that waited for a core past both used to be called "a clear choice".
+    # Here every batch begun after 80 ms takes 50 ms more, as on a busy machine.
+    real = expert_module.ExpertBot._playouts
+    began = 0.0
+
+    def slow(self: ExpertBot, *args: Any) -> Any:
+        if time.perf_counter() - began > 0.08:
+            time.sleep(0.05)
+        return real(self, *args)
+
+    monkeypatch.setattr(expert_module.ExpertBot, "_playouts", slow)
+    view = late_position(2)
+    bot = make_bot("expert:budget=0.1", seed=1)
+    began = time.perf_counter()
+    decision = bot.decide(view, 1.0)
+    assert "clear" not in decision.reason
 
 
 def test_a_bad_settle_option_is_refused() -> None:

@@ -566,8 +566,10 @@ class ExpertBot:
             safe += np.einsum("i,icr->c", weights, success.astype(float)) / reps
             count += n
             clock.record(n, time.perf_counter() - t0)
+            # Settled only while time is left: a last batch that ran past the deadline (a wait
+            # for a core) ended the search on time, not early, however clear the choice.
             if (self.settle and self.samples is None and clock.elapsed() >= SETTLE_AFTER
-                    and tally.settled(self.settle, SETTLE_MARGIN)):
+                    and clock.remaining() > 0 and tally.settled(self.settle, SETTLE_MARGIN)):
                 settled = True
                 break
         return _Search(plays, tally, safe, count, settled, sampler, pos)
