@@ -107,6 +107,54 @@ def test_meta_answers_within_200_ms_while_the_first_expert_table_waits_for_the_c
 
 
 @pytest.mark.slow
+def test_only_the_expert_waits_for_the_kernel(tmp_path: Path) -> None:
+    """While a fresh install compiles the kernel, a table of bots that do not run on it (random,
+    heuristic, neural) is made and plays at once; an expert table still waits for the compile."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    server = Server(f"sqlite:///{tmp_path / 'cold.db'}", practice=False, env={"NUMBA_CACHE_DIR": str(cache)})
+    try:
+        r = server.http.post("/api/tables", json={"name": "Ann", "settings": {
+            "preset": "callbreak", "deals": 1, "bots": ["random", "random", "heuristic", "neural"],
+            "bot_delay": 0}}, timeout=600)  # (a table that waited shows as the kernel ready below)
+        assert r.status_code == 200, r.text
+        code, token = r.json()["code"], r.json()["token"]
+        assert server.http.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+        while True:  # seat 0 calls when it is asked to, until a bot has called
+            s = server.http.post(f"/api/tables/{code}/state", json={"token": token}).json()
+            assert "preparing" not in s
+            if any(call is not None for call in s["view"]["calls"][1:]):
+                break
+            action = choose(s["view"])
+            if action is not None:
+                server.http.post(f"/api/tables/{code}/action",
+                                 json={"token": token, "version": s["version"], "action": action})
+            time.sleep(0.02)
+        ready = server.http.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["kernel"] == "compiling", ready.json()
+
+        made: dict[str, Any] = {}
+
+        def make_expert_table() -> None:
+            r = server.http.post("/api/tables", json={"name": "Ann", "settings": {
+                "preset": "callbreak", "deals": 1, "bots": ["expert"] * 4, "bot_delay": 0}}, timeout=600)
+            made.update(status=r.status_code, kernel=server.http.get("/readyz").json()["kernel"])
+
+        maker = threading.Thread(target=make_expert_table)
+        maker.start()
+        preparing = False
+        while maker.is_alive():  # what the lobby page asks while it waits
+            ready = server.http.get("/readyz")
+            preparing |= ready.status_code == 503 and "preparing the expert" in ready.json().get("preparing", "")
+            time.sleep(0.2)
+        maker.join()
+        assert made == {"status": 200, "kernel": "ready"}, made  # made once the kernel was ready
+        assert preparing, "/readyz never said the expert was being prepared"
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
 def test_a_whole_game_with_bots_never_blocks_the_loop_over_100_ms(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'game.db'}", practice=False)
     try:

@@ -16,9 +16,10 @@ from callbreak.bots.base import (
     bots_for,
     describe,
     make_bot,
+    needs_kernel,
     plays,
     register,
 )
 
 __all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "Decision", "available", "bots_for", "describe", "make_bot",
-           "plays", "register"]
+           "needs_kernel", "plays", "register"]

@@ -9,7 +9,8 @@ returning a :class:`Bot`; it plays Call Break and Call Bridge unless the factory
 attribute naming the games it plays, or saying which it plays (a function of a game's registry
 name, asked whenever it matters, so a game registered later is asked too). The first line of the factory's docstring (or its
 ``description`` attribute) is what people choosing an opponent read; a factory that needs an
-optional extra says so with ``requires`` (a module) and ``extra`` (the extra's name).
+optional extra says so with ``requires`` (a module) and ``extra`` (the extra's name), and one that
+runs on the compiled kernel (:mod:`callbreak.bots.kernel`) with a true ``kernel`` attribute.
 
 The built-in bots register themselves when :mod:`callbreak.bots` is imported.
 """
@@ -69,6 +70,7 @@ class BotInfo:
     factory: BotFactory
     requires: str | None = None  # a module the bot needs that an optional extra installs
     extra: str | None = None  # that extra's name
+    kernel: bool = False  # it runs on the compiled kernel: a server has it ready before it plays
 
     @property
     def installed(self) -> bool:
@@ -108,8 +110,8 @@ _REGISTRY: dict[str, list[BotInfo]] = {}
 
 
 def register(name: str, games: Iterable[str] | GameTest | None = CALL_BREAK_ENGINE,
-             description: str | None = None, requires: str | None = None, extra: str | None = None
-             ) -> Callable[[BotFactory], BotFactory]:
+             description: str | None = None, requires: str | None = None, extra: str | None = None,
+             kernel: bool = False) -> Callable[[BotFactory], BotFactory]:
     """Decorator: make a bot factory available by ``name`` for ``games``: their names, a
     :data:`GameTest` (asked whenever it matters, so a game registered later is asked too), or
     None (every game).
@@ -117,7 +119,9 @@ def register(name: str, games: Iterable[str] | GameTest | None = CALL_BREAK_ENGI
     ``description`` (default: the first line of the factory's docstring; failing that, where the
     bot comes from) is what the lobby and ``callbreak bots`` show. A bot that needs an optional
     extra names a module it imports (``requires``) and the extra (``extra``): it is listed but not
-    offered where it is missing.
+    offered where it is missing. ``kernel``: the bot runs on the compiled kernel
+    (:mod:`callbreak.bots.kernel`, compiled by numba on its first use after an install), so a
+    server has it ready before the bot plays (:func:`needs_kernel`); other bots play at once.
     One name may have a factory per set of games (``heuristic`` is one bot for Call Break and
     another for the related games)."""
     key: tuple[str, ...] | GameTest | None = (games if games is None or callable(games)
@@ -126,7 +130,7 @@ def register(name: str, games: Iterable[str] | GameTest | None = CALL_BREAK_ENGI
     def wrap(factory: BotFactory) -> BotFactory:
         text = (description or (factory.__doc__ or "").strip().split("\n")[0]
                 or f"A bot from {getattr(factory, '__module__', None) or 'elsewhere'} (it says no more).")
-        info = BotInfo(name, key, text, factory, requires, extra)
+        info = BotInfo(name, key, text, factory, requires, extra, kernel)
         entries = [e for e in _REGISTRY.get(name, []) if e.games != key]
         entries.append(info)
         entries.sort(key=lambda e: e.games is None)  # a game's own bot before an every-game one
@@ -144,6 +148,23 @@ def plays(spec: str, game: str) -> bool:
     """Whether the bot named by ``spec`` plays ``game``."""
     _load_entry_points()
     return _entry(parse_spec(spec)[0], game) is not None
+
+
+def needs_kernel(spec: str, game: str = "callbreak") -> bool:
+    """Whether the bot named by ``spec`` runs on the compiled kernel when it plays ``game`` (False
+    for a name no bot of ``game`` has, or a bot by URL: the server does not build those from the
+    registry).
+
+    >>> needs_kernel("expert:budget=0.1"), needs_kernel("heuristic"), needs_kernel("random", "donut")
+    (True, False, False)
+    """
+    _load_entry_points()
+    try:
+        name = parse_spec(spec)[0]
+    except BotError:
+        return False
+    entry = _entry(name, game)
+    return entry is not None and entry.kernel
 
 
 def catalog(game: str | None = None) -> list[BotInfo]:
@@ -230,4 +251,4 @@ def _load_entry_points() -> None:
             factory = ep.load()
             register(ep.name, getattr(factory, "games", CALL_BREAK_ENGINE),
                      getattr(factory, "description", None), getattr(factory, "requires", None),
-                     getattr(factory, "extra", None))(factory)
+                     getattr(factory, "extra", None), bool(getattr(factory, "kernel", False)))(factory)

@@ -867,7 +867,7 @@ def _float(value: str, name: str) -> float:
         raise ValueError(f"{name} must be a number, got {value!r}") from None
 
 
-@register("expert")
+@register("expert", kernel=True)  # a server makes the compiled kernel ready before it plays
 def _expert(budget: str | None = None, samples: str | None = None, seed: str | None = None,
             backend: str | None = None, reps: str | None = None,
             call_bias: str | None = None, rival_weight: str | None = None,

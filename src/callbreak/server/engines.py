@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from callbreak.bots import bots_for
+from callbreak.bots import bots_for, needs_kernel
 from callbreak.bots.base import catalog
 from callbreak.core import CallbreakError, Stop
 from callbreak.core.actions import Action, action_from_json
@@ -85,6 +85,26 @@ def bot_descriptions(config: dict[str, Any]) -> dict[str, str]:
 def strongest_bot(config: dict[str, Any]) -> str:
     names = set(bot_levels(config))
     return next((n for n in BOT_PREFERENCE if n in names), sorted(names)[0])
+
+
+def bot_needs_kernel(config: dict[str, Any], spec: str) -> bool:
+    """Whether the bot ``spec`` runs on the compiled kernel at a table of this game (the expert):
+    only such a bot waits while the server makes the kernel ready."""
+    return not players.is_url(spec) and needs_kernel(spec, game_of(config))
+
+
+def requested_bots(settings: Any) -> list[str]:
+    """The bots a create-table request asks for (its default: the game's strongest on every
+    seat), read as :func:`~callbreak.server.tables.parse_config` reads them; nothing for a
+    request it would refuse."""
+    if not isinstance(settings, dict):
+        return []
+    try:
+        bots = settings.get("bots", [strongest_bot(settings)])
+    except CallbreakError:  # not a registered game: refused on its own
+        return []
+    bots = [bots] if isinstance(bots, str) else bots
+    return [b for b in bots if isinstance(b, str)] if isinstance(bots, list) else []
 
 
 def decide(config: dict[str, Any], spec: str, seed: int, view: Any, budget: float) -> Any:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
 
-from callbreak.bots import CALL_BREAK_ENGINE
 from callbreak.core import (
     CHANCE,
     CallbreakError,
@@ -362,25 +361,25 @@ class TableService:
 
     # --- bots, built off the loop -------------------------------------------------------------
 
-    def preparing(self, settings: Any) -> bool:
-        """Whether bots of a table with these settings must wait for the kernel to be ready:
-        it plays Call Break's engine, whose bots (the expert) run on it."""
+    def preparing(self, config: dict[str, Any], spec: str) -> bool:
+        """Whether the bot ``spec`` at a table of these settings must wait for the kernel to be
+        ready: it runs on it (the expert) and the kernel is not ready yet. Other bots play at once."""
         if self.warmup is None or self.warmup.ready:
             return False
-        game = settings.get("game", engines.CALLBREAK) if isinstance(settings, dict) else None
-        return game in CALL_BREAK_ENGINE
+        return engines.bot_needs_kernel(config, spec)
 
     async def check_settings(self, settings: Any) -> dict[str, Any]:
         """:func:`parse_config` in a worker thread (it builds each seat's bot to check it),
-        after the kernel is ready if the bots may need it: the loop never waits for either."""
-        if self.preparing(settings):
+        after the kernel is ready if a bot asked for needs it: the loop never waits for either."""
+        if any(self.preparing(settings, spec) for spec in engines.requested_bots(settings)):
             assert self.warmup is not None
             await self.warmup.wait()
         return await asyncio.to_thread(parse_config, settings, url_bots=self.url_bots)
 
     async def think(self, config: dict[str, Any], spec: str, seed: int, view: Any) -> Any:
-        """One decision of a bot (or a hint) in a worker thread, once the kernel is ready."""
-        if self.preparing(config):
+        """One decision of a bot (or a hint) in a worker thread, once the kernel is ready if the
+        bot needs it."""
+        if self.preparing(config, spec):
             assert self.warmup is not None
             await self.warmup.wait()
         started = time.perf_counter()
@@ -823,6 +822,11 @@ class TableService:
         version = table.version
         table.clock = loop.call_later(delay, self._clock_fired, table, version)
 
+    @staticmethod
+    def bot_for(table: Table, seat: int) -> str:
+        """The bot that plays ``seat``: its own, or the strongest standing in for a person."""
+        return table.seats[seat].bot or engines.strongest_bot(table.config)
+
     def _clock_fired(self, table: Table, version: int) -> None:
         table.clock = None
         match = table.match
@@ -833,7 +837,7 @@ class TableService:
         if table.deadline_kind == "timer" and table.connected(seat):
             self._play_for(table, match.default_action(), "timer")
             return
-        spec = table.seats[seat].bot or engines.strongest_bot(table.config)
+        spec = self.bot_for(table, seat)
         if table.seats[seat].kind != "bot":
             log.info("table %s: seat %d away for %s s, a bot plays for them", table.code, seat,
                      ABSENT_GRACE if table.deadline_kind == "absent" else table.config["timer"])
@@ -927,7 +931,9 @@ class TableService:
         shared = {"type": "state", "version": table.version, "table": table.lobby_json(),
                   "clock": {"left": left, "kind": table.deadline_kind or None},
                   "notices": table.notices}
-        if table.thinking and self.preparing(table.config):  # its bot waits for the kernel
+        seat = None if table.match is None else table.match.to_act
+        if (table.thinking and seat is not None and seat >= 0
+                and self.preparing(table.config, self.bot_for(table, seat))):  # it waits for the kernel
             shared["preparing"] = PREPARING
         return shared
 
