@@ -77,6 +77,7 @@ def test_create_a_horsethief_table_and_play_it_out_with_clicks(browser: Any, bas
     for _attempt in range(5):
         code = create_game_table(page, base_url, "horsethief", 3, "max_hands=1")
         assert "Horsethief" in page.locator("#table").inner_text()
+        assert page.get_attribute("#rules-link", "href") == "/rules?game=horsethief"  # the table's game's
         assert page.locator(".seat-slot").count() == 3
         page.click("#start")
         page.wait_for_selector("#game-title")
@@ -158,6 +159,15 @@ def test_a_table_made_as_call_bridge_is_drawn_as_call_break(browser: Any, base_u
     assert calls == list(range(2, 13))
     assert page.locator("#hand .card").count() == 13 and page.locator("#game-title").count() == 0
     shot(page, "call-bridge-table")
+    # The Rules link opens this table's game's rules (Call Break's: Call Bridge is a section of
+    # them), and every game's again away from the table.
+    link = page.get_attribute("#rules-link", "href")
+    assert link == "/rules?game=callbreak"
+    rules = httpx.get(base_url + link, timeout=10)
+    assert rules.status_code == 200 and "Call Bridge" in rules.text and "Horsethief" not in rules.text
+    page.click("a.brand")
+    page.wait_for_selector("#create")
+    assert page.get_attribute("#rules-link", "href") == "/rules"
     assert not errors, errors
 
 

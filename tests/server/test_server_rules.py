@@ -19,6 +19,8 @@ def test_the_rules_page_serves_the_shipped_texts(tmp_path: Path) -> None:
         assert one.text == rules_text("donut")
         every = client.get("/rules").text
         assert all(rules_text(info.name) in every for info in games())
+        alias = client.get("/rules", params={"game": "call-bridge"})  # Call Break's, its section included
+        assert alias.status_code == 200 and alias.text == rules_text("callbreak") and "Call Bridge" in alias.text
         missing = client.get("/rules", params={"game": "whist"})
         assert missing.status_code == 404 and "games are: callbreak" in missing.text
         page = client.get("/").text

@@ -26,10 +26,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from callbreak.core import format_points
+from callbreak.core import CallbreakError, format_points
 from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
-from callbreak.games import games
+from callbreak.games import game_info, games
 from callbreak.record import Record, redact
 from callbreak.server import engines, scorekeeper
 from callbreak.server.limits import Limits, Refusal
@@ -253,13 +253,17 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.get("/rules", include_in_schema=False)
     async def rules_page(game: str | None = None) -> Response:
-        """Every game's rules as text (``?game=NAME``: one game's): the table's Rules link."""
+        """Every game's rules as text (``?game=NAME``: one game's, an alias's too: ``call-bridge``
+        is Call Break's): the top bar's Rules link, a table's game's at a table."""
         from callbreak.games import rules_text
 
         names = [info.name for info in games()]
-        if game is not None and game not in names:
-            return Response(f"no game {game!r}; games are: {', '.join(names)}\n", status_code=404,
-                            media_type="text/plain; charset=utf-8")
+        if game is not None:
+            try:
+                game_info(game)
+            except CallbreakError:
+                return Response(f"no game {game!r}; games are: {', '.join(names)}\n", status_code=404,
+                                media_type="text/plain; charset=utf-8")
         text = "\n\n".join(rules_text(name) for name in ([game] if game else names))
         return Response(text, media_type="text/plain; charset=utf-8")
 

@@ -93,9 +93,18 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", route);
 
+// The top bar's Rules link: the table's own game at a table, every game's elsewhere.
+function rulesLink(game = null) {
+  const a = document.getElementById("rules-link");
+  if (!a) return;
+  a.href = game ? `/rules?game=${encodeURIComponent(game)}` : "/rules";
+  a.title = game ? "This game's rules, in a new tab" : "Every game's rules, in a new tab";
+}
+
 function route() {
   leave();
   leave = () => {};
+  rulesLink();
   const path = location.pathname;
   let m;
   app.replaceChildren();
@@ -450,6 +459,7 @@ function tablePage(code) {
 
   function render() {
     if (!state) return;
+    rulesLink(state.table.game || "callbreak");
     if (state.table.status === "lobby") renderLobby();
     else if (state.table.game && state.table.game !== "callbreak") renderRelated();
     else renderGame();
