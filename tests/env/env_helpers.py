@@ -62,7 +62,9 @@ def relabel_hidden(game: Any, observer: int, info: Any, rng: random.Random, swap
             continue
         if (la == -2 or allowed[la] >> sigma[b] & 1) and (lb == -2 or allowed[lb] >> sigma[a] & 1):
             sigma[a], sigma[b] = sigma[b], sigma[a]
-    if all(sigma[c] == c for c in sigma):
+    # None when every place ends up holding what it held (swaps can undo each other by a cycle
+    # through a seat and back, leaving only a reorder inside a hand): the same state, sorted.
+    if all(where[sigma[c]] == where[c] and (where[c] != -2 or sigma[c] == c) for c in sigma):
         return None
 
     def mv(c: Any) -> Any:
