@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from callbreak.core.actions import Call, ChooseDealer, Deal, Draw, Stop
-from callbreak.core.cards import DECK, cards_of
+from callbreak.core.actions import Call, Deal, Stop
+from callbreak.core.cards import cards_of
 from callbreak.core.match import Match
-from callbreak.core.rules import PRESETS, FirstDealer
+from callbreak.core.rules import PRESETS
 from callbreak.core.scoring import deal_points
-from callbreak.env.vector import VectorEnv
+from callbreak.env.vector import VectorEnv, start_match
 from callbreak.games.spaces import CALLBREAK_FAMILY, LOOK, Encoder, MaskedActionError, action_mask, legal_ids
 
 ENC = Encoder(CALLBREAK_FAMILY, 4)
@@ -24,26 +24,11 @@ CASES = [(p, {}) for p in PRESETS] + [
 ]
 
 
-def _start(rules: object, dealer: int) -> Match:
-    m = Match(rules)  # type: ignore[arg-type]
-    fd = m.rules.first_dealer
-    if fd is FirstDealer.RANDOM:
-        m.apply(ChooseDealer(dealer))
-    elif fd is FirstDealer.DRAW_LOWEST:
-        others = iter((1, 2, 3))
-        m.apply(Draw(cards=tuple(DECK[0 if s == dealer else next(others)] for s in range(4))))
-    elif fd is FirstDealer.DRAW_HIGHEST:
-        others = iter((0, 1, 2))
-        m.apply(Draw(cards=tuple(DECK[12 if s == dealer else next(others)] for s in range(4))))
-    assert m.dealer == dealer
-    return m
-
-
 def _feed(vec: VectorEnv, t: int, match: Match | None) -> Match:
     for kind, value in vec.chance_events(t):
         if kind == "dealer":
             assert match is None or match.is_over
-            match = _start(vec.rules, value)
+            match = start_match(vec.rules, value)
         else:
             assert match is not None and match.to_act == -1
             match.apply(Deal(hands=tuple(cards_of(m) for m in value)))

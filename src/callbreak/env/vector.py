@@ -50,7 +50,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from callbreak.bots.kernel_impl import mix_seed
+from callbreak.core.actions import ChooseDealer, Draw
+from callbreak.core.cards import DECK
 from callbreak.core.errors import RulesError
+from callbreak.core.match import Match
 from callbreak.core.rules import (
     FirstDealer,
     Rotation,
@@ -229,3 +232,20 @@ class VectorEnv:
     def totals(self) -> np.ndarray:
         """(T, 4) match totals in tenths of a point."""
         return self.state[:, impl.C_TOTALS:impl.C_TOTALS + 4]
+
+
+def start_match(rules: Rules, dealer: int) -> Match:
+    """A :class:`~callbreak.core.match.Match` started as a table's ``("dealer", seat)`` chance
+    event says (however the rules choose the first dealer): feed it the table's deals and actions
+    and it stays in step with the table."""
+    m = Match(rules)
+    fd = rules.first_dealer
+    if fd is FirstDealer.RANDOM:
+        m.apply(ChooseDealer(dealer))
+    elif fd is FirstDealer.DRAW_LOWEST:
+        others = iter((1, 2, 3))
+        m.apply(Draw(cards=tuple(DECK[0 if s == dealer else next(others)] for s in range(4))))
+    elif fd is FirstDealer.DRAW_HIGHEST:
+        others = iter((0, 1, 2))
+        m.apply(Draw(cards=tuple(DECK[12 if s == dealer else next(others)] for s in range(4))))
+    return m

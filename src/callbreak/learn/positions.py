@@ -28,13 +28,12 @@ from callbreak.bots import make_bot
 from callbreak.bots.base import Bot
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.neural import Network, input_scale, rules_features
-from callbreak.core.actions import Action, ChooseDealer, Deal, Draw
-from callbreak.core.cards import DECK, cards_of
+from callbreak.core.actions import Action, Deal
+from callbreak.core.cards import cards_of
 from callbreak.core.match import Match
-from callbreak.core.rules import FirstDealer, Rules
 from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import Phase, SeatView
-from callbreak.env.vector import VectorEnv
+from callbreak.env.vector import VectorEnv, start_match
 from callbreak.games.spaces import CALL0, CALLBREAK_ACTIONS, action_id, legal_ids
 
 NOT_LABELLED = np.float32(np.nan)
@@ -74,21 +73,6 @@ class Batch:
     def arrays(self) -> dict[str, np.ndarray]:
         return {"x": np.asarray(self.x, dtype=np.float16), "mask": np.asarray(self.mask, dtype=np.int8),
                 "q": np.asarray(self.q, dtype=np.float32), "value": np.asarray(self.value, dtype=np.float32)}
-
-
-def start_match(rules: Rules, dealer: int) -> Match:
-    """A new match whose first dealer is ``dealer`` (however the rules choose the first dealer)."""
-    m = Match(rules)
-    fd = rules.first_dealer
-    if fd is FirstDealer.RANDOM:
-        m.apply(ChooseDealer(dealer))
-    elif fd is FirstDealer.DRAW_LOWEST:
-        others = iter((1, 2, 3))
-        m.apply(Draw(cards=tuple(DECK[0 if s == dealer else next(others)] for s in range(4))))
-    elif fd is FirstDealer.DRAW_HIGHEST:
-        others = iter((0, 1, 2))
-        m.apply(Draw(cards=tuple(DECK[12 if s == dealer else next(others)] for s in range(4))))
-    return m
 
 
 class SelfPlay:
