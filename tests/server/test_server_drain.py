@@ -4,6 +4,8 @@ taking new ones, and exits; the game carries on with nothing lost or doubled."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -15,10 +17,13 @@ from typing import Any
 
 import pytest
 from server_helpers import choose
+from starlette.testclient import TestClient
 from test_server_restart import Server
+from test_server_watch import wait_ready
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from callbreak.server.app import create_app
 from callbreak.store import Store
 
 pytestmark = pytest.mark.postgres
@@ -109,3 +114,79 @@ def test_sigterm_hands_the_table_on_at_once_and_the_game_carries_on(pg_url: str)
         store.close()
         a.stop()
         b.stop()
+
+
+def _turn(ws: Any) -> dict[str, Any]:
+    """Read a test client's socket until it is seat 0's turn."""
+    while True:
+        m = ws.receive_json()
+        if m["type"] == "state" and m["view"] is not None and choose(m["view"]) is not None:
+            return m  # type: ignore[no-any-return]
+
+
+def test_an_action_arriving_while_a_process_drains_goes_at_once_to_the_new_owner(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process, three apps on one database. B runs two tables: one it took over from A (which
+    has since stopped: B last heard A speak for it) and one it made. B drains, and an action of
+    each table's player arrives at B just then (before its sockets are told to reconnect). Each
+    is run at once by C, the process the table went to: B neither takes a table back (it would
+    hold it until it exits) nor asks A, which is gone (1.5 s for no answer: the rolling restart
+    paused a table 1.56 s that way)."""
+    monkeypatch.setenv("CALLBREAK_HANDOVER", "0")  # the tables move only as the test moves them
+    stores = [Store(pg_url) for _ in range(3)]
+    a_app, b_app, c_app = (create_app(s) for s in stores)
+    b_service = b_app.state.service
+    try:
+        with TestClient(b_app) as b, contextlib.ExitStack() as sockets:
+            wait_ready(b)
+            with TestClient(a_app) as a:
+                wait_ready(a)
+                r = a.post("/api/tables", json={"name": "Ann", "settings": SETTINGS})
+                assert r.status_code == 200, r.text
+                taken = r.json()
+                first = sockets.enter_context(b.websocket_connect(f"/ws/{taken['code']}"))  # its player: at B
+                first.send_json({"type": "hello", "token": taken["token"]})
+                assert a.post(f"/api/tables/{taken['code']}/start",
+                              json={"token": taken["token"]}).status_code == 200
+                turn1 = _turn(first)
+                assert b_service.cluster.owner_seen.get(taken["code"]) == a_app.state.service.cluster.me
+            game1 = stores[1].load_game(taken["code"])  # A has stopped: B takes its table over
+            assert game1 is not None
+            deadline = time.monotonic() + 5
+            while (stores[1].lease_of(game1.id) or ("",))[0] != b_service.cluster.me:
+                assert time.monotonic() < deadline, "B did not take the table over"
+                time.sleep(0.02)
+            turn1 = _turn(first)
+            r = b.post("/api/tables", json={"name": "Ben", "settings": SETTINGS})
+            assert r.status_code == 200, r.text
+            made = r.json()
+            second = sockets.enter_context(b.websocket_connect(f"/ws/{made['code']}"))
+            second.send_json({"type": "hello", "token": made["token"]})
+            assert b.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]}).status_code == 200
+            turn2 = _turn(second)
+            game2 = stores[1].load_game(made["code"])
+            assert game2 is not None
+            with TestClient(c_app) as c:
+                wait_ready(c)
+
+                async def drain_as_actions_arrive() -> list[float]:
+                    assert b_service.cluster.drain() == 2
+
+                    async def act(code: str, token: str, m: dict[str, Any]) -> float:
+                        began = time.monotonic()
+                        await b_service.run("act", code, token, m["version"], choose(m["view"]))
+                        return time.monotonic() - began
+
+                    return list(await asyncio.gather(act(taken["code"], taken["token"], turn1),
+                                                     act(made["code"], made["token"], turn2)))
+
+                waits = asyncio.run_coroutine_threadsafe(drain_as_actions_arrive(), b_service.loop).result(30)
+                c_me = c_app.state.service.cluster.me
+                for game, m in ((game1, turn1), (game2, turn2)):
+                    assert stores[0].lease_of(game.id) == (c_me, stores[0].lease_of(game.id)[1], True)  # type: ignore[index]
+                    stored = stores[0].load_game(game.code)
+                    assert stored is not None and len(stored.actions) > m["version"]  # the action went in
+                assert max(waits) < 0.5, f"actions waited {waits} s while their process drained"
+    finally:
+        for s in stores:
+            s.close()

@@ -139,6 +139,11 @@ class Cluster:
         return count
 
     def _claim(self, stored: StoredGame) -> bool:
+        if self.draining:
+            # Stopping: a table it takes now (an action arriving while it hands its tables on,
+            # a table loaded for a socket) would wait for its exit to be let go. It goes to the
+            # process its offer reaches; an action here is forwarded there (forward()).
+            return False
         before = None
         with contextlib.suppress(Exception):  # only for the log: whose table it was
             before = self.store.lease_of(stored.id)
@@ -161,6 +166,7 @@ class Cluster:
             return False
         table.epoch, table.replica = epoch, False
         self.owned_since[table.code] = time.monotonic()
+        self.owner_seen.pop(table.code, None)  # it speaks for the table itself now
         previous = f"from {before[0]}" if before else "never run before"
         log.info("process %s took over table %s (epoch %d, %s)", self.me, table.code, epoch, previous)
         service.metrics.takeovers.inc()
@@ -225,6 +231,8 @@ class Cluster:
             log.info("process %s is stopping: hands table %s to %s", self.me, table.code,
                      "any process" if best == "*" else best)
             self.service.metrics.handovers.inc()
+            # An action arriving here meanwhile waits for the claim and goes to the new owner.
+            self.handed[table.code] = time.monotonic()
             self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
             self._follow(table)
             count += 1
@@ -242,6 +250,10 @@ class Cluster:
 
     def _follow(self, table: Table) -> None:
         table.replica, table.epoch = True, None
+        # Whoever spoke for the table before this process ran it may be gone (a process since
+        # restarted): an action forwarded to it would wait 1.5 s for no answer. The next owner's
+        # first notice names it; until then the lease does.
+        self.owner_seen.pop(table.code, None)
         table.remote_seats = set()
         self.service._cancel_clock(table)
         with contextlib.suppress(Exception):
