@@ -304,9 +304,12 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        """The process answers (its event loop runs); with the loop's worst lag and stalls."""
+        """The process answers (its event loop runs); with the loop's worst lag and stalls, and
+        the stalls in which the loop thread itself computed past the threshold (our code's)."""
         return {"ok": True, "pid": os.getpid(), "loop": {"worst_lag": round(watch.worst, 4),
                                                          "stalls": watch.stalls,
+                                                         "worst_cpu": round(watch.worst_cpu, 4),
+                                                         "cpu_stalls": watch.cpu_stalls,
                                                          "threshold": watch.threshold}}
 
     def count_live() -> None:

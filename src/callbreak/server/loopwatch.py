@@ -7,9 +7,15 @@ seconds takes the loop thread's stack at that moment, and when the loop beats ag
 logged with its length, how much of it the loop thread itself spent on the CPU (little of it: the
 thread waited, for the machine or another thread), and that stack.
 
+A stall is not always our code's doing: on a busy machine the loop thread can wait for a core
+for a quarter of a second with nothing of ours running long. What our code does to the loop is
+told by the loop thread's CPU time: ``cpu_stalls`` counts the stalls in which the loop thread
+itself computed for more than the threshold (our code blocking the loop, however idle the
+machine), ``worst_cpu`` is the most CPU time of any stall.
+
 >>> watch = LoopWatch(threshold=0.1)
->>> watch.worst, watch.stalls
-(0.0, 0)
+>>> watch.worst, watch.stalls, watch.worst_cpu, watch.cpu_stalls
+(0.0, 0, 0.0, 0)
 """
 
 from __future__ import annotations
@@ -46,8 +52,10 @@ class LoopWatch:
     """Beats on the running loop and records every stall over ``threshold`` seconds.
 
     ``worst`` is the longest delay of any beat seen (the loop's worst lag), ``stalls`` how many
-    were over the threshold, ``recent`` the latest of them; ``observe`` (if given) is called with
-    every beat's lag, for metrics.
+    were over the threshold, ``recent`` the latest of them; ``cpu_stalls`` how many of them the
+    loop thread spent more than the threshold on the CPU (it computed: our code held the loop,
+    not the machine), ``worst_cpu`` the most CPU seconds of the loop thread in any stall;
+    ``observe`` (if given) is called with every beat's lag, for metrics.
     """
 
     def __init__(self, *, threshold: float = STALL_THRESHOLD, tick: float = TICK,
@@ -57,6 +65,8 @@ class LoopWatch:
         self.observe = observe
         self.worst = 0.0
         self.stalls = 0
+        self.worst_cpu = 0.0
+        self.cpu_stalls = 0
         self.recent: deque[Stall] = deque(maxlen=20)
         self._beat = time.monotonic()
         self._loop_thread: int | None = None
@@ -99,6 +109,9 @@ class LoopWatch:
                 seen = self._seen
                 running = seen[1] if seen is not None else "(not caught: the stall ended first)"
                 self.stalls += 1
+                self.worst_cpu = max(self.worst_cpu, spent)
+                if spent > self.threshold:
+                    self.cpu_stalls += 1
                 self.recent.append(Stall(round(lag, 3), round(spent, 3), running))
                 log.warning("event loop stalled %.3f s (%.3f s of it on the CPU), running: %s",
                             lag, spent, running)
