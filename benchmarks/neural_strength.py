@@ -94,10 +94,11 @@ def _weights_id(hero: str) -> str:
     """Which weights a neural hero plays (a change of weights is a new hero)."""
     if not hero.startswith("neural"):
         return ""
+    from callbreak.bots.base import parse_spec
     from callbreak.bots.neural import WEIGHTS
 
-    spec = dict(p.split("=", 1) for p in hero.partition(":")[2].split(",") if "=" in p)
-    path = Path(spec.get("weights", WEIGHTS))
+    _, options = parse_spec(hero)
+    path = Path(dict(options).get("weights", WEIGHTS))
     return hashlib.sha1(path.read_bytes()).hexdigest()[:12]
 
 

@@ -89,7 +89,7 @@ def test_the_shipped_weights_play_only_legal_actions_under_every_preset(preset: 
     chance = game_info("callbreak").dealer(7)
     bots = [make_bot("neural", seed=s) for s in range(4)]
     decisions = 0
-    while not game.is_over and decisions < 600:
+    while not game.is_over and decisions < 2000:  # a guard: a match is far shorter
         if game.to_act == CHANCE:
             game.apply(chance.chance(game))
             continue
@@ -98,7 +98,7 @@ def test_the_shipped_weights_play_only_legal_actions_under_every_preset(preset: 
         assert action in view.legal
         game.apply(action)
         decisions += 1
-    assert game.is_over or decisions == 600
+    assert game.is_over  # the bots played the whole match, every move legal
     assert shipped().meta.get("command", "").startswith("callbreak train")  # how it was made
     assert shipped().meta.get("commit") and shipped().meta.get("seed") is not None
 

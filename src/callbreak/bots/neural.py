@@ -18,6 +18,7 @@ where it calls blind the tricks its network expects of an average hand (see :met
 
 from __future__ import annotations
 
+import functools
 import json
 import zipfile
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from callbreak.bots.base import Decision, register
-from callbreak.core import Call, Look, Phase, Play, Redeal, SeatView
+from callbreak.core import Call, Look, Phase, SeatView
 from callbreak.core.rules import (
     Rules,
     Scoring,
@@ -42,6 +43,7 @@ from callbreak.games.spaces import (
     CALLBREAK_ACTIONS,
     CALLBREAK_FAMILY,
     Encoder,
+    describe_action,
     legal_ids,
 )
 
@@ -58,8 +60,10 @@ def _one_hot(value: Enum, kind: type[Enum]) -> list[float]:
     return [1.0 if value is member else 0.0 for member in kind]
 
 
+@functools.lru_cache(maxsize=64)
 def rules_features(rules: Rules) -> np.ndarray:
-    """The house rules that change how a hand should be played, as numbers near 0..1."""
+    """The house rules that change how a hand should be played, as numbers near 0..1 (cached:
+    asked at every decision; callers copy it, never change it)."""
     bonus = rules.bonus_call
     values = [
         rules.min_call / 13, rules.max_call / 13, float(rules.follow_must_beat),
@@ -277,7 +281,8 @@ class NeuralBot:
         else:
             k = int(np.argmax(p))
         action = actions[k]
-        return Decision(action, f"{_what(action)}: the network's choice ({p[k]:.0%}), "
+        what = describe_action(CALLBREAK_FAMILY, list(ids)[k])
+        return Decision(action, f"{what}: the network's choice ({p[k]:.0%}), "
                                 f"expecting {value:+.1f} points this deal")
 
     def _blind_or_look(self, view: SeatView) -> Decision:
@@ -296,16 +301,6 @@ class NeuralBot:
             return Decision(pick, f"a blind call of {pick.tricks}: behind by {deficit / 10:g} on the "
                                   "last deal")
         return Decision(look, "look at the cards before calling")
-
-
-def _what(action: Any) -> str:
-    if isinstance(action, Play):
-        return f"play {action.card}"
-    if isinstance(action, Call):
-        return f"call {action.tricks}"
-    if isinstance(action, Redeal):
-        return "ask for a redeal" if action.claim else "keep the hand"
-    return str(action)
 
 
 @register("neural")
