@@ -313,11 +313,10 @@ def permute_suits(x: np.ndarray, mask: np.ndarray, q: np.ndarray, rng: np.random
             np.take_along_axis(q, _ACTS[k], axis=1))
 
 
-def fit(run: Run, model: Any, optimizer: Any, gen: int) -> dict[str, float]:
+def fit(run: Run, model: Any, optimizer: Any, gen: int, data: dict[str, np.ndarray]) -> dict[str, float]:
     """``steps`` gradient steps on the latest ``window`` positions."""
     torch = _torch()
     s = run.settings
-    data = run.load_chunks(range(gen + 1))
     n = len(data["x"])
     start = max(0, n - s.window)
     x, mask = data["x"][start:], data["mask"][start:]
@@ -399,10 +398,11 @@ def run(out: Path, settings: Settings, *, progress: bool = True, command: str | 
             g0, c0 = time.time(), time.process_time()
             count = generate(r, gen, nets, lambda n: bar.advance(task, n))  # noqa: B023
             bar.update(task, completed=s.positions, description=f"generation {gen}: learning")
-            new = r.load_chunks(range(gen, gen + 1))
+            data = r.load_chunks(range(gen + 1))  # read once: the newest rows are this generation's
+            new = {k: v[len(v) - count:] for k, v in data.items()}
             before = agreement(nets[0], new) if nets else {"agree": math.nan, "regret": math.nan}
             model.train()
-            fitted = fit(r, model, optimizer, gen)
+            fitted = fit(r, model, optimizer, gen, data)
             model.eval()
             net = export(model, scale, {**meta_base, "generation": gen})
             net.save(r.net_path(gen))
