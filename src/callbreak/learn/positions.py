@@ -165,12 +165,17 @@ class SelfPlay:
                 self.pending[t] = []
             self._feed(t)
 
+    def _inputs(self, tables: list[int]) -> np.ndarray:
+        """The network's stored input at ``tables`` (what :func:`~callbreak.bots.neural.features`
+        makes of a view, from the environment's observations)."""
+        x = np.empty((len(tables), len(self.scale) + len(self.rules_x)), dtype=np.float32)
+        x[:, :len(self.scale)] = self.env.obs[tables] * self.scale
+        x[:, len(self.scale):] = self.rules_x
+        return x
+
     def _keep(self, out: Batch, t: int, seat: int, q: np.ndarray) -> None:
-        x = np.empty(len(self.scale) + len(self.rules_x), dtype=np.float32)
-        x[:len(self.scale)] = self.env.obs[t] * self.scale
-        x[len(self.scale):] = self.rules_x
         self.pending[t].append((len(out), seat))
-        out.x.append(x)
+        out.x.append(self._inputs([t])[0])
         out.mask.append(self.env.mask[t].copy())
         out.q.append(q)
         out.value.append(math.nan)
@@ -198,10 +203,7 @@ class SelfPlay:
         return q
 
     def _net_actions(self, net: Network, tables: list[int]) -> np.ndarray:
-        x = np.empty((len(tables), len(self.scale) + len(self.rules_x)), dtype=np.float32)
-        x[:, :len(self.scale)] = self.env.obs[tables] * self.scale
-        x[:, len(self.scale):] = self.rules_x
-        logits, _ = net.forward(x, self.env.mask[tables])
+        logits, _ = net.forward(self._inputs(tables), self.env.mask[tables])
         logits = np.where(self.env.mask[tables] == 1, logits / max(self.temperature, 1e-6), -np.inf)
         if self.temperature <= 0:
             return np.asarray(np.argmax(logits, axis=1))
