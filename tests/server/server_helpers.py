@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,17 @@ from callbreak.server.app import create_app
 from callbreak.store import Store
 
 CARD = re.compile(r"^(10|[2-9JQKA])[SHCD]$")
+
+
+@pytest.fixture(name="pg_url")
+def pg_url_fixture() -> Iterator[str]:
+    """A fresh database on the test PostgreSQL server (skips without one)."""
+    if not os.environ.get("CALLBREAK_TEST_PG_URL"):
+        pytest.skip("CALLBREAK_TEST_PG_URL is not set (scripts/services.sh starts a server)")
+    sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
+    from store_helpers import fresh_pg_database
+
+    yield from fresh_pg_database()
 
 
 @pytest.fixture(name="store")

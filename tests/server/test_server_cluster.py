@@ -13,16 +13,14 @@ import json
 import os
 import re
 import signal
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import SeatClient, cards_in, choose
+from server_helpers import SeatClient, cards_in, choose, pg_url_fixture  # noqa: F401 (a fixture)
 from starlette.testclient import TestClient
 from test_server_leak import truth_by_version
 from test_server_restart import KILL_AT, Server, play, start_table, uninterrupted_actions
@@ -34,16 +32,6 @@ from callbreak.store import Store
 pytestmark = pytest.mark.postgres
 SETTINGS = {"preset": "callbreak", "deals": 2, "bots": "random", "bot_delay": 0}
 SEED = 4411
-
-
-@pytest.fixture(name="pg_url")
-def pg_url_fixture() -> Iterator[str]:
-    if not os.environ.get("CALLBREAK_TEST_PG_URL"):
-        pytest.skip("CALLBREAK_TEST_PG_URL is not set (scripts/services.sh starts a server)")
-    sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
-    from store_helpers import fresh_pg_database
-
-    yield from fresh_pg_database()
 
 
 class Player(threading.Thread):

@@ -7,16 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import signal
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import choose
+from server_helpers import choose, pg_url_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 from test_server_restart import Server
 from test_server_watch import wait_ready
@@ -28,16 +24,6 @@ from callbreak.store import Store
 
 pytestmark = pytest.mark.postgres
 SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0, "timer": None}
-
-
-@pytest.fixture(name="pg_url")
-def pg_url_fixture() -> Iterator[str]:
-    if not os.environ.get("CALLBREAK_TEST_PG_URL"):
-        pytest.skip("CALLBREAK_TEST_PG_URL is not set (scripts/services.sh starts a server)")
-    sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
-    from store_helpers import fresh_pg_database
-
-    yield from fresh_pg_database()
 
 
 def owner_pid(store: Store, game_id: int) -> int | None:
