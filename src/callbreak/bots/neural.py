@@ -38,6 +38,7 @@ from callbreak.core.rules import (
     VoidRule,
     WeakHand,
 )
+from callbreak.core.scoring import deal_points, expected_deal_points, made
 from callbreak.games.spaces import (
     CALL0,
     CALLBREAK_ACTIONS,
@@ -50,6 +51,7 @@ from callbreak.games.spaces import (
 WEIGHTS = Path(__file__).with_name("weights") / "neural.npz"
 ENCODER = Encoder(CALLBREAK_FAMILY, 4)
 BLIND_DEFICIT = 30  # tenths behind the leader on the last deal before a blind call pays (as the expert)
+OUTLOOK = 27  # the outlook head's classes: 0..26 tricks (a pair's, in partnership)
 
 
 class NeuralWeightsError(ValueError):
@@ -158,20 +160,44 @@ class Network:
     value: tuple[np.ndarray, np.ndarray]
     scale: np.ndarray
     meta: dict[str, Any]
+    outlook: tuple[tuple[np.ndarray, np.ndarray], ...] = ()  # on the trunk's last layer; () if none
 
     def forward(self, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(B, BASE) inputs and (B, 83) legal masks -> (B, 83) policy logits and (B,) values
         (points this deal)."""
+        logits, value, _ = self.forward_all(x, mask, outlook=False)
+        return logits, value
+
+    def hidden(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The trunk's last layer: what the heads read."""
         h = np.concatenate([x, derived(x, mask)], axis=1)
         for w, b in self.trunk:
             h = np.maximum(h @ w + b, 0.0)
-        return h @ self.policy[0] + self.policy[1], (h @ self.value[0] + self.value[1])[:, 0]
+        return h
+
+    def forward_all(self, x: np.ndarray, mask: np.ndarray, outlook: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """:meth:`forward`, and the outlook's distribution of tricks (B, OUTLOOK) when the
+        network has an outlook head (else None)."""
+        h = self.hidden(x, mask)
+        logits, value = h @ self.policy[0] + self.policy[1], (h @ self.value[0] + self.value[1])[:, 0]
+        if not outlook or not self.outlook:
+            return logits, value, None
+        o = h
+        for i, (w, b) in enumerate(self.outlook):
+            o = o @ w + b
+            if i < len(self.outlook) - 1:
+                o = np.maximum(o, 0.0)
+        o = np.exp(o - o.max(axis=1, keepdims=True))
+        return logits, value, o / o.sum(axis=1, keepdims=True)
 
     def arrays(self) -> dict[str, np.ndarray]:
         out = {"scale": self.scale, "policy.w": self.policy[0], "policy.b": self.policy[1],
                "value.w": self.value[0], "value.b": self.value[1]}
         for i, (w, b) in enumerate(self.trunk):
             out[f"trunk{i}.w"], out[f"trunk{i}.b"] = w, b
+        for i, (w, b) in enumerate(self.outlook):
+            out[f"outlook{i}.w"], out[f"outlook{i}.b"] = w, b
         return out
 
     def save(self, path: Path) -> None:
@@ -203,12 +229,9 @@ class Network:
     def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], source: str = "weights"
                     ) -> Network:
         try:
-            trunk: list[tuple[np.ndarray, np.ndarray]] = []
-            while f"trunk{len(trunk)}.w" in arrays:
-                i = len(trunk)
-                trunk.append((arrays[f"trunk{i}.w"], arrays[f"trunk{i}.b"]))
-            net = cls(tuple(trunk), (arrays["policy.w"], arrays["policy.b"]),
-                      (arrays["value.w"], arrays["value.b"]), arrays["scale"], meta)
+            layers = {name: _layers(arrays, name) for name in ("trunk", "outlook")}
+            net = cls(layers["trunk"], (arrays["policy.w"], arrays["policy.b"]),
+                      (arrays["value.w"], arrays["value.b"]), arrays["scale"], meta, layers["outlook"])
         except KeyError as e:
             raise NeuralWeightsError(f"{source} lacks the array {e} of the neural bot's network") from None
         width = INPUTS
@@ -223,7 +246,24 @@ class Network:
         if net.policy[0].shape[1] != CALLBREAK_ACTIONS or net.value[0].shape[1] != 1 or \
                 net.scale.shape != (ENCODER.size,):
             raise NeuralWeightsError(f"{source}: heads or scale of the wrong size for Call Break")
+        width = net.trunk[-1][0].shape[1] if net.trunk else INPUTS
+        for w, b in net.outlook:
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],) or \
+                    not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise NeuralWeightsError(f"{source}: the outlook head's layers do not chain or are not "
+                                         "finite numbers")
+            width = w.shape[1]
+        if net.outlook and width != OUTLOOK:
+            raise NeuralWeightsError(f"{source}: the outlook head has {width} classes, not {OUTLOOK}")
         return net
+
+
+def _layers(arrays: dict[str, np.ndarray], name: str) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    while f"{name}{len(out)}.w" in arrays:
+        i = len(out)
+        out.append((arrays[f"{name}{i}.w"], arrays[f"{name}{i}.b"]))
+    return tuple(out)
 
 
 _SHIPPED: Network | None = None
@@ -273,6 +313,8 @@ class NeuralBot:
             return Decision(view.legal[0], "the only legal move")
         if view.phase is Phase.CALL and any(isinstance(a, Look) for a in view.legal):
             return self._blind_or_look(view)
+        if view.phase is Phase.CALL and self.net.outlook:
+            return self._call_by_outlook(view)
         ids, p, value = self.evaluate(view)
         actions = list(ids.values())
         if self.temperature > 0:
@@ -285,6 +327,38 @@ class NeuralBot:
         return Decision(action, f"{what}: the network's choice ({p[k]:.0%}), "
                                 f"expecting {value:+.1f} points this deal")
 
+    def outlook(self, view: SeatView) -> np.ndarray:
+        """The outlook head's distribution of the tricks this seat takes this deal (the pair's, in
+        partnership once the partner has called); the network must have the head."""
+        ids = legal_ids(view)
+        features(view, self.net.scale, self._x[0])
+        self._mask[:] = 0
+        self._mask[0, np.fromiter(ids, dtype=np.int64, count=len(ids))] = 1
+        _, _, outlook = self.net.forward_all(self._x, self._mask)
+        assert outlook is not None
+        return np.asarray(outlook[0])
+
+    def _call_by_outlook(self, view: SeatView) -> Decision:
+        """The call that scores best over the tricks the outlook expects."""
+        seat = view.seat
+        assert seat is not None
+        tricks = self.outlook(view)
+        partner = view.calls[(seat + 2) % 4] if view.rules.partnership else None
+        calls = [a for a in view.legal if isinstance(a, Call)]
+        worth = [expected_deal_points(a.tricks + (partner or 0), tricks, view.rules, blind=a.blind)
+                 for a in calls]
+        if self.temperature > 0:
+            z = np.asarray(worth) / 10 / self.temperature
+            q = np.exp(z - z.max())
+            k = int(self.rng.choice(len(calls), p=q / q.sum()))
+        else:
+            k = int(np.argmax(worth))
+        best = calls[k]
+        total = best.tricks + (partner or 0)
+        share = sum(p for w, p in enumerate(tricks) if made(total, w, view.rules))
+        return Decision(best, f"a call of {best.tricks}: the network expects it made in {share:.0%} of "
+                              f"deals, worth {worth[k] / 10:+.1f} points")
+
     def _blind_or_look(self, view: SeatView) -> Decision:
         look = next(a for a in view.legal if isinstance(a, Look))
         blind = [a for a in view.legal if isinstance(a, Call) and a.blind]
@@ -293,6 +367,17 @@ class NeuralBot:
         deficit = max(view.totals) - view.totals[seat]
         last = view.rules.deals is not None and view.deal_number >= view.rules.deals
         if blind and last and deficit >= BLIND_DEFICIT:
+            if self.net.outlook:  # the outlook of a hand not yet seen
+                tricks = self.outlook(view)
+
+                def catch_up(a: Call) -> tuple[float, float]:
+                    pts = [deal_points(a.tricks, w, view.rules, blind=True) for w in range(len(tricks))]
+                    return (float(sum(p for p, x in zip(tricks, pts, strict=True) if x > deficit)),
+                            float(np.dot(tricks, pts)))
+
+                pick = max(blind, key=catch_up)
+                return Decision(pick, f"a blind call of {pick.tricks}: behind by {deficit / 10:g} on "
+                                      f"the last deal, it catches up in {catch_up(pick)[0]:.0%} of deals")
             # Unseen, a hand is an average one: the network's call for it (hand encoded as empty).
             ids, p, _ = self.evaluate(view)
             calls = {i - CALL0: p for i, p in zip(ids, p, strict=True) if CALL0 <= i < CALL0 + 14}
