@@ -16,6 +16,7 @@ from callbreak.bots import BotError, make_bot
 from callbreak.bots.neural import (
     BASE,
     INPUTS,
+    OUTLOOK,
     WEIGHTS,
     Network,
     NeuralBot,
@@ -24,12 +25,12 @@ from callbreak.bots.neural import (
     input_scale,
     shipped,
 )
-from callbreak.core import CHANCE, PRESETS
+from callbreak.core import CHANCE, PRESETS, Phase
 from callbreak.games import game_info, new_game
 from callbreak.games.spaces import CALLBREAK_ACTIONS
 
 
-def _random_network(seed: int = 0, hidden: tuple[int, ...] = (32, 16)) -> Network:
+def _random_network(seed: int = 0, hidden: tuple[int, ...] = (32, 16), outlook: bool = False) -> Network:
     rng = np.random.default_rng(seed)
     arrays = {"scale": input_scale()}
     width = INPUTS
@@ -41,10 +42,14 @@ def _random_network(seed: int = 0, hidden: tuple[int, ...] = (32, 16)) -> Networ
     arrays["policy.b"] = np.zeros(CALLBREAK_ACTIONS, dtype=np.float32)
     arrays["value.w"] = rng.normal(0, 0.3, (width, 1)).astype(np.float32)
     arrays["value.b"] = np.zeros(1, dtype=np.float32)
+    if outlook:
+        arrays["outlook0.w"] = rng.normal(0, 0.3, (width, OUTLOOK)).astype(np.float32)
+        arrays["outlook0.b"] = np.zeros(OUTLOOK, dtype=np.float32)
     return Network.from_arrays(arrays, {"made": "test"})
 
 
 NET = _random_network()
+NET_OUTLOOK = _random_network(outlook=True)  # calls by its outlook head
 
 
 def _play_to(game: object, steps: int, rng: random.Random) -> None:
@@ -60,9 +65,9 @@ def _play_to(game: object, steps: int, rng: random.Random) -> None:
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**31), steps=st.integers(2, 90),
-       swaps=st.integers(1, 12))
+       swaps=st.integers(1, 12), outlook=st.booleans())
 def test_other_seats_hidden_cards_never_change_the_networks_input_or_output(
-        preset: str, seed: int, steps: int, swaps: int) -> None:
+        preset: str, seed: int, steps: int, swaps: int, outlook: bool) -> None:
     game = new_game("callbreak", preset=preset)
     rng = random.Random(seed)
     _play_to(game, steps, rng)
@@ -78,8 +83,11 @@ def test_other_seats_hidden_cards_never_change_the_networks_input_or_output(
     mine, theirs = game.view(seat), alt.view(seat)
     x, y = features(mine, NET.scale), features(theirs, NET.scale)
     assert np.array_equal(x, y)
-    a, b = NeuralBot(NET, seed=1), NeuralBot(NET, seed=1)
+    net = NET_OUTLOOK if outlook else NET
+    a, b = NeuralBot(net, seed=1), NeuralBot(net, seed=1)
     assert a.decide(mine, 1.0).action == b.decide(theirs, 1.0).action
+    if outlook and mine.phase is Phase.CALL and mine.hand is not None:
+        assert np.array_equal(a.outlook(mine), b.outlook(theirs))
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

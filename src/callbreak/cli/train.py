@@ -63,3 +63,50 @@ def train(
 
         net.save(WEIGHTS)
         console.print(f"installed as the package's weights: {WEIGHTS}")
+
+
+@app.command("train-outlook")
+def train_outlook(
+    base: Annotated[Path, typer.Argument(help="The weights whose trunk and policy are kept (a .npz "
+                                              "made by `callbreak train`).")],
+    out: Annotated[Path, typer.Option(help="The run's folder: chunks, nets, log.jsonl, and at the "
+                                           "end neural.npz.")] = Path("runs/outlook"),
+    seed: Annotated[int, typer.Option(help="Seeds the deals, the seats and the head.")] = 1,
+    generations: Annotated[int, typer.Option(help="Rounds of play and fitting (each round calls by "
+                                                  "the last one's head).")] = 3,
+    positions: Annotated[int, typer.Option(help="Call positions played out each round.")] = 300_000,
+    steps: Annotated[int, typer.Option(help="Gradient steps fitting the head each round.")] = 4_000,
+    eval_sets: Annotated[int, typer.Option(help="Duplicate sets against heuristic bots after each "
+                                                "round.")] = 50,
+    ship: Annotated[bool, typer.Option("--ship/--no-ship", help="Also install the result as the "
+                                       "package's neural weights.")] = False,
+) -> None:
+    """Teach a network the outlook of a hand (the tricks it takes), from deals it plays itself.
+
+    The bot then calls what scores best over that outlook. Labels cost only play on the batched
+    environment (no search), so a round of 300,000 positions takes minutes. Resumes from the run
+    folder's log. Needs PyTorch: pip install 'callbreak\\[train]'.
+    """
+    from callbreak.bots.neural import Network, NeuralWeightsError
+    from callbreak.learn.train import TrainingError
+
+    if generations < 1 or positions < 1 or eval_sets < 1 or steps < 1:
+        fail("--generations, --positions, --steps and --eval-sets must be positive")
+        return
+    try:
+        from callbreak.learn.outlook import OutlookSettings, run_outlook
+
+        net = run_outlook(Network.load(base), out, OutlookSettings(seed=seed, generations=generations,
+                                                                   positions=positions, steps=steps,
+                                                                   eval_sets=eval_sets),
+                          command="callbreak train-outlook " + shlex.join(sys.argv[2:]))
+    except (TrainingError, NeuralWeightsError) as e:
+        fail(str(e))
+        return
+    console = Console()
+    console.print(f"weights: {out / 'neural.npz'} (made by: {net.meta['command']}, commit {net.meta['commit']})")
+    if ship:
+        from callbreak.bots.neural import WEIGHTS
+
+        net.save(WEIGHTS)
+        console.print(f"installed as the package's weights: {WEIGHTS}")
