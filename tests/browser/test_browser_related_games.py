@@ -157,7 +157,8 @@ def test_a_table_made_as_call_bridge_is_drawn_as_call_break(browser: Any, base_u
     page.wait_for_selector("button.call", timeout=20000)
     calls = page.locator("button.call").evaluate_all("els => els.map(e => Number(e.dataset.call))")
     assert calls == list(range(2, 13))
-    assert page.locator("#hand .card").count() == 13 and page.locator("#game-title").count() == 0
+    assert page.locator("#hand .card").count() == 13
+    assert page.locator("#game-title").text_content() == "Call Bridge (pagat.com) · Deal 1 of 1"
     shot(page, "call-bridge-table")
     # The Rules link opens this table's game's rules (Call Break's: Call Bridge is a section of
     # them), and every game's again away from the table.
@@ -199,3 +200,95 @@ def test_a_finished_related_game_is_reviewed_in_the_browser(browser: Any, base_u
     assert review["status"] == "done" and review["review"]["judge"] == "search"
     assert len(labels) == len(review["review"]["decisions"])  # every decision listed, deal by deal
     assert not errors, errors
+
+
+PHONE_STEP = """() => {
+  // One move of ours on a phone, taken inside the page so that looking and tapping see the same
+  // table: 'over' at the end, else what was done.
+  const board = document.querySelector('#scoreboard');
+  if (board && board.textContent.includes('Game over')) return 'over';
+  if (board) { document.querySelector('#close-scores').click(); return 'scores'; }
+  const join = document.querySelector('button.join[data-playing=true]');
+  if (join) { join.click(); return 'join'; }
+  const contract = document.querySelector('button.bid, #pass, button.trump, button.settle');
+  if (contract) { contract.click(); return 'contract'; }
+  if (document.querySelector('#hand .card.legal')) return 'play';
+  return 'wait';
+}"""
+
+
+def table_by_api(base_url: str, game: str, players: int) -> tuple[str, str]:
+    r = httpx.post(f"{base_url}/api/tables", json={"name": "Ann", "settings": {
+        "game": game, "players": players, "bots": "random", "bot_delay": 0,
+        "options": {"max_hands": 1}}}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()["code"], r.json()["token"]
+
+
+def version_of(base_url: str, code: str, token: str) -> int:
+    return int(httpx.post(f"{base_url}/api/tables/{code}/state", json={"token": token}, timeout=10).json()["version"])
+
+
+@pytest.mark.parametrize("game", ["donut", "batak-koz-maca"])
+def test_a_related_game_on_a_phone_lifts_a_card_hints_and_keeps_its_game_over_actions(
+        browser: Any, base_url: str, game: str) -> None:
+    """The one renderer gives a related game what Call Break's table has: on a phone a first tap
+    lifts a card (Play / Put back) and only a second plays it; the hint; and after the last trick
+    Rematch, Replay and Review stay on the page once the final scoreboard is closed."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    lifted = hinted = False
+    for _attempt in range(5):  # a hand can end without a card of ours (we may be left out)
+        code, token = table_by_api(base_url, game, 4)
+        page.goto(base_url + "/")
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"callbreak:token:{code}", token])
+        page.goto(f"{base_url}/t/{code}")
+        page.click("#start")
+        page.wait_for_selector("#game-title")
+        assert page.locator(".seat").count() == 4 and page.locator(".seat-bottom").inner_text().startswith("Ann")
+        while (done := page.evaluate(PHONE_STEP)) != "over":
+            if done == "wait":
+                page.wait_for_timeout(30)
+                continue
+            if done != "play":
+                continue
+            card = page.locator("#hand .card.legal").first
+            name = card.get_attribute("data-card")
+            if not hinted:
+                page.click("#hint")
+                page.wait_for_function("() => document.querySelector('#hint-text').textContent.startsWith('Hint')",
+                                       timeout=120000)
+                assert " — " in page.locator("#hint-text").inner_text()
+                hinted = True
+            version = version_of(base_url, code, token)
+            card.click(position={"x": 8, "y": 30})
+            if not lifted:  # the first tap lifts the card and sends nothing; Put back undoes it
+                page.wait_for_selector(f"#hand .card.selected[data-card='{name}']")
+                assert page.locator("#play-lifted").inner_text().startswith("Play ")
+                shot(page, f"issue31-{game}-phone-lifted")
+                page.click("#put-back")
+                page.wait_for_function("() => !document.querySelector('#play-lifted')")
+                assert version_of(base_url, code, token) == version
+                card.click(position={"x": 8, "y": 30})
+                lifted = True
+            page.click("#play-lifted")  # or a second tap on the same card
+            page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{name}\"]')",
+                                   timeout=20000)
+        if lifted:
+            break
+    assert lifted and hinted
+    assert "Game over" in page.locator("#scoreboard").inner_text()
+    page.click("#close-scores")
+    page.wait_for_selector("#scoreboard", state="detached")
+    actions = page.locator("#game-over-actions")
+    assert actions.is_visible()
+    assert page.get_attribute("#end-replay", "href") == f"/history/{code}"
+    assert page.get_attribute("#end-review", "href") == f"/review/{code}"
+    shot(page, f"issue31-{game}-phone-game-over")
+    page.click("#end-rematch")  # the host's rematch, from the page
+    page.wait_for_function(f"() => location.pathname.startsWith('/t/') && !location.pathname.endsWith('{code}')")
+    page.wait_for_selector("#start")
+    assert not errors, errors
+    context.close()

@@ -51,6 +51,12 @@ def game_options(config: dict[str, Any]) -> Any:
     return info.make_options(config.get("preset"), overrides)
 
 
+def counts_deals(config: dict[str, Any]) -> bool:
+    """Whether the game's rules take the table's deal count (Call Break's do; with none set, the
+    table plays until the host stops it)."""
+    return "deals" in option_names(info_of(config))
+
+
 def new_game(config: dict[str, Any]) -> Game:
     """A fresh game for a table's stored settings."""
     return info_of(config).create(seat_count(config), game_options(config))

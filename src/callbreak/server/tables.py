@@ -284,6 +284,9 @@ class Table:
                 "players": len(self.seats), "preset": c.get("preset", info.default_preset),
                 "options": c["options"],
                 "deals": c["deals"], "timer": c["timer"], "bots": c["bots"], "seats": self.public_seats(),
+                # what the page needs of the game beyond its view: whether the host may stop the
+                # table (its rules count deals and none were set) and whether low scores win
+                "unlimited": c["deals"] is None and engines.counts_deals(c), "low_wins": info.low_wins,
                 "host_seat": next((i for i, s in enumerate(self.seats) if s.token_hash == self.host_hash), None),
                 "rematch": self.rematch_code, "stop_requested": self.stop_requested}
 

@@ -2,8 +2,7 @@
 // Plain ES module, no build step. The server owns the game; this only shows the seat view it
 // is sent and sends actions with the seat's token and the state version they were made against.
 
-import { cardBack, cardLabel, cardSvg, sortHand, SUITS } from "/static/cards.js";
-import { describeGameAction, relatedReplay, relatedScoreboard, renderRelatedGame } from "/static/games.js";
+import { cardBack, cardLabel, cardSvg, sortHand, SUIT_NAMES, SUITS } from "/static/cards.js";
 
 const app = document.getElementById("app");
 const store = window.localStorage;
@@ -392,7 +391,7 @@ function tablePage(code) {
     let what;
     if (a.type === "call" || a.type === "bid") what = `${who} ${a.type} was set to ${a.tricks}`;
     else if (a.type === "play") what = `${who} ${cardLabel(a.card)} was played`;
-    else what = `${mine ? "you" : names[n.seat]}: ${describeGameAction(a)}`;
+    else what = `${mine ? "you" : names[n.seat]}: ${describeAction(a)}`;
     return n.why === "timer" ? `Time ran out: ${what}.` : `${mine ? "You were" : `${names[n.seat]} was`} away, so a bot stood in: ${what}.`;
   }
 
@@ -461,8 +460,7 @@ function tablePage(code) {
     if (!state) return;
     rulesLink(state.table.game || "callbreak");
     if (state.table.status === "lobby") renderLobby();
-    else if (state.table.game && state.table.game !== "callbreak") renderRelated();
-    else renderGame();
+    else renderTable();
   }
 
   // Lobby: seats, share link, join, start.
@@ -499,9 +497,9 @@ function tablePage(code) {
     }
     root.replaceChildren(h("div", { class: "panel" },
       h("h2", {}, "Table ", h("span", { class: "code", id: "room-code" }, grouped(t.code))),
-      h("p", {}, t.game && t.game !== "callbreak" ? `${t.title} · ${t.players} players · `
-        : `${presetTitle(t.preset)} · ${t.deals === null ? "unlimited deals" : `${t.deals} deal${t.deals > 1 ? "s" : ""}`} · `,
-        t.timer ? `${t.timer} s turn timer` : "no turn timer"),
+      h("p", {}, `${gameName(t)} · `,
+        t.unlimited ? "unlimited deals · " : t.deals ? `${t.deals} deal${t.deals > 1 ? "s" : ""} · ` : "",
+        `${t.players} players · `, t.timer ? `${t.timer} s turn timer` : "no turn timer"),
       h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
         h("button", { id: "copy-link", onclick: () => copyLink(link) }, "Copy link")),
       h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
@@ -524,75 +522,84 @@ function tablePage(code) {
     else fallback();
   }
 
-  const rel = (seat) => (seat - (state.you ?? 0) + 4) % 4;  // 0 = you (bottom), 1 right, 2 top, 3 left
+  // One renderer for every game's table, drawn from the seat view the server sends: the seats,
+  // the trick, the hand and a control for each kind of legal action the view lists. Four seats
+  // sit around the trick; any other count sits in a grid above it (3 to 8 seats).
   const AREAS = ["bottom", "right", "top", "left"];
 
-  function renderRelated() {
-    const v = state.view;
-    renderRelatedGame({ h, root, state, act, send, hint, picked, rerender: render, showScores });
-    tickClock();
-    if (shownResults === null) shownResults = v.results.length;
-    if (v.results.length > shownResults || (v.phase === "over" && shownResults !== -1)) {
-      shownResults = v.phase === "over" ? -1 : v.results.length;
-      showScores(v.phase === "over");
-    }
-  }
-
-  function renderGame() {
+  function renderTable() {
     const v = state.view;
     const t = state.table;
     const mySeat = state.you;
+    const n = v.hand_sizes.length;
+    const compass = n === 4;
+    const rel = (seat) => (seat - (mySeat ?? 0) + n) % n;  // 0 = you (bottom), then round the table
     const myTurn = mySeat !== null && v.to_act === mySeat && v.phase !== "over";
     const names = t.seats.map((s) => s.name);
+    const fmt = pointsOf(v);
 
     const seatBox = (seat) => {
       const s = t.seats[seat];
-      const call = v.calls[seat];
-      return h("div", { class: `seat seat-${AREAS[rel(seat)]} ${v.to_act === seat ? "turn" : ""}`, "data-seat": seat },
+      const out = v.in_game && !v.in_game[seat];
+      return h("div", { class: `seat ${compass ? `seat-${AREAS[rel(seat)]}` : "gseat"} ${v.to_act === seat ? "turn" : ""} ${out ? "gone" : ""}`,
+                        "data-seat": seat },
         h("div", { class: "name", title: s.name }, s.name, seat === mySeat ? " (you)" : "", s.kind === "bot" ? botMark() : ""),
-        h("div", { class: "tricks-count" },
-          call === null ? (v.phase === "call" ? "calling…" : "") : `won ${v.won[seat]} / called ${call}${v.blind[seat] ? " blind" : ""}`),
-        h("div", {}, `total ${points(v.totals[seat])}`, v.dealer === seat ? " · dealer" : ""),
+        h("div", { class: "tricks-count" }, tricksLine(v, seat)),
+        seatNotes(v, seat) ? h("div", { class: "seat-info" }, seatNotes(v, seat)) : null,
+        h("div", {}, `${v.totals ? "total" : "score"} ${fmt(scoresOf(v)[seat])}`, v.dealer === seat ? " · dealer" : "",
+          v.streak && v.streak[seat] ? ` · out ${v.streak[seat]}×` : ""),
         s.connected ? null : h("div", { class: "away" }, "away — a bot plays after the timer"),
         s.faults ? h("div", { class: "away faults", title: s.last_fault }, `${s.faults} bot fault${s.faults === 1 ? "" : "s"}: default played`) : null,
-        seat !== mySeat ? h("div", { class: "backs" }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack())) : null);
+        seat === mySeat ? null : compass ? h("div", { class: "backs" }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack()))
+          : h("div", { class: "muted-light" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     };
 
+    // The trick: around the middle at four seats, in a row with each player's name otherwise.
+    const played = (c, seat, last) => compass
+      ? h("div", { class: `played pos-${rel(seat)} ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c }, cardSvg(c))
+      : h("div", { class: `gplayed ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c }, cardSvg(c), h("div", {}, names[seat]));
     let lastWinner = null;
-    const trick = h("div", { class: "trick", id: "trick", "aria-label": "Cards on the table" },
-      v.trick.map((c, i) => h("div", { class: `played pos-${rel(v.trick_seats[i])}`, "data-card": c }, cardSvg(c))));
+    const trick = h("div", { class: compass ? "trick" : "gtrick", id: "trick", "aria-label": "Cards on the table" },
+      v.trick.map((c, i) => played(c, v.trick_seats[i], false)));
     if (!v.trick.length && v.tricks.length && (v.phase === "play" || v.phase === "over")) {
       // Keep the trick just won in sight (faded) until the next card is led.
       const last = v.tricks[v.tricks.length - 1];
-      last.cards.forEach((c, i) => trick.append(
-        h("div", { class: `played last pos-${rel((last.leader + i) % 4)}`, "data-last-card": c }, cardSvg(c))));
+      const seats = trickSeats(last, n);
+      last.cards.forEach((c, i) => trick.append(played(c, seats[i], true)));
       lastWinner = names[last.winner];
     }
 
-    // Your hand: legal cards raised and clickable.
+    // Your hand: legal cards raised. A card is played with a click, or on a phone lifted by a
+    // first tap and played by a second; in an exchange a tap puts it in or out of the discard.
     const legalCards = new Set(v.legal.filter((a) => a.type === "play").map((a) => a.card));
+    const exchanging = v.legal.some((a) => a.type === "exchange");
     const hand = v.hand ? sortHand(v.hand) : [];
     const legalList = hand.filter((c) => legalCards.has(c));
     if (selected >= legalList.length) selected = legalList.length - 1;
     const hintCard = hint && hint.action.type === "play" ? hint.action.card : null;
     const handRow = h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" },
       hand.map((c) => {
-        const legal = legalCards.has(c);
-        const isSel = legal && (lifted === null ? legalList.indexOf(c) === selected : lifted === c);
-        return h("button", { class: `card ${legal ? "legal" : myTurn && v.phase === "play" ? "illegal" : ""} ${isSel ? "selected" : ""} ${hintCard === c ? "hinted" : ""}`,
-                             "data-card": c, "aria-label": cardLabel(c) + (legal ? " (playable)" : ""),
+        const legal = legalCards.has(c) || exchanging;
+        const chosen = exchanging ? picked.has(c)
+          : legalCards.has(c) && (lifted === null ? legalList.indexOf(c) === selected : lifted === c);
+        return h("button", { class: `card ${legal ? "legal" : myTurn && v.phase === "play" ? "illegal" : ""} ${chosen ? "selected" : ""} ${hintCard === c ? "hinted" : ""}`,
+                             "data-card": c, "aria-pressed": exchanging ? String(chosen) : null,
+                             "aria-label": cardLabel(c) + (legalCards.has(c) ? " (playable)" : ""),
                              "aria-disabled": legal ? null : "true", tabindex: legal ? null : "-1",
-                             onclick: () => tapCard(c, legal) }, cardSvg(c));
+                             onclick: () => {
+                               if (exchanging) { if (picked.has(c)) picked.delete(c); else picked.add(c); render(); }
+                               else tapCard(c, legalCards.has(c));
+                             } }, cardSvg(c));
       }));
     if (v.hand === null && mySeat !== null && v.hand_sizes[mySeat]) {
       handRow.append(h("p", {}, "Your cards are face down (you may call blind before looking)."));
     }
 
-    // Calls, looks, redeal claims.
+    // A control for each kind of action the view lists as legal now.
     const controls = h("div", { class: "controls", id: "controls" });
-    const calls = v.legal.filter((a) => a.type === "call" && !a.blind);
-    const blinds = v.legal.filter((a) => a.type === "call" && a.blind);
-    const look = v.legal.find((a) => a.type === "look");
+    const legal = (type, test = () => true) => v.legal.filter((a) => a.type === type && test(a));
+    const calls = legal("call", (a) => !a.blind);
+    const blinds = legal("call", (a) => a.blind);
     if (calls.length) {
       controls.append(h("span", {}, "Your call:"),
         ...calls.map((a) => h("button", { class: "call", "data-call": a.tricks, onclick: () => act(a) }, a.tricks)));
@@ -601,14 +608,43 @@ function tablePage(code) {
       controls.append(h("span", {}, "Blind (doubled):"),
         ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, onclick: () => act(a) }, a.tricks)));
     }
-    if (look) controls.append(h("button", { id: "look", onclick: () => act(look) }, "Look at my cards"));
+    for (const a of legal("look")) controls.append(h("button", { id: "look", onclick: () => act(a) }, "Look at my cards"));
+    const bids = legal("bid");
+    if (bids.length) {
+      controls.append(h("span", {}, "Your bid:"),
+        ...bids.map((a) => h("button", { class: "bid", "data-bid": a.tricks, onclick: () => act(a) }, a.tricks)));
+    }
+    for (const a of legal("pass")) controls.append(h("button", { id: "pass", onclick: () => act(a) }, "Pass"));
+    const trumps = legal("trump");
+    if (trumps.length) {
+      controls.append(h("span", {}, "Trump:"), ...trumps.map((a) => h("button", { class: "trump", "data-suit": a.suit,
+        "aria-label": `Name ${SUIT_NAMES[a.suit]} trump`, onclick: () => act(a) }, SUITS[a.suit])));
+    }
+    for (const a of legal("join")) {
+      controls.append(h("button", { class: "join", "data-playing": String(a.playing), onclick: () => act(a) },
+        a.playing ? "Play this hand" : "Sit this hand out"));
+    }
+    if (exchanging) {
+      const allowed = new Set(legal("exchange").map((a) => [...a.cards].sort().join(",")));
+      const ok = allowed.has([...picked].sort().join(","));
+      controls.append(h("button", { id: "exchange", disabled: !ok, onclick: () => {
+        const cards = [...picked];
+        picked.clear();
+        act({ type: "exchange", cards });
+      } }, picked.size ? `Exchange ${picked.size} card${picked.size > 1 ? "s" : ""}` : "Keep my hand"),
+      h("span", { class: "muted-light" }, "Pick the cards to throw away, then exchange."));
+    }
+    for (const a of legal("settle")) {
+      controls.append(h("button", { class: "settle", "data-penalize": String(a.penalize_others), onclick: () => act(a) },
+        a.penalize_others ? "Give each other player +5" : "Take −5 myself"));
+    }
     if (lifted !== null && legalCards.has(lifted)) {
       const card = lifted;  // this button plays this card, however often it is tapped
       controls.append(h("button", { class: "primary", id: "play-lifted", onclick: () => act({ type: "play", card }) },
         `Play ${cardLabel(card)}`),
       h("button", { id: "put-back", onclick: () => { lifted = null; render(); } }, "Put back"));
     }
-    for (const a of v.legal.filter((x) => x.type === "redeal")) {
+    for (const a of legal("redeal")) {
       controls.append(h("button", { class: "redeal", onclick: () => act(a) },
         a.claim ? "Show my hand and claim a redeal" : "Keep my hand"));
     }
@@ -616,7 +652,7 @@ function tablePage(code) {
       controls.append(h("button", { id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
     }
     const hintText = h("div", { class: "hint-text", id: "hint-text" },
-      hint ? `Hint (${hint.bot}): ${describe(hint.action)} — ${hint.reason}` : "",
+      hint ? `Hint (${hint.bot}): ${describeAction(hint.action)} — ${hint.reason}` : "",
       !hint && lastWinner ? h("span", { id: "last-trick" }, `${lastWinner} won the last trick`) : null);
 
     const clock = h("span", { class: "clock", id: "clock" },
@@ -624,26 +660,38 @@ function tablePage(code) {
       h("span", { id: "clock-text" }));
     const turnText = v.phase === "over" ? "Game over"
       : mySeat !== null && v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} to play` : "";
+    const number = v.deal_number ?? v.hand_number;
+    const of = "deals" in v ? v.deals : v.options && (v.options.max_hands || v.options.deals);
     const status = h("div", { class: "status" },
       mySeat === null ? h("span", { id: "watching", title: "You see what every player sees: no hands" }, "Watching") : null,
-      h("span", {}, `Deal ${v.deal_number > (v.deals || 99) ? v.deals : v.deal_number}${v.deals ? ` of ${v.deals}` : ""}`),
-      h("span", {}, v.trump ? `Trump ${SUITS[v.trump]}` : "Trump: first card led"),
+      h("span", { id: "game-title" }, h("span", { class: "game-name" }, `${gameName(t)} · `),
+        `${"deal_number" in v ? "Deal" : "Hand"} ${of && number > of ? of : number}${of ? ` of ${of}` : ""}`),
+      PHASE_TEXT[v.phase] ? h("span", { id: "phase" }, PHASE_TEXT[v.phase]) : null,
+      h("span", {}, v.trump ? `Trump ${SUITS[v.trump]}` : "No trump yet", v.low_high ? " · 2 high" : ""),
+      v.upcard ? h("span", { class: "upcard" }, "Upcard ", h("span", { class: "mini-card" }, cardSvg(v.upcard))) : null,
+      v.stock_size ? h("span", {}, `Stock ${v.stock_size}`) : null,
       h("span", { id: "turn" }, turnText), clock,
       state.preparing ? h("span", { id: "preparing", class: "muted" }, state.preparing) : null,
       stopButton(t),
-      h("button", { id: "show-scores", onclick: () => showScores(false) }, "Scores"));
+      h("button", { id: "show-scores", onclick: () => showScores(v.phase === "over") }, "Scores"));
 
     if (dockedScores && (v.phase === "over" || v.trick.length || v.tricks.length)) dockedScores = false;  // play is on
-    const board = h("div", { class: "board" }, [0, 1, 2, 3].filter((s) => s !== mySeat).map(seatBox), trick,
-      mySeat !== null ? seatBox(mySeat) : null,
-      dockedScores ? h("div", { class: "board-scores", id: "scoreboard", role: "region", "aria-label": "Scoreboard" },
-        h("div", { class: "panel" }, h("h2", {}, "Scoreboard"), scoreTable(names, v.results, v.totals),
-          h("button", { id: "close-scores", onclick: () => { dockedScores = false; render(); } }, "Close"))) : null);
-    root.replaceChildren(h("div", { class: "felt" }, status, board, handRow, controls, hintText,
+    const docked = dockedScores ? h("div", { class: "board-scores", id: "scoreboard", role: "region", "aria-label": "Scoreboard" },
+      h("div", { class: "panel" }, h("h2", {}, "Scoreboard"), scoreTable(names, v),
+        h("button", { id: "close-scores", onclick: () => { dockedScores = false; render(); } }, "Close"))) : null;
+    const others = [...Array(n).keys()].filter((s) => s !== mySeat);
+    const board = compass
+      ? h("div", { class: "board" }, others.map(seatBox), trick, mySeat !== null ? seatBox(mySeat) : null, docked)
+      : h("div", { class: "board gboard" },  // you last, the others in the order they play after you
+        h("div", { class: "gseats" }, [...others.filter((s) => s > (mySeat ?? -1)), ...others.filter((s) => s < (mySeat ?? -1)),
+          ...(mySeat !== null ? [mySeat] : [])].map(seatBox)), trick, docked);
+    root.replaceChildren(h("div", { class: "felt", "data-game": t.game || "callbreak" }, status, board, handRow, controls, hintText,
+      v.notice ? h("p", { class: "notice", id: "notice" }, v.notice) : null,
+      v.discards && v.discards.length ? h("p", { class: "muted-light" }, "You threw away: ", v.discards.map(cardLabel).join(", ")) : null,
       mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
-        " play, digits + ", h("kbd", {}, "Enter"), " call, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
+        " play, digits + ", h("kbd", {}, "Enter"), " call or bid, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
       ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []),
-      ...(v.phase !== "over" ? [h("p", { class: "table-foot" }, deviceButton())] : []));
+      v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton()) : gameOverActions(t));
     tickClock();
 
     // A scoreboard after each deal and at the end.
@@ -662,9 +710,23 @@ function tablePage(code) {
     render();
   }
 
-  function presetTitle(name) {
-    const p = meta && meta.presets.find((x) => x.name === name);
-    return p ? p.title : name;
+  // The table's game as people know it: its preset's title (Call Bridge is a preset of Call
+  // Break's), else the game's.
+  function gameName(t) {
+    const game = meta && meta.games.find((g) => g.name === (t.game || "callbreak"));
+    const preset = game && game.presets.find((p) => p.name === t.preset);
+    return `${preset ? preset.title : t.title}${t.practice ? ", practice (seeded)" : ""}`;
+  }
+
+  // What comes after the last trick, on the page itself: it stays when the final scoreboard is
+  // closed.
+  function gameOverActions(t) {
+    const isHost = state.you !== null && state.you === t.host_seat;
+    return h("div", { class: "row game-over-actions", id: "game-over-actions" },
+      isHost ? h("button", { class: "primary", id: "end-rematch", onclick: () => send({ type: "rematch" }) }, "Rematch")
+        : h("span", { class: "muted-light" }, "The host can start a rematch."),
+      h("a", { class: "button", href: `/history/${t.code}`, "data-link": true, id: "end-replay" }, "Replay this game"),
+      h("a", { class: "button", href: `/review/${t.code}`, "data-link": true, id: "end-review" }, "Review this game"));
   }
 
   function deviceButton() {
@@ -689,17 +751,9 @@ function tablePage(code) {
 
   function stopButton(t) {
     // Unlimited deals: the host ends the table; it stops when the deal in hand is over.
-    if (t.deals !== null || t.status !== "playing" || state.you === null || state.you !== t.host_seat) return null;
+    if (!t.unlimited || t.status !== "playing" || state.you === null || state.you !== t.host_seat) return null;
     if (t.stop_requested) return h("span", { id: "stopping" }, "Stopping after this deal");
     return h("button", { id: "stop-table", onclick: () => send({ type: "stop" }) }, "Stop the table");
-  }
-
-  function describe(a) {
-    if (a.type === "play") return `play the ${cardLabel(a.card)}`;
-    if (a.type === "call") return `call ${a.tricks}${a.blind ? " blind" : ""}`;
-    if (a.type === "look") return "look at your cards";
-    if (a.type === "redeal") return a.claim ? "claim a redeal" : "keep the hand";
-    return a.type;
   }
 
   function showScores(final) {
@@ -708,15 +762,6 @@ function tablePage(code) {
     const names = t.seats.map((s) => s.name);
     document.querySelectorAll(".modal").forEach((x) => x.remove());
     const close = () => modal.remove();
-    if (t.game && t.game !== "callbreak") {
-      const related = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === related) related.remove(); } },
-        relatedScoreboard(h, state, final, send));
-      related.querySelector("#close-scores").addEventListener("click", () => related.remove());
-      related.querySelectorAll("a").forEach((a) => a.addEventListener("click", () => related.remove()));
-      document.body.append(related);
-      related.querySelector("#close-scores").focus();
-      return;
-    }
     const winners = v.winners.map((s) => names[s]).join(" and ");
     const isHost = state.you !== null && state.you === t.host_seat;
     // While a turn timer runs, the scores sit at the top of the page and leave the hand and the
@@ -731,7 +776,8 @@ function tablePage(code) {
     const modal = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
       h("div", { class: "panel", role: "dialog", "aria-label": "Scoreboard" },
         h("h2", {}, final ? `Game over — ${winners} win${v.winners.length > 1 ? "" : "s"}!` : "Scoreboard"),
-        scoreTable(names, v.results, v.totals),
+        t.low_wins ? h("p", { class: "muted" }, "The lowest score is best.") : null,
+        scoreTable(names, v),
         v.chips ? h("p", {}, "Chips: ", names.map((n, i) => `${n} ${v.chips[i] > 0 ? "+" : ""}${v.chips[i]}`).join(", ")) : null,
         h("div", { class: "row" },
           h("button", { id: "close-scores", onclick: close }, "Close"),
@@ -777,8 +823,8 @@ function tablePage(code) {
       if (callBuffer) {
         const n = Number(callBuffer);
         callBuffer = "";
-        const a = v.legal.find((x) => x.type === "call" && !x.blind && x.tricks === n);
-        if (a) act(a); else toast(`You cannot call ${n} now`);
+        const a = v.legal.find((x) => (x.type === "call" && !x.blind || x.type === "bid") && x.tricks === n);
+        if (a) act(a); else toast(`You cannot ${bidWord(v)} ${n} now`);
         e.preventDefault();
       } else if (selected >= 0 && playable[selected]) {
         act({ type: "play", card: playable[selected] });
@@ -786,7 +832,7 @@ function tablePage(code) {
       }
     } else if (/^[0-9]$/.test(e.key)) {
       callBuffer = (callBuffer + e.key).slice(-2);
-      toast(`Call ${callBuffer}? Press Enter`, 1500);
+      toast(`${bidWord(v)[0].toUpperCase()}${bidWord(v).slice(1)} ${callBuffer}? Press Enter`, 1500);
     } else if (e.key === "h" || e.key === "H") {
       send({ type: "hint" });
     } else if (e.key === "s" || e.key === "S") {
@@ -794,7 +840,7 @@ function tablePage(code) {
         document.querySelectorAll(".modal").forEach((x) => x.remove());
         dockedScores = false;
         render();
-      } else showScores(false);
+      } else showScores(v.phase === "over");
     } else if (e.key === "Escape") {
       document.querySelectorAll(".modal").forEach((x) => x.remove());
       if (dockedScores) { dockedScores = false; render(); }
@@ -837,13 +883,94 @@ function scrolling(table) {
   return h("div", { class: "table-wrap" }, table);
 }
 
-function scoreTable(names, results, totals) {
-  return scrolling(h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Deal"), names.map((n) => h("th", {}, n)))),
-    h("tbody", {}, results.map((r) => h("tr", {}, h("td", {}, r.tiebreak ? "tie-break" : r.number),
-      r.points.map((p, s) => h("td", { title: `called ${r.calls[s]}, won ${r.won[s]}` },
-        `${r.won[s]}/${r.calls[s]}${r.blind[s] ? "B" : ""} → ${points(p)}`))))),
-    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), totals.map((t) => h("td", {}, points(t)))))));
+// --- what a view says, in the table's words ---------------------------------------------------
+// Call Break's seat view and the related games' still name a few things differently (calls and
+// totals in tenths of a point there; bids, in-or-out and whole-point scores here; issue 31 gives
+// them one vocabulary): these read each field the view has, so one renderer draws every game.
+
+const PHASE_TEXT = {
+  redeal_claim: "Redeal claims", call: "Calling", auction: "Bidding", trump: "Naming trump",
+  join: "Play or sit out", exchange: "Exchanging cards", settle: "Bidder's choice", play: "Playing",
+  over: "Game over",
+};
+
+function scoresOf(v) {
+  return v.totals || v.scores;
+}
+
+// How a view's scores read: Call Break's are kept in tenths of a point, the others' in points.
+function pointsOf(v) {
+  return v.totals ? points : (p) => String(p);
+}
+
+function bidWord(v) {
+  return v.legal.some((a) => a.type === "bid") ? "bid" : "call";
+}
+
+function trickSeats(trick, players) {
+  return trick.seats || trick.cards.map((_, i) => (trick.leader + i) % players);
+}
+
+// A seat's tricks this deal, against its call where the game has calls.
+function tricksLine(v, seat) {
+  if (v.calls) {
+    const call = v.calls[seat];
+    return call === null ? (v.phase === "call" ? "calling…" : "") : `won ${v.won[seat]} / called ${call}${v.blind[seat] ? " blind" : ""}`;
+  }
+  return `${v.won[seat]} trick${v.won[seat] === 1 ? "" : "s"}`;
+}
+
+// A seat's part in the hand's contract, where the game has one: bid or pass, in or out, exchanges.
+function seatNotes(v, seat) {
+  if (v.in_game && !v.in_game[seat]) return "out of the game";
+  const bits = [];
+  if (v.bids && v.bids[seat] !== null) bits.push(`bid ${v.bids[seat]}`);
+  else if (v.passed && v.passed[seat]) bits.push("passed");
+  if (v.declarer === seat && v.contract !== null && v.contract !== undefined) bits.push(`contract ${v.contract}`);
+  if (v.joined && v.joined[seat] === true) bits.push("in");
+  else if (v.joined && v.joined[seat] === false) bits.push("out");
+  if (v.exchanged && v.exchanged[seat] !== null) bits.push(`took ${v.exchanged[seat]}`);
+  if (v.active && v.phase === "play" && !v.active[seat]) bits.push("not playing");
+  return bits.join(" · ");
+}
+
+// An action in words: "play the 10 of hearts" for a hint; with the seats' names, "Ann plays …".
+function describeAction(a, names) {
+  const who = a.seat !== undefined && names ? names[a.seat] : null;
+  const verb = (base, third = `${base}s`) => (who ? `${who} ${third}` : base);
+  if (a.type === "play") return `${verb("play")} the ${cardLabel(a.card)}`;
+  if (a.type === "call") return `${verb("call")} ${a.tricks}${a.blind ? " blind" : ""}`;
+  if (a.type === "look") return `${verb("look")} at the cards`;
+  if (a.type === "redeal") return a.claim ? `${verb("claim")} a redeal` : `${verb("keep")} the hand`;
+  if (a.type === "bid") return `${verb("bid")} ${a.tricks}`;
+  if (a.type === "pass") return verb("pass", "passes");
+  if (a.type === "trump") return `${verb("name")} ${SUITS[a.suit]} trump`;
+  if (a.type === "join") return a.playing ? `${verb("play")} the hand` : `${verb("sit")} this hand out`;
+  if (a.type === "exchange") return `${verb("exchange")} ${a.cards ? a.cards.length : a.count} card(s)`;
+  if (a.type === "settle") return a.penalize_others ? `${verb("give")} each other player +5` : `${verb("take")} -5`;
+  return a.type;
+}
+
+// A seat's line in a replay: its contract, tricks and score so far.
+function seatSummary(v, seat) {
+  const notes = seatNotes(v, seat);
+  const call = v.calls ? `called ${v.calls[seat] ?? "–"}, ` : "";
+  return ` — ${call}won ${v.won[seat]}, ${v.totals ? "total" : "score"} ${pointsOf(v)(scoresOf(v)[seat])}${notes ? `, ${notes}` : ""}`;
+}
+
+// The score table of a view: one row per deal scored, the running totals below.
+function scoreTable(names, v) {
+  const fmt = pointsOf(v);
+  const cell = (r, s) => {
+    if (r.calls) return `${r.won[s]}/${r.calls[s]}${r.blind[s] ? "B" : ""} → ${fmt(r.points[s])}`;
+    if (r.active && !r.active[s]) return `– ${r.points[s] ? fmt(r.points[s]) : ""}`;
+    return `${r.won[s]} tr → ${r.points[s] > 0 ? "+" : ""}${fmt(r.points[s])}`;
+  };
+  return scrolling(h("table", { class: "scores", id: "game-scores" },
+    h("thead", {}, h("tr", {}, h("th", {}, "deal_number" in v ? "Deal" : "Hand"), names.map((n) => h("th", {}, n)))),
+    h("tbody", {}, v.results.map((r) => h("tr", { title: r.note || null }, h("td", {}, r.tiebreak ? "tie-break" : r.number),
+      r.points.map((p, s) => h("td", { title: r.calls ? `called ${r.calls[s]}, won ${r.won[s]}` : null }, cell(r, s)))))),
+    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), scoresOf(v).map((t) => h("td", {}, fmt(t)))))));
 }
 
 // --- history and replay --------------------------------------------------------------------
@@ -882,22 +1009,18 @@ async function replayPage(code) {
       f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` +${f.hands[s].filter((c) => c === "??").length} unseen`) : null))));
   function show() {
     const f = data.frames[i];
-    if (!("calls" in f.view)) {  // a game without Call Break's calls: its own lines and table
-      const [head, ...rest] = relatedReplay(h, data, f);
-      view.replaceChildren(head, hands(f, (s) => ` — won ${f.view.won[s]}, score ${f.view.scores[s]}`), ...rest);
-      return;
-    }
     const v = f.view;
     const a = f.action;
-    const who = data.seats[a.seat];
-    const what = a.type === "play" ? `${who} plays ${cardLabel(a.card)}` : a.type === "call" ? `${who} calls ${a.tricks}${a.blind ? " blind" : ""}` : `${who}: ${a.claim ? "claims a redeal" : "keeps the hand"}`;
+    const number = v.deal_number ?? v.hand_number;
+    const of = "deals" in v ? v.deals : null;
     view.replaceChildren(
-      h("p", {}, h("strong", {}, `Deal ${Math.min(v.deal_number, v.deals || v.deal_number)} · move ${i + 1}/${data.frames.length}: `), what),
-      hands(f, (s) => ` — called ${v.calls[s] ?? "–"}, won ${v.won[s]}, total ${points(v.totals[s])}`),
+      h("p", {}, h("strong", {}, `${"deal_number" in v ? "Deal" : "Hand"} ${of ? Math.min(number, of) : number} · move ${i + 1}/${data.frames.length}: `),
+        describeAction(a, data.seats)),
+      hands(f, (s) => seatSummary(v, s)),
       h("div", { class: "felt" }, h("div", { class: "row" }, "Trick: ",
         (v.trick.length ? v.trick : (v.tricks.length && a.type === "play" ? v.tricks[v.tricks.length - 1].cards : []))
           .map((c) => h("span", { class: "card", style: "margin-left:4px" }, cardSvg(c))))),
-      ...(v.results.length ? [scoreTable(data.seats, v.results, v.totals)] : []));
+      scoreTable(data.seats, v));
   }
   app.append(h("div", { class: "panel" }, h("h2", {}, `Replay ${grouped(data.code)}`),
     h("p", {}, `Winner${data.winners.length > 1 ? "s" : ""}: ${data.winners.map((s) => data.seats[s]).join(", ")}`),
