@@ -470,7 +470,7 @@ def test_serve_workers_replaces_a_killed_worker_and_its_tables_carry_on(tmp_path
         assert (f"worker process {owner} died; the supervisor (process {server.proc.pid}) started "
                 f"process {replacement} in its place") in printed, printed
         took = re.search(rf"pid (\d+) INFO callbreak.cluster: process \S+:(\d+):\w+ took over table {code} "
-                         rf"\(epoch \d+, from \S+:{owner}:\w+\)", printed)
+                         rf"\(epoch \d+, from \S+:{owner}:\w+, found free\)", printed)
         assert took is not None and took.group(1) == took.group(2) != str(owner), printed
         assert took.group(1) in (str(p) for p in now)
         # /metrics adds up every worker (whichever answers): the takeover is counted, the dead

@@ -1,12 +1,17 @@
 """Graceful drain (issue 30): a process sent SIGTERM hands every table it runs to another live
 process at once (no lease to wait out), tells its sockets to reconnect (close code 1012), stops
-taking new ones, and exits; the game carries on with nothing lost or doubled."""
+taking new ones, and exits; the game carries on with nothing lost or doubled.
+
+"At once" is shown by what happened, not by the clock (a busy machine must not fail a test):
+the new owner took the table on the stopping process's offer, not by finding its lease free,
+and no action waited on a process that no longer runs the table."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import re
 import signal
 import time
 from typing import Any
@@ -15,7 +20,7 @@ import pytest
 from server_helpers import choose, pg_url_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 from test_server_restart import Server
-from test_server_watch import wait_ready
+from test_server_watch import metric, wait_ready
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -29,6 +34,11 @@ SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0,
 def owner_pid(store: Store, game_id: int) -> int | None:
     lease = store.lease_of(game_id)
     return int(lease[0].split(":")[1]) if lease is not None and lease[2] else None
+
+
+def forwarded_acts(server: Server) -> float:
+    """How many actions ``server`` forwarded to another process (its /metrics)."""
+    return metric(server.http.get("/metrics").text, 'callbreak_forwarded_calls_total{method="act"}')
 
 
 def next_turn(ws: Any, token: str, after: int = -1) -> dict[str, Any]:
@@ -70,26 +80,26 @@ def test_sigterm_hands_the_table_on_at_once_and_the_game_carries_on(pg_url: str)
             stopped = time.monotonic()
             a.proc.send_signal(signal.SIGTERM)
             while owner_pid(store, game.id) != b.proc.pid:
-                assert time.monotonic() - stopped < 5, "the table was not handed on"
+                assert time.monotonic() - stopped < 60, "the table was not handed on"  # a hang
                 time.sleep(0.01)
-            moved = time.monotonic() - stopped
             with pytest.raises(ConnectionClosed) as closed:  # told to reconnect, elsewhere
                 while True:
                     watcher.recv(timeout=10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
             assert a.proc.wait(15) is not None
-            # The table moves on at once: the action and the bots' answers, all through B.
-            sent = time.monotonic()
-            ws.send(json.dumps({"type": "action", "token": token, "version": m["version"],
-                                "action": choose(m["view"])}))
-            m = next_turn(ws, token, m["version"])
-            answered = time.monotonic() - sent
+            # The table moves on at once: the action and the bots' answers, all run by B, none
+            # forwarded (B forwarded the five turns above to A).
+            forwarded = forwarded_acts(b)
+            assert forwarded == 5, forwarded
             while m["view"]["phase"] != "over":
                 ws.send(json.dumps({"type": "action", "token": token, "version": m["version"],
                                     "action": choose(m["view"])}))
                 m = next_turn(ws, token, m["version"])
-        assert moved < 1.0, f"the table waited {moved:.2f} s for a new owner"
-        assert answered < 1.0, f"the first turn after the handover took {answered:.2f} s"
+            assert forwarded_acts(b) == forwarded
+        # B took the table on A's offer (at once), not by finding its lease free.
+        took = b.printed()
+        assert re.search(rf"took over table {code} \(epoch \d+, from \S+:{a.proc.pid}:\w+, offered by "
+                         rf"\S+:{a.proc.pid}:\w+\)", took), took
         final = store.load_game(code)
         assert final is not None and final.status == "over"
         assert len(final.actions) == m["version"]  # every action once: none lost, none doubled
@@ -138,7 +148,7 @@ def test_an_action_arriving_while_a_process_drains_goes_at_once_to_the_new_owner
                 assert b_service.cluster.owner_seen.get(taken["code"]) == a_app.state.service.cluster.me
             game1 = stores[1].load_game(taken["code"])  # A has stopped: B takes its table over
             assert game1 is not None
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 60  # (a hang: the lease lapses in 3 s)
             while (stores[1].lease_of(game1.id) or ("",))[0] != b_service.cluster.me:
                 assert time.monotonic() < deadline, "B did not take the table over"
                 time.sleep(0.02)
@@ -155,24 +165,29 @@ def test_an_action_arriving_while_a_process_drains_goes_at_once_to_the_new_owner
             with TestClient(c_app) as c:
                 wait_ready(c)
 
-                async def drain_as_actions_arrive() -> list[float]:
+                asked: list[str] = []  # the processes B forwarded a call to
+                call = b_service.cluster._call
+
+                async def recorded(table: Any, owner: str, method: str, args: Any) -> Any:
+                    asked.append(owner)
+                    return await call(table, owner, method, args)
+
+                monkeypatch.setattr(b_service.cluster, "_call", recorded)
+
+                async def drain_as_actions_arrive() -> None:
                     assert b_service.cluster.drain() == 2
+                    await asyncio.gather(
+                        b_service.run("act", taken["code"], taken["token"], turn1["version"], choose(turn1["view"])),
+                        b_service.run("act", made["code"], made["token"], turn2["version"], choose(turn2["view"])))
 
-                    async def act(code: str, token: str, m: dict[str, Any]) -> float:
-                        began = time.monotonic()
-                        await b_service.run("act", code, token, m["version"], choose(m["view"]))
-                        return time.monotonic() - began
-
-                    return list(await asyncio.gather(act(taken["code"], taken["token"], turn1),
-                                                     act(made["code"], made["token"], turn2)))
-
-                waits = asyncio.run_coroutine_threadsafe(drain_as_actions_arrive(), b_service.loop).result(30)
+                asyncio.run_coroutine_threadsafe(drain_as_actions_arrive(), b_service.loop).result(60)
                 c_me = c_app.state.service.cluster.me
                 for game, m in ((game1, turn1), (game2, turn2)):
                     assert stores[0].lease_of(game.id) == (c_me, stores[0].lease_of(game.id)[1], True)  # type: ignore[index]
                     stored = stores[0].load_game(game.code)
                     assert stored is not None and len(stored.actions) > m["version"]  # the action went in
-                assert max(waits) < 0.5, f"actions waited {waits} s while their process drained"
+                # Each action went straight to C: B asked neither A (gone) nor itself.
+                assert asked == [c_me, c_me], asked
     finally:
         for s in stores:
             s.close()

@@ -168,25 +168,22 @@ def test_a_table_never_started_expires_and_is_removed(served: Any, store: Store)
 def test_a_client_making_expert_tables_in_a_loop_is_refused_at_once_and_the_database_stays_small(
         tmp_path: Path) -> None:
     """The issue's careless client (it made 6,538 tables of four experts in 10 s), against
-    ``callbreak serve`` with its default limits."""
+    ``callbreak serve`` with its default limits. "Refused within its first seconds" is counted in
+    requests, not seconds (a busy machine must not fail a test): refused once it has its
+    allowance of live tables, at its 21st, and at every one after."""
     db = tmp_path / "loop.db"
     server = Server(f"sqlite:///{db}", practice=False, limits=True)
+    allowance = min(Limits().live_tables_per_address, Limits().tables_per_minute_per_address)
     try:
-        made, refusals = 0, []
-        started = time.monotonic()
-        while time.monotonic() - started < 5:
+        answers = []
+        for _ in range(allowance + 20):
             r = server.http.post("/api/tables", json={"name": "Flood", "settings": {
-                "preset": "callbreak", "bots": ["expert"] * 4}})
-            if r.status_code == 200:
-                made += 1
-            else:
-                refusals.append((round(time.monotonic() - started, 2), r.status_code, r.json()["error"],
-                                 r.headers.get("Retry-After")))
-        assert refusals, "never refused"
-        assert made <= Limits().tables_per_minute_per_address, made
-        first = refusals[0]
-        assert first[0] < 5 and first[1] == 429 and first[3] is not None, first
-        assert {code for _, _, code, _ in refusals} <= {"too_many_tables", "too_many_live_tables"}
+                "preset": "callbreak", "bots": ["expert"] * 4}}, timeout=120)
+            answers.append((r.status_code, r.json().get("error"), r.headers.get("Retry-After")))
+        assert [status for status, _, _ in answers[:allowance]] == [200] * allowance, answers
+        refused = answers[allowance:]
+        assert all(status == 429 and retry is not None for status, _, retry in refused), refused
+        assert {code for _, code, _ in refused} <= {"too_many_tables", "too_many_live_tables"}, refused
     finally:
         server.stop()
     size = sum(p.stat().st_size for p in tmp_path.glob("loop.db*"))

@@ -189,7 +189,7 @@ def test_a_hint_that_fails_is_an_error_and_the_connection_stays(client: TestClie
     assert r.status_code == 503 and r.json()["error"] == "unavailable"
 
 
-def wait_for(check: Any, seconds: float = 10.0) -> Any:
+def wait_for(check: Any, seconds: float = 60.0) -> Any:  # (only a hang runs into it)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         result = check()
@@ -217,7 +217,7 @@ def test_turn_timer_plays_the_default_action_for_a_player_who_waits(client: Test
             if m["type"] == "state" and m["view"]["calls"][0] is not None:
                 break
         assert m["view"]["calls"][0] == 1
-        assert 0.8 < time.monotonic() - started < 5
+        assert time.monotonic() - started > 0.8  # not before the timer (a busy machine only delays it)
         # The table is told what the clock did, and for whom.
         assert m["notices"] == [{"version": m["version"], "seat": 0, "why": "timer",
                                  "action": {"type": "call", "seat": 0, "tricks": 1}}]
@@ -429,7 +429,7 @@ def test_a_deal_the_store_cannot_save_is_dealt_once_it_can(client: TestClient, s
     monkeypatch.setattr(store, "append_action", flaky)
     r = client.post(f"/api/tables/{code}/start", json={"token": made["token"]})
     assert r.status_code == 200, r.text  # the start was stored; the deal is the server's to do
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # (a hang: three retries a second apart)
     while (s := state(client, code, made["token"]))["view"]["phase"] != "call":
         assert time.monotonic() < deadline, f"never dealt: {s['view']['phase']}, refused {refused}"
         time.sleep(0.1)

@@ -134,11 +134,13 @@ class Cluster:
             stored = self.store.load_game(code)
             if stored is None:
                 continue
-            if self._claim(stored):
+            if self._claim(stored, "found free"):
                 count += 1
         return count
 
-    def _claim(self, stored: StoredGame) -> bool:
+    def _claim(self, stored: StoredGame, why: str) -> bool:
+        """Take the table's lease and run it here; ``why`` is said in the log (found free: its
+        lease was never taken, lapsed or given up; offered by a process handing it on)."""
         if self.draining:
             # Stopping: a table it takes now (an action arriving while it hands its tables on,
             # a table loaded for a socket) would wait for its exit to be let go. It goes to the
@@ -168,7 +170,7 @@ class Cluster:
         self.owned_since[table.code] = time.monotonic()
         self.owner_seen.pop(table.code, None)  # it speaks for the table itself now
         previous = f"from {before[0]}" if before else "never run before"
-        log.info("process %s took over table %s (epoch %d, %s)", self.me, table.code, epoch, previous)
+        log.info("process %s took over table %s (epoch %d, %s, %s)", self.me, table.code, epoch, previous, why)
         service.metrics.takeovers.inc()
         if table.match is not None:
             service._advance(table)  # the restart path: deal on, arm the clock, broadcast
@@ -266,7 +268,7 @@ class Cluster:
         if stored is None or stored.status not in ("lobby", "playing"):
             return None
         lease = self.store.lease_of(stored.id)
-        if (lease is None or not lease[2]) and self._claim(stored):
+        if (lease is None or not lease[2]) and self._claim(stored, "found free"):
             return self.service.tables.get(code)
         table = self.service._restore(stored)
         table.replica = True
@@ -362,7 +364,7 @@ class Cluster:
                 continue
             if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
                 stored = self.store.load_game(table.code)
-                if stored is not None and self._claim(stored):
+                if stored is not None and self._claim(stored, "found free"):
                     return getattr(self.service, method)(table.code, *args)
                 lease = self.store.lease_of(table.id)
             if lease is not None and lease[0] == self.me and lease[2]:
@@ -418,6 +420,10 @@ class Cluster:
                     try:
                         return await asyncio.wait_for(asyncio.shield(answer), REPLY_GRACE)
                     except TimeoutError:
+                        # The table waited (a second and more) on a process that no longer
+                        # runs it: said, so that a test or an operator sees it happen.
+                        log.warning("table %s: %s (call %s) to %s went unanswered: it no longer runs "
+                                    "the table; asking its new owner", table.code, method, call_id, owner)
                         return None
         finally:
             self.waiting.pop(call_id, None)
@@ -489,7 +495,7 @@ class Cluster:
             return  # offered to any process: one whose bots can play takes it
         stored = self.store.load_game(message["code"])
         if stored is not None and stored.status in ("lobby", "playing"):
-            self._claim(stored)
+            self._claim(stored, f"offered by {message.get('from')}")
 
     def _on_presence(self, message: dict[str, Any]) -> None:
         table = self.service.tables.get(message["code"])
