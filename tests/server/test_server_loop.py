@@ -238,13 +238,13 @@ def test_a_bot_move_that_computes_on_the_loop_is_caught_in_a_game(
     play_for = TableService._play_for
     computed: list[float] = []
 
-    def slow_play_for(self: TableService, table: Any, action: Any, why: str) -> None:
+    async def slow_play_for(self: TableService, table: Any, action: Any, why: str) -> None:
         if why == "bot" and not computed:
             began = time.thread_time()
             while time.thread_time() - began < 0.25:
                 pass
             computed.append(time.thread_time() - began)
-        play_for(self, table, action, why)
+        await play_for(self, table, action, why)
 
     monkeypatch.setattr(TableService, "_play_for", slow_play_for)
     with TestClient(create_app(store, practice=True)) as client:

@@ -152,7 +152,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         counting = asyncio.create_task(keep_counting(), name="metrics")
         sweeping = asyncio.create_task(expire_lobbies(), name="lobby-expiry")
         if store.is_sqlite:
-            resumed = service.resume_all()
+            resumed = await service.resume_all()
         else:  # PostgreSQL: processes share the tables (server/cluster.py)
             from callbreak.server.cluster import Cluster
 
@@ -169,6 +169,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         counting.cancel()
         sweeping.cancel()
         await service.warmup.close()
+        await asyncio.to_thread(service.close)  # the writes under way finish
         await watch.stop()
 
     draining = asyncio.Event()  # set on SIGTERM: the process is handing its tables on
@@ -336,7 +337,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def expire_lobbies() -> None:
         while True:
             await asyncio.sleep(min(60.0, max(0.2, limits.lobby_expiry / 4)))
-            service.expire_lobbies()
+            await service.expire_lobbies_async()
 
     @app.get("/metrics", include_in_schema=False)
     async def prometheus() -> Response:
@@ -370,8 +371,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         who = service.admit_table(data.get("guest"), request.client.host if request.client else None)
         settings = data.get("settings", {})
         config = await service.check_settings(settings)  # builds the bots: off the loop
-        table, token, seat = service.create(settings, data.get("name"), data.get("seed"),
-                                            data.get("guest"), config=config, made_by=who)
+        table, token, seat = await service.create_async(settings, data.get("name"), data.get("seed"),
+                                                        data.get("guest"), config=config, made_by=who)
         return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
                 "table": table.lobby_json()}
 
@@ -628,7 +629,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def new_sheet(request: Request) -> dict[str, Any]:
         sheet = scorekeeper.check_sheet(await body(request))
         code, key = new_code(), secrets.token_urlsafe(18)
-        store.create_sheet(code, token_hash(key), sheet)
+        await service.write(store.create_sheet, code, token_hash(key), sheet)
         return {"code": code, "key": key, "link": f"/s/{code}", "sheet": scorekeeper.score_sheet(sheet)}
 
     @app.post("/api/sheets/check")
@@ -654,7 +655,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             raise MessageError("bad_key", "that edit key does not match this sheet (the link alone "
                                           "only shows it)")
         sheet = scorekeeper.check_sheet(data.get("sheet"))
-        store.update_sheet(code, sheet)
+        await service.write(store.update_sheet, code, sheet)
         return {"code": code, "sheet": scorekeeper.score_sheet(sheet)}
 
     return app

@@ -78,6 +78,7 @@ class Cluster:
         self.heartbeat = time.monotonic()  # the event loop's last lease tick
         self.stopping = threading.Event()
         self.draining = False  # handing every table on before it stops: it takes none
+        self.answering: set[asyncio.Task[None]] = set()  # calls from other processes being run
         self.in_flight = False  # a batch of notices is being sent
 
     @classmethod
@@ -115,9 +116,9 @@ class Cluster:
 
     # --- ownership ---------------------------------------------------------------------------
 
-    def adopt(self, table: Table) -> None:
+    async def adopt(self, table: Table) -> None:
         """A table this process just created: it owns it."""
-        epoch = self.store.acquire_lease(table.id, self.me, LEASE_SECONDS)
+        epoch = await self.service.write(self.store.acquire_lease, table.id, self.me, LEASE_SECONDS)
         if epoch is None:  # cannot happen for a new game; refuse rather than run it unowned
             raise MessageError("unavailable", "the new table could not be claimed; try again")
         table.epoch, table.replica = epoch, False
@@ -173,7 +174,7 @@ class Cluster:
         log.info("process %s took over table %s (epoch %d, %s, %s)", self.me, table.code, epoch, previous, why)
         service.metrics.takeovers.inc()
         if table.match is not None:
-            service._advance(table)  # the restart path: deal on, arm the clock, broadcast
+            service.settle(table)  # the restart path, in the table's turn: deal on, arm the clock, broadcast
         else:
             service.broadcast(table)
         return True
@@ -365,11 +366,11 @@ class Cluster:
             if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
                 stored = self.store.load_game(table.code)
                 if stored is not None and self._claim(stored, "found free"):
-                    return getattr(self.service, method)(table.code, *args)
+                    return await self.service.run_here(method, table.code, *args)
                 lease = self.store.lease_of(table.id)
             if lease is not None and lease[0] == self.me and lease[2]:
                 # taken over meanwhile (by the tick, maybe as a new Table object): run it here
-                return getattr(self.service, method)(table.code, *args)
+                return await self.service.run_here(method, table.code, *args)
             if lease is None or lease[0] == self.me:
                 raise MessageError("unavailable", "the table's server process is changing; try again")
             reply = await self._call(table, lease[0], method, args)
@@ -431,7 +432,13 @@ class Cluster:
                     call_id, owner, CALL_SECONDS)
         raise MessageError("unavailable", "the table's server process did not answer; try again")
 
-    def _answer_call(self, message: dict[str, Any]) -> None:
+    def _take_call(self, message: dict[str, Any]) -> None:
+        """A call for this process: answered by a task of its own (it runs in the table's turn)."""
+        task = asyncio.get_running_loop().create_task(self._answer_call(message))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
+
+    async def _answer_call(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "reply", "to": message["from"], "id": message["id"]}
         table = self.service.tables.get(message["code"])
         try:
@@ -440,7 +447,12 @@ class Cluster:
                 raise MessageError("unavailable", "that table moved to another server process; try again")
             if message["method"] not in FORWARDED:
                 raise MessageError("unavailable", f"{message['method']} is not run for another process")
-            result = getattr(self.service, message["method"])(message["code"], *message["args"])
+            try:
+                result = await self.service.run_here(message["method"], message["code"], *message["args"])
+            except MessageError:
+                if table.replica:  # it moved while the call waited for the table's turn
+                    reply["moved"] = True
+                raise
             reply["ok"] = True
             reply["v"] = table.version
             if message["method"] in ("join", "claim"):
@@ -574,7 +586,7 @@ class Cluster:
                         waiting.set_result(message)
                 elif kind == "call":
                     if message.get("to") == self.me:
-                        self._answer_call(message)
+                        self._take_call(message)
                 elif kind in handlers and message.get("from") != self.me:
                     handlers[kind](message)
             except Exception:  # one bad message must not stop the listener
@@ -630,7 +642,9 @@ class Cluster:
             await asyncio.sleep(TICK_SECONDS)
             self.heartbeat = time.monotonic()
             try:
-                self._tick()
+                # The renewal is a write: in a writer thread, off the loop.
+                held = await self.service.write(self.store.renew_leases, self.me, LEASE_SECONDS)
+                self._tick(held)
             except Exception as e:  # the database is away: try again next tick
                 log.error("lease upkeep failed: %s", e)
 
@@ -646,8 +660,9 @@ class Cluster:
                 except Exception as e:  # the database is away: the loop's tick says so too
                     log.debug("lease renewal beside the loop failed: %s", e)
 
-    def _tick(self) -> None:
-        held = self.store.renew_leases(self.me, LEASE_SECONDS)
+    def _tick(self, held: set[int]) -> None:
+        """What the lease upkeep does with the leases still ``held``: follow the tables lost, hand
+        on the ones whose players are elsewhere, take over the unowned ones."""
         for table in list(self.service.tables.values()):
             if table.replica:
                 if table.connections:

@@ -1,24 +1,33 @@
 """The authoritative table service: lobby, seats and tokens, the game loop, timers and bots.
 
-All of it runs on the server's event loop, one step at a time, so a table never needs a lock:
-an action is checked (token, seat, version, then the engine's own verify), written to the store,
-applied, and only then broadcast. Bots think in a worker thread and their answer is applied only
-if the table has not moved on meanwhile.
+All of it runs on the server's event loop. Everything that changes a table is a step, and a
+table's steps run one at a time (its ``lock``): an action is checked (token, seat, version, then
+the engine's own verify), written to the store, applied, and only then broadcast. The store write
+runs in a writer thread (:meth:`TableService.write`): while one table waits for a slow commit,
+the loop serves every other table and client, and that table's next step waits its turn, so its
+writes stay in order and nothing is shown before it is stored. Bots think in a worker thread and
+their answer is applied only if the table has not moved on meanwhile.
+
+A program or test that drives a service directly calls the plain methods (``act``, ``create``...):
+they run the same steps to their end on the calling thread, the store writes included.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 import hashlib
 import logging
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import Any
+from typing import Any, TypeVar
 
 from callbreak.core import (
     CHANCE,
@@ -53,6 +62,26 @@ BOT_BUDGET = 1.0
 FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
 MAX_NAME = 24
 PREPARING = "preparing the expert, first use: up to a minute"  # the kernel is being compiled
+STORE_WRITERS = 4  # threads that write the tables' changes to the store
+
+T = TypeVar("T")
+# Set while a step runs to its end on the calling thread (:func:`inline`): its writes run there.
+_INLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("callbreak_inline_step", default=False)
+
+
+def inline(step: Coroutine[Any, Any, T]) -> T:
+    """Run a table step to its end on this thread, its store writes included: what the plain
+    methods of :class:`TableService` do, for a program or test without an event loop to await
+    on. A step that would have to wait (for another step at its table) is an error here."""
+    token = _INLINE.set(True)
+    try:
+        step.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    finally:
+        _INLINE.reset(token)
+    step.close()
+    raise RuntimeError("a table step had to wait for another; await it on the event loop instead")
 
 
 def new_code() -> str:
@@ -244,6 +273,9 @@ class Table:
     stored_at: float | None = None  # perf_counter when its latest action was stored, until sent
     created_at: float = field(default_factory=time.time)  # when it was made (a lobby expires)
     made_by: dict[str, str | None] = field(default_factory=dict)  # its maker's guest key and address
+    # Held by the step that changes the table (an action, a bot's move, a deal...): one at a time,
+    # so the store writes of a table are made, and its changes shown, in order.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     @property
     def version(self) -> int:
@@ -315,6 +347,36 @@ class TableService:
         # The bots' compiled kernel, made ready off the loop when the app starts (None: a
         # service without an app, as some tests make: bots build it themselves).
         self.warmup: KernelWarmup | None = None
+        self._writers = ThreadPoolExecutor(STORE_WRITERS, thread_name_prefix="store-write")
+        self._steps: set[asyncio.Task[Any]] = set()  # steps started by a clock or a bot, running
+
+    async def write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)``, a store write of a step, in a writer thread: a slow commit
+        holds up the step that waits for it, not the event loop (every other table and client
+        goes on). Run inline (:func:`inline`), it runs on the calling thread."""
+        if _INLINE.get():
+            return fn(*args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._writers, functools.partial(fn, *args, **kwargs))
+
+    def close(self) -> None:
+        """Stop the writer threads once the writes under way are done (the server is stopping)."""
+        self._writers.shutdown(wait=True)
+
+    def spawn(self, table: Table, step: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        """Run ``step()`` at ``table`` once the step before it is done (a clock ran out, a bot
+        answered, a table was taken over): a task of its own, on the loop."""
+        async def in_turn() -> None:
+            _INLINE.set(False)  # (this task's own context: a clock armed inline runs on the loop)
+            async with table.lock:
+                try:
+                    await step()
+                except Exception:
+                    log.exception("table %s: a step failed", table.code)
+
+        loop = self.loop or asyncio.get_running_loop()
+        task = loop.create_task(in_turn())
+        self._steps.add(task)
+        task.add_done_callback(self._steps.discard)
 
     # --- limits ---------------------------------------------------------------------------------
 
@@ -338,6 +400,10 @@ class TableService:
         return who
 
     def expire_lobbies(self, now: float | None = None) -> int:
+        """:meth:`expire_lobbies_async` to its end, on this thread."""
+        return inline(self.expire_lobbies_async(now))
+
+    async def expire_lobbies_async(self, now: float | None = None) -> int:
         """Remove the tables run here that were never started within the lobby expiry; their
         sockets are told. Returns how many."""
         ttl = self.gate.limits.lobby_expiry
@@ -346,10 +412,11 @@ class TableService:
         now = time.time() if now is None else now
         count = 0
         for table in list(self.tables.values()):
-            if table.status != "lobby" or table.replica or now - table.created_at < ttl:
-                continue
+            if table.status != "lobby" or table.replica or now - table.created_at < ttl or table.lock.locked():
+                continue  # (a step at it, a start maybe: next time)
             try:
-                gone = self.store.delete_unstarted(table.id)
+                async with table.lock:
+                    gone = table.status == "lobby" and await self.write(self.store.delete_unstarted, table.id)
             except Exception as e:  # the store is away: next time
                 log.error("table %s: could not remove the expired lobby: %s", table.code, e)
                 continue
@@ -394,7 +461,7 @@ class TableService:
 
     # --- startup ---------------------------------------------------------------------------
 
-    def resume_all(self) -> int:
+    async def resume_all(self) -> int:
         """Load every unfinished table and replay its stored actions; returns how many."""
         self.loop = asyncio.get_running_loop()
         count = 0
@@ -406,7 +473,8 @@ class TableService:
                 continue
             self.tables[table.code] = table
             if table.match is not None:
-                self._advance(table)
+                async with table.lock:
+                    await self._advance(table)
             count += 1
         return count
 
@@ -443,6 +511,12 @@ class TableService:
     def create(self, settings: Any, host_name: Any, seed: Any = None, guest: Any = None, *,
                config: dict[str, Any] | None = None,
                made_by: dict[str, str | None] | None = None) -> tuple[Table, str, int]:
+        """:meth:`create_async` to its end, on this thread."""
+        return inline(self.create_async(settings, host_name, seed, guest, config=config, made_by=made_by))
+
+    async def create_async(self, settings: Any, host_name: Any, seed: Any = None, guest: Any = None, *,
+                           config: dict[str, Any] | None = None,
+                           made_by: dict[str, str | None] | None = None) -> tuple[Table, str, int]:
         """A new table in the lobby; ``config``: the settings already checked
         (:meth:`check_settings`, off the loop), else they are checked here."""
         if config is None:
@@ -467,16 +541,43 @@ class TableService:
         while code in self.tables or self.store.load_game(code) is not None:
             code = new_code()
         stored = {**config, "seed": seed, "host_hash": token_hash(token)}
-        game_id = self.store.create_game(code, stored, [s.to_json() for s in seats])
+        game_id = await self.write(self.store.create_game, code, stored, [s.to_json() for s in seats])
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
                       seats=seats, made_by=made_by or {})
-        self.tables[code] = table
         if self.cluster is not None:
-            self.cluster.adopt(table)
+            await self.cluster.adopt(table)
+        self.tables[code] = table
         return table, token, 0
 
-    def join(self, code: str, name: Any, seat: Any = None,
-             guest: Any = None) -> tuple[Table, str, int]:
+    # The steps a client asks for (run() runs them at their table, in turn); the plain methods
+    # run one to its end on the calling thread.
+
+    def join(self, code: str, name: Any, seat: Any = None, guest: Any = None) -> tuple[Table, str, int]:
+        return inline(self._join(code, name, seat, guest))
+
+    def handoff(self, code: str, token: Any) -> str:
+        return inline(self._handoff(code, token))
+
+    def claim(self, code: str, handoff: Any) -> tuple[Table, str, int]:
+        return inline(self._claim(code, handoff))
+
+    def move(self, code: str, token: Any, seat: Any) -> Table:
+        return inline(self._move(code, token, seat))
+
+    def start(self, code: str, token: Any) -> Table:
+        return inline(self._start(code, token))
+
+    def rematch(self, code: str, token: Any) -> Table:
+        return inline(self._rematch(code, token))
+
+    def act(self, code: str, token: Any, version: Any, action_data: Any) -> Table:
+        return inline(self._act(code, token, version, action_data))
+
+    def stop(self, code: str, token: Any) -> Table:
+        return inline(self._stop(code, token))
+
+    async def _join(self, code: str, name: Any, seat: Any = None,
+                    guest: Any = None) -> tuple[Table, str, int]:
         table = self.get(code)
         if table.status != "lobby":
             raise MessageError("started", "this table has already started; you can watch it")
@@ -491,14 +592,16 @@ class TableService:
         if seat not in free:
             raise MessageError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(24)
-        table.seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token), player=player)
-        self._save_seats(table)
+        seats = list(table.seats)
+        seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token), player=player)
+        await self._save_seats(table, seats)  # stored first: a refused write changes nothing
+        table.seats = seats
         self.broadcast(table)
         return table, token, seat
 
     # --- a seat moves to another device ------------------------------------------------------
 
-    def handoff(self, code: str, token: Any) -> str:
+    async def _handoff(self, code: str, token: Any) -> str:
         """A one-time code that moves the seat of ``token`` to whichever device presents it."""
         table = self.get(code)
         seat = self._require_seat(table, token)
@@ -506,7 +609,7 @@ class TableService:
         table.handoffs[seat] = (token_hash(secret), time.monotonic() + HANDOFF_TTL)
         return secret
 
-    def claim(self, code: str, handoff: Any) -> tuple[Table, str, int]:
+    async def _claim(self, code: str, handoff: Any) -> tuple[Table, str, int]:
         """The new device takes the seat: a fresh token for it; the old token holds nothing now
         and the old device's sockets are told and become spectators."""
         table = self.get(code)
@@ -522,11 +625,11 @@ class TableService:
         new_hash = token_hash(token)
         host_moves = old == table.host_hash
         if host_moves:  # stored first: a restart must know the host's new token
-            self._store_change(table, config={**table.stored_config(), "host_hash": new_hash})
+            await self._store_change(table, config={**table.stored_config(), "host_hash": new_hash})
             table.host_hash = new_hash
         table.seats[seat].token_hash = new_hash
         del table.handoffs[seat]
-        self._save_seats(table)
+        await self._save_seats(table)
         self.follow_seats(table)
         self.broadcast(table)
         return table, token, seat
@@ -546,7 +649,7 @@ class TableService:
                 c.token_hash = None
             c.seat = seat
 
-    def move(self, code: str, token: Any, seat: Any) -> Table:
+    async def _move(self, code: str, token: Any, seat: Any) -> Table:
         """Before the start, a seated player may move to another open seat."""
         table = self.get(code)
         if table.status != "lobby":
@@ -556,13 +659,15 @@ class TableService:
         if seat != current:
             if table.seats[seat].kind != "open":
                 raise MessageError("seat_taken", f"seat {seat} is taken")
-            table.seats[seat], table.seats[current] = table.seats[current], Seat()
+            seats = list(table.seats)
+            seats[seat], seats[current] = seats[current], Seat()
+            await self._save_seats(table, seats)  # stored first: a refused write changes nothing
+            table.seats = seats
             self.follow_seats(table)
-            self._save_seats(table)
             self.broadcast(table)
         return table
 
-    def start(self, code: str, token: Any) -> Table:
+    async def _start(self, code: str, token: Any) -> Table:
         """The host starts: open seats get bots at the chosen levels, and the first deal is dealt."""
         table = self.get(code)
         self._require_host(table, token)
@@ -572,12 +677,12 @@ class TableService:
         seats = [Seat(kind="bot", name=_bot_name(bots[i], i), bot=bots[i]) if s.kind == "open" else s
                  for i, s in enumerate(table.seats)]
         match = engines.new_game(table.config)
-        self._store_change(table, seats=[s.to_json() for s in seats], status="playing")  # stored first
+        await self._store_change(table, seats=[s.to_json() for s in seats], status="playing")  # stored first
         table.seats, table.status, table.match = seats, "playing", match
-        self._advance(table)
+        await self._advance(table)
         return table
 
-    def rematch(self, code: str, token: Any) -> Table:
+    async def _rematch(self, code: str, token: Any) -> Table:
         """A new table with the same settings and the same people, in the lobby. Each person keeps
         their seat and their seat key, so whoever comes back later, to any server process, even
         after a restart, is sent on (`closed_with_rematch`) and sits down with the key they already hold."""
@@ -593,15 +698,16 @@ class TableService:
                  for s in table.seats]
         seed = secrets.randbits(64)
         code2 = new_code()
-        game_id = self.store.create_game(code2, {**table.config, "seed": seed, "host_hash": table.host_hash},
-                                         [s.to_json() for s in seats])
+        game_id = await self.write(self.store.create_game, code2,
+                                   {**table.config, "seed": seed, "host_hash": table.host_hash},
+                                   [s.to_json() for s in seats])
         new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=table.host_hash,
                     seats=seats, made_by=dict(table.made_by))
-        self.tables[code2] = new
         if self.cluster is not None:
-            self.cluster.adopt(new)
+            await self.cluster.adopt(new)
+        self.tables[code2] = new
         table.rematch_code = code2
-        self._store_change(table, config=table.stored_config())
+        await self._store_change(table, config=table.stored_config())
         self.announce_rematch(table)
         if self.cluster is not None:
             self.cluster.rematched(table)
@@ -621,13 +727,13 @@ class TableService:
         for c in table.connections:
             c.send(rematch_message(table.rematch_code, c.seat))
 
-    def _save_seats(self, table: Table) -> None:
-        self._store_change(table, seats=[s.to_json() for s in table.seats])
+    async def _save_seats(self, table: Table, seats: list[Seat] | None = None) -> None:
+        await self._store_change(table, seats=[s.to_json() for s in (table.seats if seats is None else seats)])
 
-    def _store_change(self, table: Table, **values: Any) -> None:
+    async def _store_change(self, table: Table, **values: Any) -> None:
         """Store a change of the table's seats, status or settings, or refuse it with why."""
         try:
-            self.store.update_game(table.id, epoch=table.epoch, **values)
+            await self.write(self.store.update_game, table.id, epoch=table.epoch, **values)
         except LeaseLost:
             if self.cluster is not None:
                 self.cluster.lost(table)  # follows the store again: the change is undone here
@@ -648,7 +754,7 @@ class TableService:
 
     # --- playing ---------------------------------------------------------------------------
 
-    def act(self, code: str, token: Any, version: Any, action_data: Any) -> Table:
+    async def _act(self, code: str, token: Any, version: Any, action_data: Any) -> Table:
         """A player's action: right token and seat, not stale, then the engine's checks."""
         table = self.get(code)
         seat = self._require_seat(table, token)
@@ -666,14 +772,14 @@ class TableService:
             raise MessageError("stale", f"stale action: made against version {version}, the table "
                                         f"is at version {table.version}")
         try:
-            self._apply(table, action)
+            await self._apply(table, action)
         except IllegalActionError as e:
             code_name = "not_your_turn" if type(e).__name__ == "NotYourTurnError" else "illegal"
             raise MessageError(code_name, str(e)) from None
-        self._advance(table)
+        await self._advance(table)
         return table
 
-    def stop(self, code: str, token: Any) -> Table:
+    async def _stop(self, code: str, token: Any) -> Table:
         """The host stops a table with unlimited deals: at once between deals, else when the
         current deal ends."""
         table = self.get(code)
@@ -687,12 +793,12 @@ class TableService:
         if not table.stop_requested:
             # Stored first, so a server restart before the deal ends still stops the table.
             try:
-                self.store.update_game(table.id, epoch=table.epoch,
-                                       config={**table.stored_config(), "stop_requested": True})
+                await self.write(self.store.update_game, table.id, epoch=table.epoch,
+                                 config={**table.stored_config(), "stop_requested": True})
             except Exception:  # any store failure: refuse, and nothing has changed
                 raise MessageError("unavailable", "the stop could not be saved; try again") from None
             table.stop_requested = True
-        self._advance(table)
+        await self._advance(table)
         return table
 
     @staticmethod
@@ -700,15 +806,17 @@ class TableService:
         """The store writes of a table run under a lease carry its epoch (fencing)."""
         return {} if table.epoch is None else {"epoch": table.epoch}
 
-    def _apply(self, table: Table, action: Any) -> None:
-        """Verify, store, apply: a refused or unstorable action changes nothing."""
+    async def _apply(self, table: Table, action: Any) -> None:
+        """Verify, store, apply: a refused or unstorable action changes nothing. The table's
+        lock is held (a step): nothing else changes it while the write is under way."""
         match = table.match
         assert match is not None
         if table.replica:  # e.g. a bot's answer that comes after the table went to another process
             raise MessageError("unavailable", "the table moved to another server process; try again")
         match.verify(action)
         try:
-            self.store.append_action(table.id, len(match.history), action.to_json(), **self._fence(table))
+            await self.write(self.store.append_action, table.id, len(match.history), action.to_json(),
+                             **self._fence(table))
         except LeaseLost:
             if self.cluster is not None:
                 self.cluster.lost(table)
@@ -721,7 +829,23 @@ class TableService:
         table.stored_at = time.perf_counter()
         self.metrics.actions.inc()
 
-    def _advance(self, table: Table) -> None:
+    def unsettled(self, table: Table) -> bool:
+        """Whether the table owes a step of its own (a deal, the end of the game): one taken
+        over or restored, whose step is under way or failed."""
+        match = table.match
+        return (not table.replica and table.status == "playing" and match is not None
+                and (match.to_act == CHANCE or match.is_over))
+
+    def settle(self, table: Table) -> None:
+        """Deal on, finish, arm the clock and broadcast, in the table's turn (a table just
+        taken over or restored)."""
+        async def step() -> None:
+            if not table.replica and table.match is not None and table.status == "playing":
+                await self._advance(table)
+
+        self.spawn(table, step)
+
+    async def _advance(self, table: Table) -> None:
         """Run chance steps, finish a game that is over, then broadcast and start the clock."""
         match = table.match
         assert match is not None
@@ -730,13 +854,13 @@ class TableService:
             # the same cards it would have dealt without the interruption.
             seed = _mix(table.seed, len(match.history), 99)
             try:
-                self._apply(table, engines.chance(table.config, match, seed, stop=table.stop_requested))
+                await self._apply(table, engines.chance(table.config, match, seed, stop=table.stop_requested))
             except MessageError as e:
                 self._carry_on_later(table, f"could not deal ({e.message})")
                 return
         if match.is_over and table.status != "over":
             try:
-                self._finish(table)
+                await self._finish(table)
             except Exception as e:  # the store is away: the game is over all the same
                 self._carry_on_later(table, f"could not record the end of the game ({e})")
                 return
@@ -754,10 +878,13 @@ class TableService:
         self.broadcast(table)
 
     def _carry_on(self, table: Table, version: int) -> None:
-        if not table.replica and table.version == version and table.status == "playing":
-            self._advance(table)
+        async def step() -> None:
+            if not table.replica and table.version == version and table.status == "playing":
+                await self._advance(table)
 
-    def _finish(self, table: Table) -> None:
+        self.spawn(table, step)
+
+    async def _finish(self, table: Table) -> None:
         match = table.match
         assert match is not None
         # Bots are counted by level, whichever seat they sat in.
@@ -766,7 +893,7 @@ class TableService:
         rows = engines.results(match, names, table.config)
         for row, seat in zip(rows, table.seats, strict=True):
             row["player"] = seat.player if seat.kind == "human" else None
-        self.store.finish_game(table.id, rows)
+        await self.write(self.store.finish_game, table.id, rows)
         table.status = "over"
         self._cancel_clock(table)
         # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
@@ -838,7 +965,7 @@ class TableService:
         seat = match.to_act
         assert seat is not None and seat >= 0
         if table.deadline_kind == "timer" and table.connected(seat):
-            self._play_for(table, match.default_action(), "timer")
+            self.spawn(table, lambda: self._timed_out(table, version))
             return
         spec = self.bot_for(table, seat)
         if table.seats[seat].kind != "bot":
@@ -849,9 +976,16 @@ class TableService:
         table.thinking = True
         loop = self.loop or asyncio.get_running_loop()
         task = loop.create_task(self.think(table.config, spec, seed, view))
-        task.add_done_callback(lambda t: self._bot_decided(table, version, t))
+        task.add_done_callback(lambda t: self.spawn(table, lambda: self._bot_decided(table, version, t)))
 
-    def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
+    async def _timed_out(self, table: Table, version: int) -> None:
+        """The turn timer ran out (the clock fired): the default action, if still that turn."""
+        match = table.match
+        if table.replica or match is None or table.version != version or table.status != "playing":
+            return
+        await self._play_for(table, match.default_action(), "timer")
+
+    async def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
         table.thinking = False
         match = table.match
         if table.replica or match is None or table.version != version or table.status != "playing":
@@ -862,12 +996,12 @@ class TableService:
         except Exception as e:  # a broken or remote bot must not stall the table
             log.warning("table %s: bot failed (%s); playing the default action", table.code, e)
             action = match.default_action()
-            self._record_fault(table, match.to_act, e)
+            await self._record_fault(table, match.to_act, e)
         seat = match.to_act
         stand_in = seat is not None and seat >= 0 and table.seats[seat].kind != "bot"
-        self._play_for(table, action, "away" if stand_in else "bot")
+        await self._play_for(table, action, "away" if stand_in else "bot")
 
-    def _record_fault(self, table: Table, seat: int | None, error: Exception) -> None:
+    async def _record_fault(self, table: Table, seat: int | None, error: Exception) -> None:
         """Count a failed bot decision against its seat (stored with the seats, shown to all)."""
         if seat is None or not 0 <= seat < len(table.seats):
             return
@@ -875,16 +1009,17 @@ class TableService:
         s.faults += 1
         s.last_fault = f"{type(error).__name__}: {error}"[:200]
         try:
-            self.store.update_game(table.id, epoch=table.epoch, seats=[x.to_json() for x in table.seats])
+            await self.write(self.store.update_game, table.id, epoch=table.epoch,
+                             seats=[x.to_json() for x in table.seats])
         except Exception as e:  # the count is information; the game must go on without it
             log.error("table %s: could not store a change of seats, status or settings: %s", table.code, e)
 
-    def _play_for(self, table: Table, action: Any, why: str) -> None:
+    async def _play_for(self, table: Table, action: Any, why: str) -> None:
         """Play ``action`` for the seat to act: its seated ``bot``, or for a person, because the
         turn ``timer`` ran out or they were ``away`` (a bot stood in): those two are told."""
         seat = table.match.to_act if table.match is not None else None
         try:
-            self._apply(table, action)
+            await self._apply(table, action)
         except Exception as e:  # e.g. the store is down: try again shortly rather than stall
             log.error("table %s: could not play %s (%s): %s", table.code, action, why, e)
             loop = self.loop or asyncio.get_running_loop()
@@ -893,7 +1028,7 @@ class TableService:
         if why != "bot":
             table.notices = [*table.notices, {"version": table.version, "seat": seat, "why": why,
                                               "action": public_action_json(action)}][-NOTICES_KEPT:]
-        self._advance(table)
+        await self._advance(table)
 
     # --- connections and broadcasting --------------------------------------------------------
 
@@ -970,11 +1105,28 @@ class TableService:
 
     async def run(self, method: str, code: str, *args: Any) -> Any:
         """``method`` (act, join, move, start, stop, rematch, handoff, claim) of the table ``code``, run by the
-        process that owns the table: here, or forwarded to its owner."""
+        process that owns the table: here, in the table's turn, or forwarded to its owner."""
         table = self.get(code)
-        if self.cluster is not None and table.replica:
-            return await self.cluster.forward(table, method, args)
-        return getattr(self, method)(code, *args)
+        if self.cluster is None or not table.replica:
+            async with table.lock:
+                if not table.replica:
+                    return await self._step(table, method, code, args)
+        # Another process runs it (or it moved there while this waited for its turn).
+        return await self.cluster.forward(table, method, args)
+
+    async def run_here(self, method: str, code: str, *args: Any) -> Any:
+        """``method`` of the table ``code`` in its turn, here: this process runs the table (a
+        call another process forwarded, or a table it has just taken over)."""
+        table = self.get(code)
+        async with table.lock:
+            if table.replica:
+                raise MessageError("unavailable", "that table moved to another server process; try again")
+            return await self._step(table, method, code, args)
+
+    async def _step(self, table: Table, method: str, code: str, args: tuple[Any, ...]) -> Any:
+        if self.unsettled(table):  # a deal or an end the table owes comes first
+            await self._advance(table)
+        return await getattr(self, f"_{method}")(code, *args)
 
     def hint(self, code: str, token: Any) -> tuple[Table, int, str]:
         table = self.get(code)

@@ -100,7 +100,11 @@ class Store:
         except Exception as e:  # an unknown driver or a malformed URL
             raise StoreError(f"cannot use the database URL {url!r}: {e}") from None
         self.migrate()
-        self._writer: Any = None  # driver connection for append_action
+        # Each writing thread's own driver connection for append_action (the server writes from
+        # a few threads), and all of them, to close.
+        self._local = threading.local()
+        self._writers: list[Any] = []
+        self._writers_lock = threading.Lock()
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if self.is_sqlite and parsed.database not in (None, "", ":memory:"):
@@ -134,10 +138,11 @@ class Store:
         if self._checkpointer is not None:
             self._checkpointer.join(5)
             self._checkpointer = None
-        if self._writer is not None:
+        with self._writers_lock:
+            writers, self._writers = self._writers, []
+        for writer in writers:
             with contextlib.suppress(Exception):
-                self._writer.close()
-            self._writer = None
+                writer.close()
         self.engine.dispose()
 
     def migrate(self) -> None:
@@ -195,22 +200,25 @@ class Store:
         that lease is held; otherwise it raises LeaseLost and nothing is written.
 
         This is the hot path (every card played), so it skips the SQL expression layer and uses
-        one dedicated driver connection; call it from one thread (the server's event loop).
+        a driver connection kept for it, one for each thread that calls it.
         """
         text = json.dumps(action, separators=(",", ":"))
         sql, params = ((self._insert_action, (game_id, seq, text)) if epoch is None
                        else (self._insert_fenced, (game_id, seq, text, game_id, epoch)))
         for attempt in (1, 2):
-            if self._writer is None:
-                self._writer = self.engine.raw_connection()
+            writer = getattr(self._local, "writer", None)
+            if writer is None:
+                writer = self._local.writer = self.engine.raw_connection()
+                with self._writers_lock:
+                    self._writers.append(writer)
             try:
-                cur = self._writer.cursor()
+                cur = writer.cursor()
                 try:
                     cur.execute(sql, params)
                     written = cur.rowcount
                 finally:
                     cur.close()
-                self._writer.commit()
+                writer.commit()
                 if written != 1:
                     raise LeaseLost(f"action {seq} of game {game_id} not stored: this process no longer "
                                     f"holds the table's lease (epoch {epoch})")
@@ -219,7 +227,10 @@ class Store:
                 raise
             except Exception as e:
                 log.warning("storing action %d of game %d failed: %s", seq, game_id, e)
-                bad, self._writer = self._writer, None
+                bad, self._local.writer = writer, None
+                with self._writers_lock:
+                    if bad in self._writers:
+                        self._writers.remove(bad)
                 # The driver marks a connection the database ended (a restart, a failover, an
                 # idle timeout) as closed.
                 lost = bool(getattr(getattr(bad, "dbapi_connection", None), "closed", False))

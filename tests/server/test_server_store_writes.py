@@ -1,0 +1,115 @@
+"""Store writes off the event loop (issue 30): a table's writes run in a writer thread, in
+order, and nothing is shown before it is stored. Told by what happens while one write is held,
+not by the clock: a slow commit (PostgreSQL once took 145 ms on the loop) holds up only the
+table it is for."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from server_helpers import create, join, state, store_fixture  # noqa: F401 (a fixture)
+from starlette.testclient import TestClient
+
+from callbreak.server.app import create_app
+from callbreak.server.tables import TableService
+from callbreak.store import Store
+
+HANG = 60  # seconds: only a hang (the loop blocked for good) runs into it
+
+
+def four_people(client: TestClient) -> tuple[str, list[str]]:
+    made = create(client, deals=1)
+    tokens = [made["token"]] + [join(client, made["code"], n)["token"] for n in ("Bob", "Cat", "Dan")]
+    assert client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]}).status_code == 200
+    return made["code"], tokens
+
+
+def turn(client: TestClient, code: str, tokens: list[str]) -> tuple[str, int, dict[str, Any]]:
+    """The token of the seat to act, the version, and its first legal action."""
+    s = state(client, code)
+    seat = s["view"]["to_act"]
+    mine = state(client, code, tokens[seat])
+    ordinary = [a for a in mine["view"]["legal"] if a["type"] != "look" and not a.get("blind")]
+    return tokens[seat], s["version"], ordinary[0]
+
+
+class Caller(threading.Thread):
+    """One HTTP request in a thread of its own; ``events`` gets ``name`` once it is answered."""
+
+    def __init__(self, client: TestClient, path: str, body: Any, name: str, events: list[str]) -> None:
+        super().__init__(daemon=True)
+        self.client, self.path, self.body, self.name, self.events = client, path, body, name, events
+        self.answer: Any = None
+
+    def run(self) -> None:
+        r = self.client.post(self.path, json=self.body)
+        self.answer = (r.status_code, r.json())
+        self.events.append(self.name)
+
+
+def test_a_slow_store_write_holds_up_only_its_own_table(store: Store) -> None:
+    events: list[str] = []
+    held, entered = threading.Event(), threading.Event()
+    with TestClient(create_app(store, practice=True)) as client:
+        a_code, a_tokens = four_people(client)
+        b_code, b_tokens = four_people(client)
+        a_id = store.load_game(a_code).id  # type: ignore[union-attr]
+        a_token, a_version, a_action = turn(client, a_code, a_tokens)
+        real = store.append_action
+        writers: set[str] = set()
+
+        def slow(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
+            writers.add(threading.current_thread().name)
+            if game_id == a_id and seq == a_version:
+                entered.set()
+                assert held.wait(HANG)  # a commit that takes long
+                events.append("A stored")
+            real(game_id, seq, action, epoch)
+
+        store.append_action = slow  # type: ignore[method-assign]
+        body = {"token": a_token, "version": a_version, "action": a_action}
+        first = Caller(client, f"/api/tables/{a_code}/action", body, "A answered", events)
+        first.start()
+        assert entered.wait(HANG)
+        # Sent again meanwhile (a page that reconnected): it waits for the table's turn.
+        again = Caller(client, f"/api/tables/{a_code}/action", body, "A again answered", events)
+        again.start()
+        # While table A's write is held: the lobby answers, table B plays and shows its move, and
+        # table A shows nothing of the action not yet stored.
+        assert client.get("/api/meta").status_code == 200
+        events.append("meta answered")
+        b_token, b_version, b_action = turn(client, b_code, b_tokens)
+        b = Caller(client, f"/api/tables/{b_code}/action",
+                   {"token": b_token, "version": b_version, "action": b_action}, "B answered", events)
+        b.start()
+        b.join(HANG)
+        assert b.answer is not None and b.answer[0] == 200, b.answer
+        assert state(client, b_code)["version"] > b_version
+        assert state(client, a_code)["version"] == a_version
+        assert len(store.load_game(a_code).actions) == a_version  # type: ignore[union-attr]
+        assert first.is_alive() and again.is_alive()
+        held.set()
+        first.join(HANG)
+        again.join(HANG)
+        assert first.answer[0] == 200 and again.answer[0] == 200, (first.answer, again.answer)
+        # Then A's action is stored, once, shown, and answered; its retry is answered as played.
+        assert events[:3] == ["meta answered", "B answered", "A stored"], events
+        assert sorted(events[3:]) == ["A again answered", "A answered"], events
+        stored = store.load_game(a_code).actions  # type: ignore[union-attr]
+        assert len(stored) == a_version + 1 and stored[a_version]["type"] == a_action["type"]
+        assert state(client, a_code)["version"] > a_version
+    assert writers and all(name.startswith("store-write") for name in writers), writers
+
+
+def test_the_plain_methods_write_on_the_calling_thread(store: Store) -> None:
+    """A program that drives a TableService itself (a benchmark) runs each step to its end, the
+    store writes included, with no event loop to await on."""
+    service = TableService(store, practice=True)
+    table, host, _ = service.create({"preset": "callbreak", "deals": 1, "timer": None}, "Ann", seed=3)
+    for name in ("Bob", "Cat", "Dan"):
+        service.join(table.code, name)
+    stored = store.load_game(table.code)
+    assert stored is not None and [s["name"] for s in stored.seats] == ["Ann", "Bob", "Cat", "Dan"]
+    assert service.tables[table.code].status == "lobby"
+    service.close()
