@@ -20,10 +20,11 @@ def metric(text: str, name: str) -> float:
 
 
 def wait_ready(client: TestClient) -> dict[str, object]:
-    deadline = time.monotonic() + 60
-    while (r := client.get("/readyz")).status_code != 200:
-        assert r.status_code == 503 and r.json()["database"] == "ok", r.text
-        assert time.monotonic() < deadline, r.text
+    """Until the process is ready and its bots' kernel too (every bot can play)."""
+    deadline = time.monotonic() + 120
+    while (r := client.get("/readyz")).status_code != 200 or r.json()["kernel"] != "ready":
+        assert r.json()["database"] == "ok", r.text
+        assert time.monotonic() < deadline, r.text  # (a hang)
         time.sleep(0.05)
     return r.json()  # type: ignore[no-any-return]
 

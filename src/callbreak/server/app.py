@@ -347,7 +347,13 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.get("/readyz")
     async def readyz() -> JSONResponse:
-        """Ready (200) once the bots' kernel is ready and the database answers, else 503."""
+        """Ready (200) while the database answers and the process is not stopping, else 503.
+
+        The bots' compiled kernel is not waited for: while it compiles (a minute at most, on a
+        fresh install) the process serves every page and every table whose bots do not run on
+        it; a table with the expert waits for it, and says so. ``kernel`` is where the compile
+        is (waiting, compiling, ready, failed) and ``preparing`` what the page shows meanwhile.
+        """
         warmup = service.warmup
         kernel = warmup.state if warmup is not None else "waiting"
         try:
@@ -355,7 +361,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             database = "ok"
         except Exception as e:  # down, or too slow to count as answering
             database = f"{type(e).__name__}: {e}"[:200] or "no answer"
-        ready = warmup is not None and warmup.ready and database == "ok" and not draining.is_set()
+        ready = warmup is not None and database == "ok" and not draining.is_set()
         body = {"ready": ready, "kernel": kernel, "database": database, "pid": os.getpid()}
         if draining.is_set():
             body["draining"] = True

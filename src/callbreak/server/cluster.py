@@ -127,14 +127,14 @@ class Cluster:
     def take_over(self) -> int:
         """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""
         count = 0
-        if self.draining or not self._ready():
-            return 0  # stopping; or its bots could not play yet: a ready process takes them first
+        if self.draining:
+            return 0  # stopping: it takes none
         for code in self.store.unowned_games():
             if self._handed_lately(code):
                 continue  # handed on just now: the process it went to claims it first
             stored = self.store.load_game(code)
-            if stored is None:
-                continue
+            if stored is None or not self._can_run(stored.config):
+                continue  # (its bots could not play yet here: a process whose kernel is ready takes it)
             if self._claim(stored, "found free"):
                 count += 1
         return count
@@ -241,10 +241,14 @@ class Cluster:
             count += 1
         return count
 
-    def _ready(self) -> bool:
-        """Whether this process's bots can play (its compiled kernel is ready)."""
+    def _can_run(self, config: dict[str, Any]) -> bool:
+        """Whether this process's bots can play a table of these settings now: its compiled
+        kernel is ready, or none of the table's bots runs on it (a process still compiling
+        serves every other table; a person's stand-in waits for the kernel, as at any table)."""
         warmup = self.service.warmup
-        return warmup is None or warmup.ready
+        if warmup is None or warmup.ready:
+            return True
+        return not any(engines.bot_needs_kernel(config, spec) for spec in config.get("bots", []))
 
     def _handed_lately(self, code: str) -> bool:
         """Whether this process handed the table on so lately that the process it went to may
@@ -503,9 +507,9 @@ class Cluster:
         table = self.service.tables.get(message["code"])
         if message.get("to") not in (self.me, "*") or self.draining or (table is not None and not table.replica):
             return  # not for us, or taken here already (an action here found it unowned)
-        if message.get("to") == "*" and not self._ready():
-            return  # offered to any process: one whose bots can play takes it
         stored = self.store.load_game(message["code"])
+        if message.get("to") == "*" and stored is not None and not self._can_run(stored.config):
+            return  # offered to any process: one whose bots can play takes it
         if stored is not None and stored.status in ("lobby", "playing"):
             self._claim(stored, f"offered by {message.get('from')}")
 

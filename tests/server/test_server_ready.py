@@ -1,0 +1,63 @@
+"""What /readyz means while the bots' kernel compiles (issue 30): the process is ready, since it
+serves every page and every table whose bots do not run on the kernel; a table with the expert
+waits for it and says so. Ready means the database answers and the process is not stopping."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from server_helpers import SeatClient, create, store_fixture  # noqa: F401 (a fixture)
+from starlette.testclient import TestClient
+
+from callbreak.server import warmup
+from callbreak.server.app import create_app
+from callbreak.server.cluster import Cluster
+from callbreak.server.tables import PREPARING, TableService
+from callbreak.server.warmup import KernelWarmup
+from callbreak.store import Store
+
+HANG = 60  # seconds: only a hang runs into it
+
+
+def test_ready_while_the_kernel_compiles_and_a_random_table_plays(store: Store,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled = threading.Event()
+    monkeypatch.setattr(warmup, "warm_kernel", lambda: compiled.wait(HANG))  # a compile held open
+    try:
+        with TestClient(create_app(store, practice=True)) as client:
+            ready = client.get("/readyz")
+            assert ready.status_code == 200, ready.text
+            assert ready.json()["kernel"] == "compiling" and ready.json()["preparing"] == PREPARING
+            made = create(client, deals=1, bots=["random"] * 4)
+            seat = SeatClient(client, made["code"], made["token"])
+            seat.start()
+            assert client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]}).status_code == 200
+            seat.join(HANG)
+            assert seat.error is None and seat.messages[-1]["view"]["phase"] == "over", seat.error
+            assert client.get("/readyz").json()["kernel"] == "compiling"  # the whole game meanwhile
+            compiled.set()
+            while (body := client.get("/readyz").json())["kernel"] != "ready":
+                compiled.wait(0.05)
+            assert body == {"ready": True, "kernel": "ready", "database": "ok", "pid": body["pid"]}
+    finally:
+        compiled.set()
+
+
+@pytest.mark.parametrize(("bots", "runs"), [(["random", "heuristic", "neural", "greedy"], True),
+                                             (["random", "random", "random", "expert"], False),
+                                             (["expert:budget=0.1"] * 4, False)])
+def test_a_process_still_compiling_takes_over_only_tables_its_bots_can_play(
+        store: Store, bots: list[str], runs: bool) -> None:
+    """Which unowned tables a process takes over (or takes when offered to any process) while
+    its kernel compiles: those whose bots do not run on it; an expert table waits for a process
+    whose kernel is ready. Once ready, it takes every table."""
+    service = TableService(store)
+    service.warmup = KernelWarmup(child=False)
+    service.warmup.state = "compiling"
+    cluster = Cluster(service)
+    config: dict[str, Any] = {"game": "callbreak", "preset": "callbreak", "bots": bots}
+    assert cluster._can_run(config) is runs
+    service.warmup.state = "ready"
+    assert cluster._can_run(config) is True
