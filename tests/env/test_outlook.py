@@ -12,7 +12,7 @@ from test_neural_bot import NET, _random_network
 
 from callbreak.bots import make_bot
 from callbreak.bots.neural import OUTLOOK, Network, NeuralBot, NeuralWeightsError
-from callbreak.core import CHANCE, Call, Phase
+from callbreak.core import CHANCE, Call, Look, Phase
 from callbreak.core.scoring import expected_deal_points
 from callbreak.env.vector import VectorEnv
 from callbreak.games import game_info, new_game
@@ -130,3 +130,35 @@ def test_the_command_names_a_missing_base_and_trains_from_a_real_one(tmp_path: P
     assert done.exit_code == 0, done.output
     made = Network.load(tmp_path / "o" / "neural.npz")
     assert made.outlook and made.meta["command"].startswith("callbreak train-outlook")
+
+
+@pytest.mark.parametrize("preset", ["callbreak", "partnership", "567"])
+def test_the_batched_call_is_the_bots_call(preset: str) -> None:
+    """Self-play calls in batches (calls_by_outlook); the bot at a table calls one view at a time:
+    the same call for the same view, the partner's call counted in partnership."""
+    from callbreak.bots.neural import calls_by_outlook, features, partner_calls
+    from callbreak.games.spaces import CALL0, legal_ids
+
+    net = _random_network(seed=11, outlook=True)
+    bot = NeuralBot(net)
+    checked = 0
+    for seed in range(6):
+        game = new_game("callbreak", preset=preset, deals=1)
+        chance = game_info("callbreak").dealer(seed)
+        while not game.is_over:
+            if game.to_act == CHANCE:
+                game.apply(chance.chance(game))
+                continue
+            view = game.view(game.to_act)
+            action = bot.decide(view, 1.0).action
+            if view.phase is Phase.CALL and any(isinstance(a, Call) and not a.blind for a in view.legal) \
+                    and not any(isinstance(a, Look) for a in view.legal):
+                x = features(view, net.scale)[None, :]
+                mask = np.zeros((1, 83), dtype=np.int8)
+                mask[0, list(legal_ids(view))] = 1
+                _, _, outlook = net.forward_all(x, mask)
+                chosen = calls_by_outlook(outlook, mask, partner_calls(x, view.rules), view.rules)[0]
+                assert isinstance(action, Call) and chosen == CALL0 + action.tricks
+                checked += 1
+            game.apply(action)
+    assert checked >= 20

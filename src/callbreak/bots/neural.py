@@ -43,6 +43,7 @@ from callbreak.games.spaces import (
     CALL0,
     CALLBREAK_ACTIONS,
     CALLBREAK_FAMILY,
+    LOOK,
     Encoder,
     describe_action,
     legal_ids,
@@ -256,6 +257,38 @@ class Network:
         if net.outlook and width != OUTLOOK:
             raise NeuralWeightsError(f"{source}: the outlook head has {width} classes, not {OUTLOOK}")
         return net
+
+
+@functools.lru_cache(maxsize=64)
+def points_table(rules: Rules) -> np.ndarray:
+    """(OUTLOOK calls, OUTLOOK tricks): the deal points in tenths of a call made after looking
+    (a pair's call, in partnership, goes up to 26) for each number of tricks taken."""
+    return np.array([[deal_points(c, w, rules) for w in range(OUTLOOK)] for c in range(OUTLOOK)],
+                    dtype=np.float32)
+
+
+def partner_calls(x: np.ndarray, rules: Rules) -> np.ndarray:
+    """(B,) the partner's call where the partnership rule is on and the partner has called (the
+    pair's tricks then decide), else 0; from stored inputs (B, BASE)."""
+    if not rules.partnership:
+        return np.zeros(len(x), dtype=np.int64)
+    partner = _block(x, "calls")[:, 2 * 15:3 * 15]  # relative seat 2, one-hot; index 14: none yet
+    return np.where(partner[:, 14] > 0, 0, np.argmax(partner[:, :14], axis=1))
+
+
+def seen_calls(mask: np.ndarray) -> np.ndarray:
+    """(B,) whether each position is a call made after looking (calls legal, looking not: where
+    blind calls are on, the seat that may still look decides that first)."""
+    return np.asarray(mask[:, CALL0:CALL0 + 14].any(axis=1) & (mask[:, LOOK] == 0))
+
+
+def calls_by_outlook(outlook: np.ndarray, mask: np.ndarray, partner: np.ndarray, rules: Rules) -> np.ndarray:
+    """For a batch of call positions: the call action id that scores best over each outlook
+    ((B, OUTLOOK) distributions, (B, 83) legal masks with a call, (B,) the partner's call or 0)."""
+    legal = mask[:, CALL0:CALL0 + 14] > 0
+    totals = np.minimum(np.arange(14)[None, :] + partner[:, None], OUTLOOK - 1)
+    worth = np.einsum("bcw,bw->bc", points_table(rules)[totals], outlook)
+    return np.asarray(CALL0 + np.argmax(np.where(legal, worth, -np.inf), axis=1))
 
 
 def _layers(arrays: dict[str, np.ndarray], name: str) -> tuple[tuple[np.ndarray, np.ndarray], ...]:

@@ -24,13 +24,20 @@ from typing import Any
 
 import numpy as np
 
-from callbreak.bots.neural import BASE, ENCODER, OUTLOOK, Network, rules_features
-from callbreak.core.scoring import deal_points
+from callbreak.bots.neural import (
+    BASE,
+    ENCODER,
+    OUTLOOK,
+    Network,
+    calls_by_outlook,
+    partner_calls,
+    rules_features,
+    seen_calls,
+)
 from callbreak.env.vector import VectorEnv
-from callbreak.games.spaces import BLIND0, CALL0, CALLBREAK_ACTIONS
+from callbreak.games.spaces import BLIND0, CALL0, CALLBREAK_ACTIONS, LOOK
 from callbreak.learn.train import PRESET_MIX, TrainingError, _torch, git_commit, margin_against
 
-LOOK = 80  # the action id of "look at the cards" (blind calls on)
 _CALLS = ENCODER.blocks["calls"]
 _PARTNER_NONE = _CALLS.offset + 2 * 15 + 14  # the partner (relative seat 2) has not called yet
 
@@ -49,13 +56,6 @@ class OutlookData:
                 "tricks": np.asarray(self.tricks, dtype=np.int8)}
 
 
-def _points_table(env: VectorEnv) -> np.ndarray:
-    """(OUTLOOK calls, OUTLOOK tricks) deal points in tenths, for calls made after looking (a pair's
-    call, in partnership, goes up to 26)."""
-    return np.array([[deal_points(c, w, env.rules) for w in range(OUTLOOK)] for c in range(OUTLOOK)],
-                    dtype=np.float32)
-
-
 class OutlookPlay:
     """``env``'s tables played by ``net`` at every seat but the random ones; :meth:`play` keeps each
     call position of the network's seats with the tricks taken after it."""
@@ -69,7 +69,6 @@ class OutlookPlay:
         self.explore = explore
         self.temperature = temperature
         self.rules_x = rules_features(env.rules)
-        self.points = _points_table(env)
         env.reset(seed=int(self.rng.integers(2**31)))
         t = env.num_tables
         self.random_seat = self.rng.random((t, 4)) < random_share
@@ -94,6 +93,7 @@ class OutlookPlay:
         calling = (mask[:, CALL0:CALL0 + 14].any(axis=1) | (mask[:, LOOK] == 1)
                    | mask[:, BLIND0:BLIND0 + 14].any(axis=1))
         seats = env.to_act[tables]
+        calls = seen_calls(mask)
         for k in np.flatnonzero(calling):
             t = int(tables[k])
             pair = bool(env.rules.partnership and x[k, _PARTNER_NONE] == 0)
@@ -101,12 +101,10 @@ class OutlookPlay:
             out.x.append(x[k].copy())
             out.mask.append(mask[k].copy())
             out.tricks.append(-1)
-            if outlook is not None and mask[k, CALL0:CALL0 + 14].any() and self.rng.random() > self.explore:
+            if outlook is not None and calls[k] and self.rng.random() > self.explore:
                 # The bot's own choice: the call that scores best over the outlook.
-                legal = np.flatnonzero(mask[k, CALL0:CALL0 + 14])
-                partner = int(np.argmax(x[k, _PARTNER_NONE - 14:_PARTNER_NONE])) if pair else 0
-                value = self.points[legal + partner] @ outlook[k]
-                actions[k] = CALL0 + legal[int(np.argmax(value))]
+                partner = partner_calls(x[k:k + 1], env.rules)
+                actions[k] = calls_by_outlook(outlook[k:k + 1], mask[k:k + 1], partner, env.rules)[0]
             elif self.rng.random() < self.explore:
                 legal = np.flatnonzero(mask[k])
                 actions[k] = int(self.rng.choice(legal))

@@ -27,7 +27,14 @@ import numpy as np
 from callbreak.bots import make_bot
 from callbreak.bots.base import Bot
 from callbreak.bots.expert import ExpertBot
-from callbreak.bots.neural import Network, input_scale, rules_features
+from callbreak.bots.neural import (
+    Network,
+    calls_by_outlook,
+    input_scale,
+    partner_calls,
+    rules_features,
+    seen_calls,
+)
 from callbreak.core.actions import Action, Deal
 from callbreak.core.cards import cards_of
 from callbreak.core.match import Match
@@ -80,13 +87,15 @@ class SelfPlay:
 
     def __init__(self, env: VectorEnv, population: Population, labeller: ExpertBot,
                  nets: list[Network], seed: int, label_share: float = 1.0,
-                 temperature: float = 1.0, call_labeller: ExpertBot | None = None) -> None:
+                 temperature: float = 1.0, call_labeller: ExpertBot | None = None,
+                 label_calls: bool = True) -> None:
         self.env = env
         self.population = population
         self.labeller = labeller
         # Calls are few (one a seat a deal) and each decides a whole deal's score: they may be
         # labelled from more simulated deals than the cards.
         self.call_labeller = call_labeller or labeller
+        self.label_calls = label_calls  # off: calls are the outlook head's (learn.outlook), not labelled
         self.nets = nets  # [current, past...]
         self.rng = np.random.default_rng(seed)
         self.label_share = label_share
@@ -136,7 +145,8 @@ class SelfPlay:
             chosen: int | None = None
             if len(ids) == 1:
                 chosen = next(iter(ids))
-            elif who == "expert" or self.rng.random() < self.label_share:
+            elif who == "expert" or (self.rng.random() < self.label_share
+                                     and (self.label_calls or view.phase is not Phase.CALL)):
                 q = self._label(view, ids)
                 self._keep(out, t, seat, q)
                 if who == "expert":
@@ -203,9 +213,16 @@ class SelfPlay:
         return q
 
     def _net_actions(self, net: Network, tables: list[int]) -> np.ndarray:
-        logits, _ = net.forward(self._inputs(tables), self.env.mask[tables])
-        logits = np.where(self.env.mask[tables] == 1, logits / max(self.temperature, 1e-6), -np.inf)
+        x, mask = self._inputs(tables), self.env.mask[tables]
+        logits, _, outlook = net.forward_all(x, mask)
+        logits = np.where(mask == 1, logits / max(self.temperature, 1e-6), -np.inf)
         if self.temperature <= 0:
-            return np.asarray(np.argmax(logits, axis=1))
-        g = self.rng.gumbel(size=logits.shape)
-        return np.asarray(np.argmax(logits + g, axis=1))
+            actions = np.argmax(logits, axis=1)
+        else:
+            actions = np.argmax(logits + self.rng.gumbel(size=logits.shape), axis=1)
+        calling = seen_calls(mask)
+        if outlook is not None and calling.any():  # a network with an outlook calls by it, as the bot
+            rows = np.flatnonzero(calling)
+            actions[rows] = calls_by_outlook(outlook[rows], mask[rows], partner_calls(x[rows], self.env.rules),
+                                             self.env.rules)
+        return np.asarray(actions)
