@@ -215,6 +215,7 @@ def cluster(pg_url: str) -> Iterator[tuple[list[Process], Proxy]]:
         proxy.stop()
         for p in processes:
             p.stop()
+            print(f"--- process on port {p.port} printed:\n{''.join(p.output)[-6000:]}")  # shown if it failed
 
 
 def test_through_the_proxy_no_action_is_forwarded(cluster: tuple[list[Process], Proxy], pg_url: str) -> None:

@@ -79,6 +79,7 @@ class Cluster:
         self.stopping = threading.Event()
         self.draining = False  # handing every table on before it stops: it takes none
         self.answering: set[asyncio.Task[None]] = set()  # calls from other processes being run
+        self.handing: set[asyncio.Task[None]] = set()  # tables handed on once their step is done
         self.in_flight = False  # a batch of notices is being sent
 
     @classmethod
@@ -221,25 +222,38 @@ class Cluster:
         for table in list(self.service.tables.values()):
             if table.replica or table.epoch is None or table.status == "over":
                 continue
-            self._remote_seats(table)
-            best, most = "*", 0
-            for proc, (seats, _) in self.remote.get(table.code, {}).items():
-                if len(seats) > most:
-                    best, most = proc, len(seats)
-            try:
-                self.store.release_lease(table.id, self.me, table.epoch)
-            except Exception as e:  # the database is away: the lease lapses as for a dead process
-                log.error("process %s could not give up table %s: %s", self.me, table.code, e)
-                continue
-            log.info("process %s is stopping: hands table %s to %s", self.me, table.code,
-                     "any process" if best == "*" else best)
-            self.service.metrics.handovers.inc()
-            # An action arriving here meanwhile waits for the claim and goes to the new owner.
-            self.handed[table.code] = time.monotonic()
-            self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
-            self._follow(table)
-            count += 1
+            if table.lock.locked():  # a step is under way (a write): handed on when it is done
+                self.handing.add(self.service.spawn(table, self._hand_on_stopping_in_turn(table)))
+                count += 1
+            elif self._hand_on_stopping(table):
+                count += 1
         return count
+
+    async def _hand_on_stopping_in_turn(self, table: Table) -> None:
+        if not table.replica and table.epoch is not None and table.status != "over":
+            self._hand_on_stopping(table)
+
+    def _hand_on_stopping(self, table: Table) -> bool:
+        """Give the table up and offer it on (this process is stopping); whether it was given up."""
+        assert table.epoch is not None
+        self._remote_seats(table)
+        best, most = "*", 0
+        for proc, (seats, _) in self.remote.get(table.code, {}).items():
+            if len(seats) > most:
+                best, most = proc, len(seats)
+        try:
+            self.store.release_lease(table.id, self.me, table.epoch)
+        except Exception as e:  # the database is away: the lease lapses as for a dead process
+            log.error("process %s could not give up table %s: %s", self.me, table.code, e)
+            return False
+        log.info("process %s is stopping: hands table %s to %s", self.me, table.code,
+                 "any process" if best == "*" else best)
+        self.service.metrics.handovers.inc()
+        # An action arriving here meanwhile waits for the claim and goes to the new owner.
+        self.handed[table.code] = time.monotonic()
+        self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
+        self._follow(table)
+        return True
 
     def _can_run(self, config: dict[str, Any]) -> bool:
         """Whether this process's bots can play a table of these settings now: its compiled
@@ -617,8 +631,11 @@ class Cluster:
                 self.in_flight = False
 
     async def flush(self, timeout: float = 2.0) -> None:
-        """Until every notice posted so far has gone (or ``timeout`` seconds)."""
+        """Until the tables being handed on are (a step was under way at them) and every notice
+        posted so far has gone (or ``timeout`` seconds)."""
         deadline = time.monotonic() + timeout
+        if self.handing:
+            await asyncio.wait(self.handing, timeout=timeout)
         while (not self.outbox.empty() or self.in_flight) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
 
@@ -674,13 +691,26 @@ class Cluster:
                 else:  # nobody here watches it: stop following it (get() loads it again)
                     self.service.tables.pop(table.code, None)
             elif table.epoch is not None and table.status != "over":
-                if table.id not in held:
-                    self.lost(table)
+                # Only between the table's steps: one under way (its write) must not find the
+                # table following the store, or gone to another process, when it goes on.
+                if table.lock.locked():
+                    self.service.spawn(table, self._upkeep_in_turn(table, table.id in held))
                 else:
-                    self._remote_seats(table)
-                    self.hand_on(table)
+                    self._upkeep(table, table.id in held)
         self.take_over()
         self._forget_gone()
+
+    def _upkeep(self, table: Table, held: bool) -> None:
+        """Follow a table whose lease is lost; else hand it on if its players are elsewhere."""
+        if not held:
+            self.lost(table)
+        else:
+            self._remote_seats(table)
+            self.hand_on(table)
+
+    async def _upkeep_in_turn(self, table: Table, held: bool) -> None:
+        if not table.replica and table.epoch is not None and table.status != "over":
+            self._upkeep(table, held)
 
     def _forget_gone(self) -> None:
         """Drop what this process keeps about tables it no longer has, and handovers past their

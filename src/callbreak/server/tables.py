@@ -362,14 +362,14 @@ class TableService:
         """Stop the writer threads once the writes under way are done (the server is stopping)."""
         self._writers.shutdown(wait=True)
 
-    def spawn(self, table: Table, step: Callable[[], Coroutine[Any, Any, Any]]) -> None:
-        """Run ``step()`` at ``table`` once the step before it is done (a clock ran out, a bot
+    def spawn(self, table: Table, step: Coroutine[Any, Any, Any]) -> asyncio.Task[None]:
+        """Run ``step`` at ``table`` once the step before it is done (a clock ran out, a bot
         answered, a table was taken over): a task of its own, on the loop."""
         async def in_turn() -> None:
             _INLINE.set(False)  # (this task's own context: a clock armed inline runs on the loop)
             async with table.lock:
                 try:
-                    await step()
+                    await step
                 except Exception:
                     log.exception("table %s: a step failed", table.code)
 
@@ -377,6 +377,7 @@ class TableService:
         task = loop.create_task(in_turn())
         self._steps.add(task)
         task.add_done_callback(self._steps.discard)
+        return task
 
     # --- limits ---------------------------------------------------------------------------------
 
@@ -843,7 +844,7 @@ class TableService:
             if not table.replica and table.match is not None and table.status == "playing":
                 await self._advance(table)
 
-        self.spawn(table, step)
+        self.spawn(table, step())
 
     async def _advance(self, table: Table) -> None:
         """Run chance steps, finish a game that is over, then broadcast and start the clock."""
@@ -882,7 +883,7 @@ class TableService:
             if not table.replica and table.version == version and table.status == "playing":
                 await self._advance(table)
 
-        self.spawn(table, step)
+        self.spawn(table, step())
 
     async def _finish(self, table: Table) -> None:
         match = table.match
@@ -965,7 +966,7 @@ class TableService:
         seat = match.to_act
         assert seat is not None and seat >= 0
         if table.deadline_kind == "timer" and table.connected(seat):
-            self.spawn(table, lambda: self._timed_out(table, version))
+            self.spawn(table, self._timed_out(table, version))
             return
         spec = self.bot_for(table, seat)
         if table.seats[seat].kind != "bot":
@@ -976,7 +977,7 @@ class TableService:
         table.thinking = True
         loop = self.loop or asyncio.get_running_loop()
         task = loop.create_task(self.think(table.config, spec, seed, view))
-        task.add_done_callback(lambda t: self.spawn(table, lambda: self._bot_decided(table, version, t)))
+        task.add_done_callback(lambda t: self.spawn(table, self._bot_decided(table, version, t)))
 
     async def _timed_out(self, table: Table, version: int) -> None:
         """The turn timer ran out (the clock fired): the default action, if still that turn."""
