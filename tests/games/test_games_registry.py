@@ -203,8 +203,8 @@ def _places(game: Any) -> list[int]:
     this deal, each seat's discards, the stock (the same card in two of them is a bug)."""
     played = game.view(None).played
     parts = list(game.hands) + [mask(played)]
-    parts += list(getattr(game, "discards", ()))
-    parts.append(mask(tuple(getattr(game, "stock", ()))))
+    parts += list(game.discards)
+    parts.append(mask(tuple(game.stock)))
     return parts
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from callbreak.bots.base import BotError, Decision, register
 from callbreak.core.actions import CHANCE, Action, Bid, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.sampling import SamplingError
 from callbreak.core.tricks import beats
 from callbreak.games import GameInfo, GameView, game_info
 from callbreak.games.base import GamePhase, TrickGame
@@ -216,51 +217,15 @@ def choose_card(legal: list[Card], trick: list[Card], trump: int, low_high: bool
 
 def sample_world(view: GameView, rng: random.Random, tries: int = 30,
                  reveal: bool = True) -> tuple[list[int], list[Card]]:
-    """Hands for every seat and a stock, consistent with what ``view.seat`` knows.
+    """Hands for every seat and a stock, consistent with what ``view.seat`` knows (the game's
+    :meth:`~callbreak.games.base.TrickGame.sample_hidden`).
 
     ``reveal=False`` uses only the suits a seat failed to follow, not what the rules' obligations
     reveal (kept to measure what that inference is worth)."""
-    me = view.seat
-    assert me is not None
-    unknown = view.unseen_mask()
-    fixed = [0] * view.players
-    fixed[me] = _hand_mask(view)
-    if view.game == "donut" and view.upcard is not None and view.upcard not in view.played and me != view.dealer:
-        fixed[view.dealer] |= 1 << view.upcard
-        unknown &= ~(1 << view.upcard)
-    need = [view.hand_sizes[s] - fixed[s].bit_count() for s in range(view.players)]
-    need[me] = 0
-    # Cards each seat's play has shown it cannot hold: suits it failed to follow, and in Batak
-    # the higher cards it would have had to play (must beat, must trump and overtrump).
-    if reveal:
-        void_masks = _game_class(view).shown_absent(view)
-    else:
-        void_masks = [sum(SUIT_MASKS[suit] for suit in view.voids(s)) for s in range(view.players)]
-    void_masks[me] = 0
-    pool_all = list(cards_of(unknown))
-    order = sorted((s for s in range(view.players) if need[s] > 0), key=lambda s: -void_masks[s].bit_count())
-    for attempt in range(tries + 1):
-        respect = attempt < tries
-        pool = pool_all[:]
-        rng.shuffle(pool)
-        hands = list(fixed)
-        ok = True
-        for s in order:
-            got = 0
-            rest = []
-            for c in pool:
-                if got < need[s] and not (respect and void_masks[s] >> c & 1):
-                    hands[s] |= 1 << c
-                    got += 1
-                else:
-                    rest.append(c)
-            pool = rest
-            if got < need[s]:
-                ok = False
-                break
-        if ok:
-            return hands, pool[:view.stock_size]
-    raise BotError("could not sample hidden cards consistent with the view")  # pragma: no cover
+    try:
+        return _game_class(view).sample_hidden(view, rng, tries, reveal)
+    except SamplingError as e:  # pragma: no cover - the last try ignores what play revealed
+        raise BotError(str(e)) from None
 
 
 def _game_class(view: GameView) -> type[TrickGame]:

@@ -29,14 +29,38 @@ A game is a state machine over the actions of :mod:`callbreak.core.actions`:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from callbreak.core.actions import CHANCE, Action, Play
+from callbreak.core.actions import CHANCE, Action, Deal, Play
 from callbreak.core.cards import Card
 
-__all__ = ["CHANCE", "Chance", "Game", "GameView", "TrickView"]
+__all__ = ["CHANCE", "Chance", "ChanceKind", "Game", "GameView", "Options", "TrickView"]
+
+
+class ChanceKind(str, Enum):
+    """What the chance step now due decides (an environment that deals one outcome at a time,
+    as OpenSpiel does, asks)."""
+
+    DEAL = "deal"  # the cards: the pack in the order of :meth:`Game.pack_seats`
+    DRAW = "draw"  # the draw for the first dealer: a card for each seat
+    FIRST_DEALER = "first_dealer"  # the first dealer, picked at random: a seat
+
+
+@runtime_checkable
+class Options(Protocol):
+    """A game's options value (Call Break's :class:`~callbreak.core.rules.Rules`, a related
+    game's :class:`~callbreak.games.base.GameOptions`)."""
+
+    @property
+    def deal_limit(self) -> int | None: ...  # the deals a match has at most (None: no limit)
+    @property
+    def partnership(self) -> bool: ...  # seats across the table play as pairs
+
+    def to_dict(self) -> dict[str, Any]: ...  # JSON-ready, what a record stores
+    def with_deal_limit(self, deals: int) -> Any: ...  # the same options, at most ``deals`` deals
 
 
 @runtime_checkable
@@ -50,6 +74,26 @@ class GameView(Protocol):
     def options(self) -> Any: ...
     @property
     def seat(self) -> int | None: ...
+    @property
+    def deal_number(self) -> int: ...  # 1-based number of the current (or next) deal
+    @property
+    def deal_limit(self) -> int | None: ...  # the deals the match has at most (None: no limit)
+    @property
+    def dealer(self) -> int | None: ...
+    @property
+    def declarer(self) -> int | None: ...  # the seat that won the contract (None: none)
+    @property
+    def contract(self) -> int | None: ...  # the tricks it contracted for
+    @property
+    def upcard(self) -> Card | None: ...  # a card turned face up by the deal (None: none)
+    @property
+    def stock_size(self) -> int: ...  # cards left undealt in a stock
+    @property
+    def low_high(self) -> bool: ...  # ranks reversed this deal, 2 high (Donut)
+    @property
+    def tiebreak_seats(self) -> tuple[int, ...]: ...  # seats playing a tie-break deal
+    @property
+    def chips(self) -> tuple[float, ...] | None: ...  # stakes settled (None: no stakes)
     @property
     def players(self) -> int: ...
     @property
@@ -80,18 +124,47 @@ class GameView(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """A game in progress: the state machine every registered game implements. ``NAME`` is its
-    registry name (what its records say); ``dealer`` the seat dealing the current or next deal
-    (None until the first dealer is drawn)."""
+    """A game in progress: the state machine every registered game implements.
+
+    What callers may ask of any game, beyond the state machine:
+
+    - ``NAME``: its registry name (what its records say); ``dealer``: the seat dealing the
+      current or next deal (None until the first dealer is drawn);
+    - ``POINT_UNITS``: a result's ``points`` count ``1 / POINT_UNITS`` of a point (Call Break
+      keeps tenths); ``scores`` are always whole points;
+    - ``STOPPABLE``: whether a match with no deal limit may be stopped between deals (a
+      :class:`~callbreak.core.actions.Stop` chance step, while ``can_stop``); a game that cannot
+      stop is given a ``deal_limit`` by a caller that needs an end;
+    - the whole state's cards, for what sees everything (search, resampling, a debug render):
+      ``hands`` and ``discards`` (card masks per seat), ``stock``;
+    - chance one outcome at a time: ``chance_kind``, ``pack_seats()`` and ``deal_from_pack()``;
+    - hidden information: ``private_parts(seat)`` (what a seat holds and sees face up),
+      ``possible_cards(view)`` (what the play shows each seat may still hold) and
+      ``sample_deal(view, rng)`` (a game of the current deal consistent with a view).
+    """
 
     NAME: ClassVar[str]
+    POINT_UNITS: ClassVar[int]
+    STOPPABLE: ClassVar[bool]
 
     @property
     def players(self) -> int: ...
     @property
     def dealer(self) -> int | None: ...
     @property
-    def options(self) -> Any: ...  # the game's options value, with ``to_dict()`` for records
+    def options(self) -> Any: ...  # the game's options value (see :class:`Options`)
+    @property
+    def deal_limit(self) -> int | None: ...  # the deals a match has at most (None: no limit)
+    @property
+    def can_stop(self) -> bool: ...  # a Stop is legal now (only when STOPPABLE)
+    @property
+    def hands(self) -> Sequence[int]: ...
+    @property
+    def discards(self) -> Sequence[int]: ...
+    @property
+    def stock(self) -> Sequence[Card]: ...
+    @property
+    def chance_kind(self) -> ChanceKind: ...  # meaningful while ``to_act`` is CHANCE
     @property
     def phase(self) -> Enum: ...
     @property
@@ -117,6 +190,32 @@ class Game(Protocol):
     def snapshot(self) -> tuple[object, ...]: ...
     def result_json(self) -> dict[str, Any]: ...
 
+    def pack_seats(self) -> tuple[int, ...]:
+        """For each card of the pack the next deal takes, in dealing order, the seat it goes to
+        (-1: not to a seat, the stock or the upcard); its length is the number of cards dealt."""
+        ...
+
+    def deal_from_pack(self, pack: Sequence[Card]) -> Deal:
+        """The deal a dealer makes from ``pack`` (all 52 cards, in dealing order)."""
+        ...
+
+    def private_parts(self, seat: int) -> tuple[int, int, Card | None]:
+        """What ``seat`` holds and sees face up outside the tricks now: its hand (a card mask;
+        -1 while it has not looked at it), the other cards shown to it (a mask: a redeal
+        claimant's hand, its own discards) and the upcard (None: none)."""
+        ...
+
+    def possible_cards(self, view: Any) -> list[int]:
+        """Per seat, the mask of cards it may still hold as far as ``view``'s seat knows from
+        the play (suits it failed to follow, cards the rules would have made it play)."""
+        ...
+
+    @classmethod
+    def sample_deal(cls, view: Any, rng: random.Random) -> Any:
+        """A game of ``view``'s current deal (its history empty) at the position the view
+        shows, the cards its seat cannot see drawn at random consistently with the view."""
+        ...
+
 
 class Chance(Protocol):
     """A source of chance actions (a seeded dealer): the deal, the draw for dealer."""
@@ -129,6 +228,7 @@ class TrickView:
     frozen view dataclasses; it adds no state)."""
 
     __slots__ = ()
+    hand: tuple[Card, ...] | None
     # The allow-list of what may leave the server: fields every seat may see, then the seat's own
     # (its hand, its legal actions). Each view class names its own.
     PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -169,5 +269,4 @@ class TrickView:
 
     def shown_cards(self) -> frozenset[Card]:
         """Every card this view shows: its own hand, the cards played, the cards face up."""
-        hand: tuple[Card, ...] = getattr(self, "hand", None) or ()
-        return frozenset((*hand, *self.played, *self.face_up))
+        return frozenset((*(self.hand or ()), *self.played, *self.face_up))

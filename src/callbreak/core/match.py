@@ -21,6 +21,7 @@ was.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -42,6 +43,7 @@ from callbreak.core.errors import (
     IllegalActionError,
     WrongPhaseError,
 )
+from callbreak.core.game import ChanceKind
 from callbreak.core.inference import infer_play
 from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, WeakHand
 from callbreak.core.scoring import deal_points, leaders, settle_stakes
@@ -84,6 +86,8 @@ class Match:
     """A Call Break match under some :class:`Rules`."""
 
     NAME: ClassVar[str] = "callbreak"  # the game's registry name, written into its records
+    POINT_UNITS: ClassVar[int] = 10  # results and totals are kept in tenths of a point
+    STOPPABLE: ClassVar[bool] = True  # with unlimited deals the table stops between deals
 
     __slots__ = (
         "rules", "phase", "dealer", "turn", "hands", "dealt", "looked", "calls", "blind",
@@ -161,6 +165,94 @@ class Match:
         """With unlimited deals the table may stop between deals."""
         return (self.phase is Phase.DEAL and self.rules.deals is None and bool(self.results)
                 and not self.tiebreak_seats)
+
+    @property
+    def deal_limit(self) -> int | None:
+        """The deals the match has (None: unlimited; extra deals may break a tie)."""
+        return self.rules.deals
+
+    @property
+    def discards(self) -> tuple[int, ...]:
+        """No card is ever discarded in Call Break (the protocol's, for every game)."""
+        return (0,) * PLAYERS
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """Call Break deals the whole pack: there is no stock."""
+        return ()
+
+    @property
+    def chance_kind(self) -> ChanceKind:
+        if self.phase is not Phase.DRAW:
+            return ChanceKind.DEAL
+        return ChanceKind.FIRST_DEALER if self.rules.first_dealer is FirstDealer.RANDOM else ChanceKind.DRAW
+
+    def pack_seats(self) -> tuple[int, ...]:
+        """The whole pack, one card at a time from the dealer's next seat."""
+        first = ((self.dealer or 0) + 1) % PLAYERS
+        return tuple((first + i) % PLAYERS for i in range(52))
+
+    def deal_from_pack(self, pack: Sequence[Card]) -> Deal:
+        """The deal of ``pack``, one card at a time from the dealer's next seat."""
+        hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        for seat, c in zip(self.pack_seats(), pack, strict=False):
+            hands[seat].append(c)
+        return Deal(hands=tuple(tuple(sorted(h)) for h in hands))
+
+    def private_parts(self, seat: int) -> tuple[int, int, Card | None]:
+        """Its hand (-1 until it looks, under blind calls), a redeal claimant's shown hand."""
+        hand = self.hands[seat] if self.looked[seat] else -1
+        shown = self.redeal.shown if self.redeal is not None else ()
+        return hand, sum(1 << c for c in shown), None
+
+    def possible_cards(self, view: Any) -> list[int]:
+        """From the view's caps: every public inference of the play and side-off declarations."""
+        from callbreak.core.sampling import allowed_mask
+
+        return [allowed_mask(view.caps[s]) for s in range(PLAYERS)]
+
+    @classmethod
+    def sample_deal(cls, view: Any, rng: random.Random) -> Match:
+        """A one-deal match replaying ``view``'s current deal with the hidden hands sampled
+        (earlier deals do not matter to the points of this one); its totals are the view's."""
+        from callbreak.core.sampling import HandSampler
+
+        hands = list(HandSampler(view).sample(rng))
+        played = [0, 0, 0, 0]
+        plays: list[Play] = []
+        for t in view.tricks:
+            for s, c in zip(t.seats, t.cards, strict=True):
+                played[s] |= 1 << c
+                plays.append(Play(s, c))
+        for s, c in zip(view.trick_seats, view.trick, strict=True):
+            played[s] |= 1 << c
+            plays.append(Play(s, c))
+        dealt = [hands[s] | played[s] for s in range(4)]
+        rules = view.rules.replace(deals=1, first_dealer=FirstDealer.RANDOM, tie_break=TieBreak.SHARED,
+                                   min_call_total=None, stakes=None)
+        m = cls(rules)
+        m.apply(ChooseDealer(view.dealer))
+        m.apply(Deal(hands=tuple(cards_of(h) for h in dealt)))
+        first = (view.dealer + 1) % 4
+        order = [(first + i) % 4 for i in range(4)]
+        if m.phase is Phase.REDEAL_CLAIM:
+            for s in order:
+                if view.phase is Phase.REDEAL_CLAIM and s == view.to_act:
+                    break
+                m.apply(Redeal(s, False))
+        for s in order:
+            if view.calls[s] is None:
+                break
+            if not view.blind[s] and Look(s) in m.legal_actions(s):
+                m.apply(Look(s))
+            m.apply(Call(s, view.calls[s], view.blind[s]))
+        if view.looked and view.seat is not None and Look(view.seat) in m.legal_actions(view.seat):
+            m.apply(Look(view.seat))
+        for p in plays:
+            m.apply(p)
+        m.totals = list(view.totals)
+        m.history = []
+        return m
 
     def legal_play_mask(self) -> int:
         """Mask of the cards the seat to act may play (0 outside the play phase)."""

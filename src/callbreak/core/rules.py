@@ -184,6 +184,15 @@ class Rules:
         return make_rules(Rules(), **data)
 
     @property
+    def deal_limit(self) -> int | None:
+        """The deals a match has (None: unlimited, until the table stops); the options
+        protocol's name for :attr:`deals`."""
+        return self.deals
+
+    def with_deal_limit(self, deals: int) -> Rules:
+        return self.replace(deals=deals)
+
+    @property
     def call_range(self) -> range:
         return range(self.min_call, self.max_call + 1)
 

@@ -51,6 +51,11 @@ class DealResult:
     points: tuple[int, ...]  # tenths of a point; partners share their pair's points
     tiebreak: bool = False
 
+    @property
+    def note(self) -> str:
+        """What the deal's end settled, beyond its points (the protocol's; Call Break: none)."""
+        return ""
+
 
 @dataclass(frozen=True, slots=True)
 class RedealNotice:
@@ -123,6 +128,11 @@ class SeatView(TrickView):
         return self.rules.deals
 
     @property
+    def deal_limit(self) -> int | None:
+        """The protocol's name for :attr:`deals`."""
+        return self.rules.deals
+
+    @property
     def call_range(self) -> tuple[int, int]:
         return (self.rules.min_call, self.rules.max_call)
 
@@ -133,6 +143,29 @@ class SeatView(TrickView):
     @property
     def partnership(self) -> bool:
         return self.rules.partnership
+
+    # What the related games' views hold and Call Break never has (the protocol's shared
+    # vocabulary): no declarer or contract (every seat calls), no upcard, no stock, and the
+    # usual ranks.
+    @property
+    def declarer(self) -> int | None:
+        return None
+
+    @property
+    def contract(self) -> int | None:
+        return None
+
+    @property
+    def upcard(self) -> Card | None:
+        return None
+
+    @property
+    def stock_size(self) -> int:
+        return 0
+
+    @property
+    def low_high(self) -> bool:
+        return False
 
     @property
     def face_up(self) -> tuple[Card, ...]:

@@ -47,9 +47,10 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
-from callbreak.core.game import TrickView
+from callbreak.core.game import ChanceKind, TrickView
 from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.rules import Rules, VoidRule
+from callbreak.core.sampling import SamplingError
 from callbreak.core.tricks import (
     NO_TRUMP,
     biggest_card,
@@ -102,6 +103,11 @@ class HandResult:
     points: tuple[int, ...]
     note: str = ""
 
+    @property
+    def tiebreak(self) -> bool:
+        """Whether this was a deal played to break a tie (never, in the related games)."""
+        return False
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameOptions:
@@ -115,6 +121,19 @@ class GameOptions:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    @property
+    def deal_limit(self) -> int | None:
+        """The hands a game has at most (None: played to its natural end)."""
+        return self.max_hands
+
+    @property
+    def partnership(self) -> bool:
+        """Every seat plays for itself (Call Break's partnership rule has no counterpart)."""
+        return False
+
+    def with_deal_limit(self, deals: int) -> GameOptions:
+        return dataclasses.replace(self, max_hands=deals)
 
 
 def _plain(v: Any) -> Any:
@@ -223,6 +242,25 @@ class GameView(TrickView):
     PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "hand", "discards", "legal")
 
     @property
+    def deal_number(self) -> int:
+        """The protocol's name for :attr:`hand_number`."""
+        return self.hand_number
+
+    @property
+    def deal_limit(self) -> int | None:
+        return self.options.deal_limit
+
+    @property
+    def tiebreak_seats(self) -> tuple[int, ...]:
+        """Seats in a tie-break deal (none: a tie is shared or settled by the game's end)."""
+        return ()
+
+    @property
+    def chips(self) -> tuple[float, ...] | None:
+        """Chips won and lost (none: the related games play for no stakes)."""
+        return None
+
+    @property
     def face_up(self) -> tuple[Card, ...]:
         """The upcard, and this seat's own discards."""
         return (*(() if self.upcard is None else (self.upcard,)), *self.discards)
@@ -276,6 +314,9 @@ class TrickGame:
     CARDS_EACH: ClassVar[int] = 13
     START_SCORE: ClassVar[int] = 0
     LOW_WINS: ClassVar[bool] = False  # race-down games: a lower score is better
+    POINT_UNITS: ClassVar[int] = 1  # a hand's points are whole points
+    UPCARD_IN_HAND: ClassVar[bool] = False  # the upcard is the dealer's until played (Donut)
+    STOPPABLE: ClassVar[bool] = False  # a game without a hand limit plays to its natural end
     OPTIONS: ClassVar[type[GameOptions]] = GameOptions
     # The play obligations in the core's terms (used to read what a play reveals): follow suit,
     # void: any card. Batak overrides both.
@@ -363,6 +404,44 @@ class TrickGame:
     @property
     def is_over(self) -> bool:
         return self.phase is GamePhase.OVER
+
+    @property
+    def deal_limit(self) -> int | None:
+        return self.options.deal_limit
+
+    @property
+    def can_stop(self) -> bool:
+        return False
+
+    @property
+    def chance_kind(self) -> ChanceKind:
+        return ChanceKind.DEAL  # the first dealer is an option, never drawn
+
+    def pack_seats(self) -> tuple[int, ...]:
+        """One card at a time to each seat in the game from the dealer's next, then the rest
+        of what the game deals (the upcard, the stock) to no seat."""
+        seats = [self.next_seat(self.dealer)]
+        while len(seats) < len(self.seats_in_game):
+            seats.append(self.next_seat(seats[-1]))
+        probe = self.deal_from_pack(DECK)
+        used = {c for h in probe.hands for c in h} | set(probe.stock)
+        if probe.upcard is not None:
+            used.add(probe.upcard)
+        to_seats = len(seats) * self.CARDS_EACH
+        return tuple(seats[i % len(seats)] if i < to_seats else -1 for i in range(len(used)))
+
+    def private_parts(self, seat: int) -> tuple[int, int, Card | None]:
+        """Its hand, its own discards, the upcard."""
+        return self.hands[seat], self.discards[seat], self.upcard
+
+    def possible_cards(self, view: GameView) -> list[int]:
+        return [FULL_DECK & ~a for a in self.shown_absent(view)]
+
+    @classmethod
+    def sample_deal(cls, view: GameView, rng: random.Random) -> TrickGame:
+        """:meth:`from_view` with the hidden cards drawn by :meth:`sample_hidden`."""
+        hands, stock = cls.sample_hidden(view, rng)
+        return cls.from_view(view, hands, stock)
 
     @property
     def seats_in_game(self) -> list[int]:
@@ -698,6 +777,59 @@ class TrickGame:
                 absent |= SUIT_MASKS[suit] & ~((1 << (cap + 1)) - 1)
             out.append(absent)
         return out
+
+    @classmethod
+    def sample_hidden(cls, view: GameView, rng: random.Random, tries: int = 30,
+                      reveal: bool = True) -> tuple[list[int], list[Card]]:
+        """Hands for every seat (card masks) and a stock, consistent with what ``view.seat``
+        knows: each seat is dealt the unseen cards its play has not shown it cannot hold (the
+        last of ``tries + 1`` attempts ignores that).
+
+        ``reveal=False`` uses only the suits a seat failed to follow, not what the rules'
+        obligations reveal (kept to measure what that inference is worth)."""
+        me = view.seat
+        assert me is not None
+        unknown = view.unseen_mask()
+        fixed = [0] * view.players
+        fixed[me] = sum(1 << c for c in view.hand or ())
+        if (cls.UPCARD_IN_HAND and view.upcard is not None and view.upcard not in view.played
+                and me != view.dealer):
+            fixed[view.dealer] |= 1 << view.upcard
+            unknown &= ~(1 << view.upcard)
+        need = [view.hand_sizes[s] - fixed[s].bit_count() for s in range(view.players)]
+        need[me] = 0
+        # Cards each seat's play has shown it cannot hold: suits it failed to follow, and in
+        # Batak the higher cards it would have had to play (must beat, must trump and overtrump).
+        if reveal:
+            void_masks = cls.shown_absent(view)
+        else:
+            void_masks = [sum(SUIT_MASKS[suit] for suit in view.voids(s)) for s in range(view.players)]
+        void_masks[me] = 0
+        pool_all = list(cards_of(unknown))
+        order = sorted((s for s in range(view.players) if need[s] > 0),
+                       key=lambda s: -void_masks[s].bit_count())
+        for attempt in range(tries + 1):
+            respect = attempt < tries
+            pool = pool_all[:]
+            rng.shuffle(pool)
+            hands = list(fixed)
+            ok = True
+            for s in order:
+                got = 0
+                rest = []
+                for c in pool:
+                    if got < need[s] and not (respect and void_masks[s] >> c & 1):
+                        hands[s] |= 1 << c
+                        got += 1
+                    else:
+                        rest.append(c)
+                pool = rest
+                if got < need[s]:
+                    ok = False
+                    break
+            if ok:
+                return hands, pool[:view.stock_size]
+        raise SamplingError("could not sample hidden cards consistent with the view")  # pragma: no cover
 
     def _restore_private(self, view: GameView) -> None:
         """Subclasses with private bookkeeping rebuild it from the view here."""

@@ -57,6 +57,11 @@ class AuctionStart(str, Enum):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BatakOptions(GameOptions):
     deals: int = 10
+
+    @property
+    def deal_limit(self) -> int | None:
+        """Ten hands (``deals``), or fewer under an agreed ``max_hands``."""
+        return self.deals if self.max_hands is None else min(self.deals, self.max_hands)
     min_bid: int = 5
     forced_bid: int = 4
     auction_start: AuctionStart = AuctionStart.LEFT
@@ -70,6 +75,11 @@ class FirstLead(str, Enum):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KozMacaOptions(GameOptions):
     deals: int = 10
+
+    @property
+    def deal_limit(self) -> int | None:
+        """Ten hands (``deals``), or fewer under an agreed ``max_hands``."""
+        return self.deals if self.max_hands is None else min(self.deals, self.max_hands)
     first_lead: FirstLead = FirstLead.RIGHT_OF_DEALER
 
 

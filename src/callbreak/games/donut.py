@@ -57,6 +57,7 @@ class Donut(TrickGame):
     CARDS_EACH = 5
     START_SCORE = 15
     LOW_WINS = True
+    UPCARD_IN_HAND = True  # the dealer's fifth card, face up
     OPTIONS = DonutOptions
 
     def _finish_pack_deal(self, hands: list[list[Card]], rest: list[Card]) -> Deal:
