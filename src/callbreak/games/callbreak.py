@@ -26,6 +26,8 @@ from callbreak.core.dealing import Dealer
 from callbreak.core.game import Game
 from callbreak.core.match import PLAYERS, Match
 from callbreak.core.rules import PRESETS, Rules, make_rules
+from callbreak.core.view import Phase, SeatView
+from callbreak.games.encoding import CALL0, Encoding, Put, Rel, register_encoding
 from callbreak.games.registry import GameInfo, PresetInfo, register_alias, register_game
 
 BRIDGE_PRESETS = ("call-bridge", "call-bridge-simple")
@@ -33,6 +35,52 @@ BRIDGE_PRESETS = ("call-bridge", "call-bridge-simple")
 TITLE = "Call Break"
 DESCRIPTION = ("Four players each call the tricks they will take, spades are trumps; every house "
                "rule real tables play (Call Bridge's among them), as presets and options.")
+
+
+# --- the observation encoding (see :mod:`callbreak.games.spaces` for the whole layout) ----------
+
+BLIND0 = 66  # blind call of 0..13 tricks: 66..79
+LOOK = 80  # look at the cards (blind calls on)
+CLAIM = 81  # claim a weak-hand redeal
+KEEP = 82  # keep the hand
+CALLBREAK_ACTIONS = 83
+
+
+class CallBreakEncoding(Encoding[SeatView]):
+    """Call Break's actions (83) and its own blocks: ``blind`` N (blind calls) and ``looked``
+    1 (whether the observer has seen its cards)."""
+
+    family = "callbreak"
+    num_actions = CALLBREAK_ACTIONS
+    phases = tuple(Phase)
+
+    def calls(self, view: SeatView) -> tuple[int | None, ...]:
+        return view.calls
+
+    def deal_steps(self, players: int) -> tuple[int, int]:
+        # A round of the deal: deal, hand, shown cards; each seat's claim, look, call and its
+        # hand shown to it; then the plays, and stop. Three rounds (two redeals), and two deals
+        # more than the match has (a tie played off by an extra deal, twice).
+        return 3 * (3 + 4 * players) + 52 + 1, 2
+
+    def extra_blocks(self, players: int) -> list[tuple[str, int]]:
+        return [("blind", players), ("looked", 1)]
+
+    def encode_extra(self, view: SeatView, put: Put, rel: Rel) -> None:
+        for s in range(view.players):
+            if view.blind[s]:
+                put("blind", rel(s), 1.0)
+        put("looked", 0, float(view.looked))
+
+    def describe_own(self, index: int) -> str:
+        if CALL0 <= index < CALL0 + 14:
+            return f"call {index - CALL0}"
+        if BLIND0 <= index < BLIND0 + 14:
+            return f"blind call {index - BLIND0}"
+        return {LOOK: "look", CLAIM: "claim a redeal", KEEP: "keep the hand"}.get(index, "?")
+
+
+ENCODING = register_encoding(CallBreakEncoding())
 
 
 def _entry(presets: list[str]) -> GameInfo:
@@ -49,6 +97,7 @@ def _entry(presets: list[str]) -> GameInfo:
         options_type=Rules,
         presets=tuple(PresetInfo(n, PRESETS[n].title, PRESETS[n].description) for n in presets),
         make_options=make_options, load_options=Rules.from_dict, create=create, dealer=Dealer,
+        encoding=ENCODING,
     )
 
 

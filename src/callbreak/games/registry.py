@@ -27,6 +27,8 @@ from typing import Any
 from callbreak.core.errors import RulesError
 from callbreak.core.game import Chance, Game
 from callbreak.games.base import GameDealer, GameOptions, TrickGame, build_options
+from callbreak.games.encoding import Encoding
+from callbreak.games.trick_encoding import ENCODING as TRICK_ENCODING
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +48,9 @@ class GameInfo:
     the game's options value from a preset name (None: the default) and option overrides (text
     accepted, as typed on a command line); ``load_options`` reads the value back from the
     ``to_dict()`` form a record stores; ``create`` makes a game before its first chance step;
-    ``dealer`` makes a seeded source of its chance steps.
+    ``dealer`` makes a seeded source of its chance steps; ``encoding`` is the game's own
+    observation encoding and action ids (None: it has none, and the research environments
+    refuse it).
     """
 
     name: str
@@ -60,6 +64,7 @@ class GameInfo:
     create: Callable[[int, Any], Game]
     dealer: Callable[[int | str | None], Chance]
     low_wins: bool = False  # race-down games: a lower score is better
+    encoding: Encoding[Any] | None = None
 
     @property
     def default_seats(self) -> int:
@@ -181,7 +186,7 @@ def trick_game(cls: type[TrickGame]) -> GameInfo:
         seats=tuple(range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1)), options_type=cls.OPTIONS,
         presets=(PresetInfo(cls.NAME, cls.TITLE, cls.DESCRIPTION),),
         make_options=make_options, load_options=load_options, create=create,
-        dealer=GameDealer, low_wins=cls.LOW_WINS,
+        dealer=GameDealer, low_wins=cls.LOW_WINS, encoding=TRICK_ENCODING,
     )
 
 

@@ -6,9 +6,12 @@ from the state, so an observation cannot hold a hidden card. Seats in an observa
 **relative to the observer**: block ``r`` of a per-seat block is seat ``(observer + r) % players``
 (``r = 0`` is the observer, ``r = 1`` plays next, ...), so one policy serves every seat.
 
-Two families of games share two layouts: the Call Break engine (Call Break and Call Bridge, every
-preset and option) and the related trick games (Batak Ihaleli, Batak Koz Maca, Donut, Horsethief,
-Snarples, and any game registered as a :class:`~callbreak.games.base.TrickGame`).
+Each game owns its encoding (:class:`~callbreak.games.encoding.Encoding`, named by its registry
+entry's ``encoding``): Call Break's (Call Break and Call Bridge, every preset and option) is in
+:mod:`callbreak.games.callbreak`, the related trick games' (Batak Ihaleli, Batak Koz Maca, Donut,
+Horsethief, Snarples, and any game registered as a :class:`~callbreak.games.base.TrickGame`) in
+:mod:`callbreak.games.trick_encoding`. This module lays an encoding out as numpy arrays; the
+blocks every game shares come first, then the game's own.
 
 Action spaces (``Discrete``; ids fixed per family, the mask says which are legal now):
 
@@ -76,46 +79,55 @@ from callbreak.core.actions import (
     Redeal,
     Settle,
 )
-from callbreak.core.cards import DECK, Card, Suit
-from callbreak.core.errors import IllegalActionError
-from callbreak.core.match import Match
-from callbreak.core.view import Phase
-from callbreak.games.base import GamePhase
+from callbreak.core.cards import Card
+from callbreak.core.errors import IllegalActionError, RulesError
+from callbreak.core.game import Game
+from callbreak.games.callbreak import BLIND0, CALLBREAK_ACTIONS, CLAIM, KEEP, LOOK
+from callbreak.games.callbreak import ENCODING as CALLBREAK_ENCODING
+from callbreak.games.encoding import CALL0, PLAY0, Encoding, encoding_of
+from callbreak.games.registry import game_info
+from callbreak.games.trick_encoding import ENCODING as TRICK_ENCODING
+from callbreak.games.trick_encoding import (
+    EXCHANGE0,
+    JOIN_IN,
+    JOIN_OUT,
+    PASS,
+    SETTLE_OTHERS,
+    SETTLE_SELF,
+    TRICK_ACTIONS,
+    TRUMP0,
+)
 
-CALLBREAK_FAMILY = "callbreak"
-TRICK_FAMILY = "trick"
+__all__ = [
+    "BLIND0", "CALL0", "CALLBREAK_ACTIONS", "CALLBREAK_FAMILY", "CLAIM", "EXCHANGE0", "JOIN_IN",
+    "JOIN_OUT", "KEEP", "LOOK", "PASS", "PLAY0", "SETTLE_OTHERS", "SETTLE_SELF", "TRICK_ACTIONS",
+    "TRICK_FAMILY", "TRUMP0", "Block", "Encoder", "MaskedActionError", "action_id", "action_mask",
+    "describe_action", "encoding_of", "family_of", "legal_ids", "num_actions",
+]
 
-# --- action ids --------------------------------------------------------------------------------
-
-PLAY0 = 0
-CALL0 = 52  # both families: call / bid of 0..13 tricks
-BLIND0 = 66  # Call Break: blind call of 0..13 tricks
-LOOK = 80
-CLAIM = 81
-KEEP = 82
-CALLBREAK_ACTIONS = 83
-
-PASS = 66  # related games
-TRUMP0 = 67
-JOIN_IN = 71
-JOIN_OUT = 72
-EXCHANGE0 = 73
-SETTLE_SELF = 105
-SETTLE_OTHERS = 106
-TRICK_ACTIONS = 107
+CALLBREAK_FAMILY = CALLBREAK_ENCODING.family
+TRICK_FAMILY = TRICK_ENCODING.family
 
 
 class MaskedActionError(IllegalActionError):
     """An action id outside the current action mask (or not an action id at all)."""
 
 
-def family_of(game: Any) -> str:
-    """The layout family of a game (the Call Break engine, or a related trick game)."""
-    return CALLBREAK_FAMILY if isinstance(game, Match) else TRICK_FAMILY
+def game_encoding(game: Game) -> Encoding[Any]:
+    """The observation encoding ``game`` owns (its registry entry's)."""
+    encoding = game_info(game.NAME).encoding
+    if encoding is None:  # a game registered without one: honestly absent, so refused
+        raise RulesError(f"{game.NAME} has no observation encoding")
+    return encoding
+
+
+def family_of(game: Game) -> str:
+    """The layout family of a game (the name of the encoding it owns)."""
+    return game_encoding(game).family
 
 
 def num_actions(family: str) -> int:
-    return CALLBREAK_ACTIONS if family == CALLBREAK_FAMILY else TRICK_ACTIONS
+    return encoding_of(family).num_actions
 
 
 def action_id(action: Action, hand: Sequence[Card] = ()) -> int:
@@ -149,24 +161,7 @@ def action_id(action: Action, hand: Sequence[Card] = ()) -> int:
 
 def describe_action(family: str, index: int) -> str:
     """A short text for an action id (for error messages and rendering)."""
-    if 0 <= index < 52:
-        return f"play {DECK[index]}"
-    if CALL0 <= index < CALL0 + 14:
-        return f"{'call' if family == CALLBREAK_FAMILY else 'bid'} {index - CALL0}"
-    if family == CALLBREAK_FAMILY:
-        if BLIND0 <= index < BLIND0 + 14:
-            return f"blind call {index - BLIND0}"
-        return {LOOK: "look", CLAIM: "claim a redeal", KEEP: "keep the hand"}.get(index, "?")
-    if index == PASS:
-        return "pass"
-    if TRUMP0 <= index < TRUMP0 + 4:
-        return f"trump {Suit(index - TRUMP0).name.lower()}"
-    if index in (JOIN_IN, JOIN_OUT):
-        return "play the hand" if index == JOIN_IN else "sit out"
-    if EXCHANGE0 <= index < EXCHANGE0 + 32:
-        return f"exchange {bin(index - EXCHANGE0)[2:].zfill(5)[::-1]}"
-    return {SETTLE_SELF: "settle: -5 for the bidder", SETTLE_OTHERS: "settle: +5 to the others"}.get(
-        index, "?")
+    return encoding_of(family).describe(index)
 
 
 def legal_ids(view: Any) -> dict[int, Action]:
@@ -184,9 +179,6 @@ def action_mask(view: Any, size: int) -> np.ndarray:
 
 # --- observations ------------------------------------------------------------------------------
 
-_CB_PHASES = tuple(Phase)
-_TRICK_PHASES = tuple(GamePhase)
-
 
 @dataclass(frozen=True)
 class Block:
@@ -196,25 +188,19 @@ class Block:
 
 
 class Encoder:
-    """The observation layout of a family for ``players`` seats, and the encoding of a view."""
+    """The observation layout of a family (an encoding, or its name) for ``players`` seats, and
+    the encoding of a view: the blocks every game shares, then the encoding's own."""
 
-    def __init__(self, family: str, players: int) -> None:
-        self.family = family
+    def __init__(self, family: str | Encoding[Any], players: int) -> None:
+        self.encoding = encoding_of(family) if isinstance(family, str) else family
+        self.family = self.encoding.family
         self.players = n = players
         sizes: list[tuple[str, int]] = [
             ("hand", 52), ("played", n * 52), ("trick", 52), ("leader", n), ("to_act", n),
             ("dealer", n), ("seat", n), ("calls", n * 15), ("won", n), ("scores", n),
-            ("voids", n * 4), ("trump", 4),
-            ("phase", len(_CB_PHASES if family == CALLBREAK_FAMILY else _TRICK_PHASES)),
-            ("deal", 2),
+            ("voids", n * 4), ("trump", 4), ("phase", len(self.encoding.phases)), ("deal", 2),
+            *self.encoding.extra_blocks(n),
         ]
-        if family == CALLBREAK_FAMILY:
-            sizes += [("blind", n), ("looked", 1)]
-        else:
-            sizes += [("passed", n), ("active", n), ("in_game", n), ("joined", n * 2),
-                      ("declarer", n), ("contract", 1), ("low_high", 1), ("trump_broken", 1),
-                      ("may_sit_out", 1), ("upcard", 52), ("discards", 52), ("hand_sizes", n),
-                      ("streak", n), ("exchanged", n), ("stock", 1)]
         self.blocks: dict[str, Block] = {}
         offset = 0
         for name, size in sizes:
@@ -256,7 +242,7 @@ class Encoder:
         if view.dealer is not None:
             one("dealer", rel(view.dealer))
         one("seat", me)
-        calls = view.calls if self.family == CALLBREAK_FAMILY else view.bids
+        calls = self.encoding.calls(view)
         for s in range(n):
             r = rel(s)
             c = calls[s]
@@ -267,41 +253,10 @@ class Encoder:
                 one("voids", r * 4 + int(suit))
         if view.trump is not None:
             one("trump", int(view.trump))
-        if self.family == CALLBREAK_FAMILY:
-            one("phase", _CB_PHASES.index(view.phase))
-            one("deal", 0, view.deal_number)
-            one("deal", 1, view.rules.deals or 0)
-            for s in range(n):
-                if view.blind[s]:
-                    one("blind", rel(s))
-            one("looked", 0, float(view.looked))
-        else:
-            one("phase", _TRICK_PHASES.index(view.phase))
-            one("deal", 0, view.hand_number)
-            opts = view.options
-            one("deal", 1, getattr(opts, "deals", None) or getattr(opts, "max_hands", None) or 0)
-            for s in range(n):
-                r = rel(s)
-                one("passed", r, float(view.passed[s]))
-                one("active", r, float(view.active[s]))
-                one("in_game", r, float(view.in_game[s]))
-                if view.joined[s] is not None:
-                    one("joined", r * 2 + (0 if view.joined[s] else 1))
-                one("hand_sizes", r, view.hand_sizes[s])
-                one("streak", r, view.streak[s])
-                ex = view.exchanged[s]
-                one("exchanged", r, 0 if ex is None else ex + 1)
-            if view.declarer is not None:
-                one("declarer", rel(view.declarer))
-            one("contract", 0, view.contract or 0)
-            one("low_high", 0, float(view.low_high))
-            one("trump_broken", 0, float(view.trump_broken))
-            one("may_sit_out", 0, float(view.may_sit_out))
-            if view.upcard is not None:
-                one("upcard", view.upcard)
-            for c in view.discards:
-                one("discards", c)
-            one("stock", 0, view.stock_size)
+        one("phase", self.encoding.phases.index(view.phase))
+        one("deal", 0, view.deal_number)
+        one("deal", 1, view.deal_limit or 0)
+        self.encoding.encode_extra(view, one, rel)
         return obs
 
     def describe(self) -> list[tuple[str, int, int]]:
