@@ -48,7 +48,7 @@ def relabel_hidden(game: Any, observer: int, info: Any, rng: random.Random, swap
         for c in range(52):
             if m >> c & 1:
                 where[c] = s
-    for c in getattr(game, "stock", ()):
+    for c in game.stock:
         if not shown >> c & 1:
             where[int(c)] = -2
     sigma = {c: c for c in where}

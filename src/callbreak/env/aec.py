@@ -9,16 +9,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from callbreak.core.actions import CHANCE, Stop
+from callbreak.core.cards import cards_of
 from callbreak.core.errors import RulesError
+from callbreak.core.game import Game
 from callbreak.games import game_info
 from callbreak.games.spaces import (
     Encoder,
     MaskedActionError,
     action_mask,
     describe_action,
-    family_of,
+    game_encoding,
     legal_ids,
-    num_actions,
 )
 
 REWARDS = ("deal", "match")
@@ -66,10 +67,10 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         self.reward_mode = reward
         self.render_mode = render_mode
         self.max_deals = max_deals
-        probe = self.info.create(self.players, self.options)
-        self.family = family_of(probe)
-        self.encoder = Encoder(self.family, self.players)
-        self.n_actions = num_actions(self.family)
+        encoding = game_encoding(self.info.create(self.players, self.options))
+        self.family = encoding.family
+        self.encoder = Encoder(encoding, self.players)
+        self.n_actions = encoding.num_actions
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
@@ -149,7 +150,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         """Make chance steps until a seat is to act or the game is over."""
         game = self.game
         while not game.is_over and game.to_act == CHANCE:
-            if len(game.results) >= self.max_deals and Stop() in game.legal_actions(CHANCE):
+            if len(game.results) >= self.max_deals and game.can_stop:
                 game.apply(Stop())
             else:
                 game.apply(self.chance.chance(game))
@@ -166,8 +167,8 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         results = game.results
         sign = -1.0 if self.info.low_wins else 1.0
         if self.reward_mode == "deal":
+            scale = 1.0 / game.POINT_UNITS  # a result's points in points (Call Break keeps tenths)
             for r in results[self._scored:]:
-                scale = 0.1 if self.family == "callbreak" else 1.0
                 for s, p in enumerate(r.points):
                     self.rewards[self.possible_agents[s]] += sign * p * scale
         elif game.is_over:
@@ -187,17 +188,13 @@ def _as_index(action: Any) -> int | None:
     return None
 
 
-def render_text(game: Any) -> str:
+def render_text(game: Game) -> str:
     """A few lines describing the table (what ``render_mode="ansi"`` returns)."""
     view = game.view(None)
     lines = [f"phase {view.phase.value}; to act: {view.to_act}; scores "
              + " ".join(f"{s:g}" for s in view.scores)]
-    hands = getattr(game, "hands", None)
-    if hands is not None:
-        from callbreak.core.cards import cards_of
-
-        for s, h in enumerate(hands):
-            lines.append(f"seat {s}: " + " ".join(c.text for c in cards_of(h)))
+    for s, h in enumerate(game.hands):
+        lines.append(f"seat {s}: " + " ".join(c.text for c in cards_of(h)))
     if view.trick:
         lines.append("trick: " + " ".join(f"{s}:{c.text}" for s, c in zip(view.trick_seats, view.trick,
                                                                           strict=True)))

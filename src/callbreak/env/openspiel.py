@@ -30,7 +30,6 @@ rebuilt from its name, parameters and options, a state from its history and its 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -45,19 +44,17 @@ from callbreak.core.actions import (
     Play,
     Stop,
 )
-from callbreak.core.cards import DECK, Card
-from callbreak.core.match import Match
-from callbreak.core.rules import FirstDealer
-from callbreak.core.view import Phase
+from callbreak.core.cards import DECK
+from callbreak.core.game import ChanceKind, Game
 from callbreak.games import GameInfo, game_info, games
-from callbreak.games.base import TrickGame
+from callbreak.games.encoding import Encoding
 from callbreak.games.spaces import (
     Encoder,
     action_id,
     describe_action,
-    family_of,
+    encoding_of,
+    game_encoding,
     legal_ids,
-    num_actions,
 )
 
 PREFIX = "python_"
@@ -87,7 +84,7 @@ class _Holder:
 
     __slots__ = ("game",)
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
@@ -150,25 +147,25 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]
         self.max_deals = int(p["max_deals"])
         if self.max_deals < 1:
             raise ValueError("max_deals must be at least 1")
-        fixed = self.options.to_dict()
-        if "max_hands" in fixed and fixed["max_hands"] is None and not fixed.get("deals"):
-            # A related game played to its natural end may last any number of hands; the
-            # OpenSpiel game agrees a limit (max_deals), as Call Bridge's table stops, so that a
-            # match and its information-state tensor have a size.
-            self.options = dataclasses.replace(self.options, max_hands=self.max_deals)
-            fixed["max_hands"] = self.max_deals
-        self.deal_bound = int(fixed.get("deals") or fixed.get("max_hands") or self.max_deals)
+        probe = info.create(self.players, self.options)
+        if self.options.deal_limit is None and not probe.STOPPABLE:
+            # A game played to its natural end may last any number of hands; the OpenSpiel
+            # game agrees a limit (max_deals), as Call Bridge's table stops, so that a match and
+            # its information-state tensor have a size.
+            self.options = self.options.with_deal_limit(self.max_deals)
+            probe = info.create(self.players, self.options)
+        self.deal_bound = int(self.options.deal_limit or self.max_deals)
         self.returns_mode = str(p["returns"])
         if self.returns_mode not in RETURNS:
             raise ValueError(f"returns must be one of {', '.join(RETURNS)}")
-        probe = info.create(self.players, self.options)
-        self.family = family_of(probe)
-        self.encoder = Encoder(self.family, self.players)
+        encoding = game_encoding(probe)
+        self.family = encoding.family
+        self.encoder = Encoder(encoding, self.players)
         self.start_scores = list(probe.scores)
-        self.recall = Recall(self.family, self.players, self.deal_bound)
+        self.recall = Recall(encoding, self.players, self.deal_bound)
         bound = 1.0 if self.returns_mode == "win" else 30.0 * (self.max_deals + 30)
         super().__init__(game_type, pyspiel.GameInfo(
-            num_distinct_actions=num_actions(self.family),
+            num_distinct_actions=encoding.num_actions,
             max_chance_outcomes=52,
             num_players=self.players,
             min_utility=0.0 if self.returns_mode == "win" else -bound,
@@ -207,7 +204,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         self._auto()
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Game:
         return self.box.game
 
     # --- the OpenSpiel state API -----------------------------------------------------------------
@@ -216,6 +213,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         to_act = self.engine.to_act
+        assert to_act is not None  # None only once over, which is terminal
         return int(pyspiel.PlayerId.CHANCE) if to_act == CHANCE else int(to_act)
 
     def is_terminal(self) -> bool:
@@ -277,7 +275,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
             for r in engine.results[self.horizon - 1:self.horizon]:
                 for s in range(n):
                     pts[s] += r.points[s]
-            scores = [p / 10 if self.cg.family == "callbreak" else p for p in pts]
+            scores = [p / engine.POINT_UNITS for p in pts]  # in points (Call Break keeps tenths)
         else:
             scores = [float(s) - float(b) for s, b in zip(engine.scores, self.cg.start_scores, strict=True)]
         sign = -1.0 if self.cg.info.low_wins else 1.0
@@ -298,35 +296,18 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
     # --- helpers ---------------------------------------------------------------------------------
 
     def _choosing_dealer(self) -> bool:
-        e = self.engine
-        return (isinstance(e, Match) and e.phase is Phase.DRAW
-                and e.rules.first_dealer is FirstDealer.RANDOM)
+        return self.engine.chance_kind is ChanceKind.FIRST_DEALER
 
     def _drawing(self) -> bool:
-        e = self.engine
-        return isinstance(e, Match) and e.phase is Phase.DRAW
+        """A draw for the first dealer (or the pick of one) is due, not a deal."""
+        return self.engine.chance_kind is not ChanceKind.DEAL
 
     def _deal_size(self) -> int:
-        e = self.engine
-        if isinstance(e, Match):
-            return 52
-        probe = e.deal_from_pack(list(DECK))
-        used = {c for h in probe.hands for c in h} | set(probe.stock)
-        if probe.upcard is not None:
-            used.add(probe.upcard)
-        return len(used)
+        return len(self.engine.pack_seats())
 
     def _deal_of(self, cards: list[int]) -> Deal:
-        e = self.engine
         pack = [DECK[c] for c in cards] + [DECK[c] for c in range(52) if c not in set(cards)]
-        if isinstance(e, Match):
-            first = ((e.dealer or 0) + 1) % 4
-            hands: list[list[Card]] = [[] for _ in range(4)]
-            for i, c in enumerate(pack):
-                hands[(first + i) % 4].append(c)
-            return Deal(hands=tuple(tuple(sorted(h)) for h in hands))
-        deal: Deal = e.deal_from_pack(pack)
-        return deal
+        return self.engine.deal_from_pack(pack)
 
     def _engine_apply(self, action: Any) -> None:
         self.pending = []
@@ -337,8 +318,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
     def _auto(self) -> None:
         """The table stops by itself after ``max_deals`` deals when the match has no end."""
         e = self.engine
-        while (not e.is_over and e.to_act == CHANCE and len(getattr(e, "results", ())) >= self.cg.max_deals
-               and Stop() in e.legal_actions(CHANCE)):
+        while not e.is_over and e.to_act == CHANCE and len(e.results) >= self.cg.max_deals and e.can_stop:
             e.apply(Stop())
             self._record(Stop())
 
@@ -392,31 +372,19 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
 
     def _pending_to(self, player: int) -> list[int]:
         """The cards of the deal in progress that have come to ``player`` so far."""
-        return [c for i, c in enumerate(self.pending) if self._dealt_to(i) == player]
-
-    def _dealt_to(self, index: int) -> int:
+        if not self.pending:
+            return []
         e = self.engine
-        if self._drawing():
-            return index if index < e.players else -1
-        if isinstance(e, Match):
-            return ((e.dealer or 0) + 1 + index) % 4 if index < 52 else -1
-        seats = [e.next_seat(e.dealer)]
-        while len(seats) < len(e.seats_in_game):
-            seats.append(e.next_seat(seats[-1]))
-        if index < len(seats) * e.CARDS_EACH:
-            return int(seats[index % len(seats)])
-        return -1
+        # A draw gives a card to each seat in turn; a deal follows the game's pack order.
+        seats = tuple(range(e.players)) if self._drawing() else e.pack_seats()
+        return [c for i, c in enumerate(self.pending) if i < len(seats) and seats[i] == player]
 
 
-def _private(engine: Any, seat: int) -> str:
-    """What ``seat`` holds and sees face up now, compactly."""
-    if isinstance(engine, Match):
-        hand = engine.hands[seat] if engine.looked[seat] else -1
-        shown = engine.redeal.shown if engine.redeal is not None else ()
-        return f"{hand:x}" + (f"/{sum(1 << c for c in shown):x}" if shown else "")
-    assert isinstance(engine, TrickGame)
-    up = "" if engine.upcard is None else f"/{engine.upcard.text}"
-    return f"{engine.hands[seat]:x}/{engine.discards[seat]:x}{up}"
+def _private(engine: Game, seat: int) -> str:
+    """What ``seat`` holds and sees face up now, compactly: its hand (-1: not looked at), the
+    other cards shown to it, the upcard if any."""
+    hand, shown, up = engine.private_parts(seat)
+    return f"{hand:x}/{shown:x}" + ("" if up is None else f"/{up.text}")
 
 
 class Observer:
@@ -467,14 +435,11 @@ PRIVATE = (HAND, AUX, UPCARD)
 UNSEEN = -1  # the HAND part of a Call Break seat that has not looked at its cards
 
 
-def _private_parts(engine: Any, seat: int) -> tuple[int, int, int]:
-    """What ``seat`` holds and sees face up now, as card masks (``_private`` as numbers)."""
-    if isinstance(engine, Match):
-        hand = engine.hands[seat] if engine.looked[seat] else UNSEEN
-        shown = engine.redeal.shown if engine.redeal is not None else ()
-        return hand, sum(1 << c for c in shown), 0
-    up = 0 if engine.upcard is None else 1 << int(engine.upcard)
-    return engine.hands[seat], engine.discards[seat], up
+def _private_parts(engine: Game, seat: int) -> tuple[int, int, int]:
+    """What ``seat`` holds and sees face up now, as card masks (``_private`` as numbers; the
+    hand is UNSEEN while the seat has not looked at it)."""
+    hand, shown, up = engine.private_parts(seat)
+    return hand, shown, 0 if up is None else 1 << int(up)
 
 
 def _action_steps(action: Any, seat: int) -> list[tuple[int, int, int]]:
@@ -509,22 +474,13 @@ class Recall:
     (rarer than one in ten thousand in random play) raises ``SpielError``.
     """
 
-    def __init__(self, family: str, players: int, deals: int) -> None:
+    def __init__(self, family: str | Encoding[Any], players: int, deals: int) -> None:
+        encoding = encoding_of(family) if isinstance(family, str) else family
         self.players = players
-        self.payload = num_actions(family)
+        self.payload = encoding.num_actions
         self.width = KINDS + players + self.payload
-        if family == "callbreak":
-            # a round of the deal: deal, hand, shown cards; each seat's claim, look, call and
-            # its hand shown to it; then the plays, and stop. Three rounds (two redeals), and
-            # two deals more than the match has (a tie played off by an extra deal, twice).
-            per_deal = 3 * (3 + 4 * players) + 52 + 1
-            deals += 2
-        else:
-            # deal, hand, upcard, discards; an auction (a bid of each height or a pass from
-            # each seat), trump, join, exchanges (each with the hand and discards it changes),
-            # settle, the plays (the pack at most) and stop.
-            per_deal = 4 + 15 * players + 1 + players + 3 * players + 1 + 52 + 1
-        self.capacity = players + 1 + deals * per_deal
+        per_deal, extra = encoding.deal_steps(players)
+        self.capacity = players + 1 + (deals + extra) * per_deal
         self.size = self.capacity * self.width + players + 1 + 52
 
     def encode(self, state: CardGameState, player: int, out: np.ndarray) -> np.ndarray:

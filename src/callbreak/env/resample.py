@@ -12,23 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from callbreak.core.actions import Call, ChooseDealer, Deal, Exchange, Look, Play, Redeal
-from callbreak.core.cards import DECK, FULL_DECK, cards_of
+from callbreak.core.actions import Deal, Exchange
+from callbreak.core.cards import DECK, cards_of
 from callbreak.core.errors import IllegalActionError
-from callbreak.core.match import Match
-from callbreak.core.rules import FirstDealer, TieBreak
-from callbreak.core.sampling import HandSampler, allowed_mask
-from callbreak.core.view import Phase
-from callbreak.games.base import TrickGame
 
 _RNG = random.Random()
-
-
-def _allowed(engine: Any, view: Any) -> list[int]:
-    if isinstance(engine, Match):
-        return [allowed_mask(view.caps[s]) for s in range(engine.players)]
-    absent = type(engine).shown_absent(view)
-    return [FULL_DECK & ~a for a in absent]
 
 
 def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
@@ -44,17 +32,17 @@ def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
     shown = 0
     for c in view.shown_cards():
         shown |= 1 << c
-    allowed = _allowed(engine, view)
+    allowed = engine.possible_cards(view)
     place: dict[int, int] = {}  # hidden card -> its place: a seat, -1 the stock, -2-s seat s's discards
     for s in range(engine.players):
         if s == player and view.hand is not None:
             continue
         for c in cards_of(engine.hands[s] & ~shown):
             place[int(c)] = s
-        if isinstance(engine, TrickGame) and s != player:
+        if s != player:
             for c in cards_of(engine.discards[s]):
                 place[int(c)] = -2 - s
-    for c in getattr(engine, "stock", ()):
+    for c in engine.stock:
         if not shown >> c & 1:
             place[int(c)] = -1
     cards = list(place)
@@ -108,57 +96,9 @@ def from_view(game: Any, view: Any, rng: random.Random) -> Any:
     """A state of ``game`` (an OpenSpiel :class:`~callbreak.env.openspiel.CardGame`) at the
     position ``view`` shows, the hidden cards drawn at random consistently with it, ending when
     the current deal is scored (its returns are that deal's points)."""
-    if hasattr(view, "caps"):  # a Call Break view
-        engine: Any = _match_from_view(view, rng)
-    else:
-        from callbreak.bots.games_bots import sample_world
-
-        hands, stock = sample_world(view, rng)
-        cls = type(game.info.create(game.players, game.options))
-        engine = cls.from_view(view, hands, stock)
+    engine = type(game.info.create(game.players, game.options)).sample_deal(view, rng)
     state = game.new_initial_state()
     state.box.game = engine
     state.restart_record(root=True)
     state.horizon = len(engine.results) + 1
     return state
-
-
-def _match_from_view(view: Any, rng: random.Random) -> Match:
-    """A one-deal :class:`Match` replaying the current deal of a Call Break view with sampled
-    hidden hands (earlier deals do not matter to the points of this one)."""
-    hands = list(HandSampler(view).sample(rng))
-    played = [0, 0, 0, 0]
-    plays: list[Play] = []
-    for t in view.tricks:
-        for s, c in zip(t.seats, t.cards, strict=True):
-            played[s] |= 1 << c
-            plays.append(Play(s, c))
-    for s, c in zip(view.trick_seats, view.trick, strict=True):
-        played[s] |= 1 << c
-        plays.append(Play(s, c))
-    dealt = [hands[s] | played[s] for s in range(4)]
-    rules = view.rules.replace(deals=1, first_dealer=FirstDealer.RANDOM, tie_break=TieBreak.SHARED,
-                               min_call_total=None, stakes=None)
-    m = Match(rules)
-    m.apply(ChooseDealer(view.dealer))
-    m.apply(Deal(hands=tuple(cards_of(h) for h in dealt)))
-    first = (view.dealer + 1) % 4
-    order = [(first + i) % 4 for i in range(4)]
-    if m.phase is Phase.REDEAL_CLAIM:
-        for s in order:
-            if view.phase is Phase.REDEAL_CLAIM and s == view.to_act:
-                break
-            m.apply(Redeal(s, False))
-    for s in order:
-        if view.calls[s] is None:
-            break
-        if not view.blind[s] and Look(s) in m.legal_actions(s):
-            m.apply(Look(s))
-        m.apply(Call(s, view.calls[s], view.blind[s]))
-    if view.looked and view.seat is not None and Look(view.seat) in m.legal_actions(view.seat):
-        m.apply(Look(view.seat))
-    for p in plays:
-        m.apply(p)
-    m.totals = list(view.totals)
-    m.history = []
-    return m
