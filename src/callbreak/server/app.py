@@ -374,7 +374,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
         data = await body(request)
-        who = service.admit_table(data.get("guest"), request.client.host if request.client else None)
+        who = await service.admit_table(data.get("guest"), request.client.host if request.client else None)
         settings = data.get("settings", {})
         config = await service.check_settings(settings)  # builds the bots: off the loop
         table, token, seat = await service.create_async(settings, data.get("name"), data.get("seed"),

@@ -8,8 +8,14 @@ per-address allowances are larger, since people behind one address (a school, a 
 network) share it. Every refusal is a :class:`Refusal`: a coded error with the seconds to wait
 (``Retry-After``).
 
-The counts are kept per server process: with ``--workers N`` a client may get up to N times
-the allowance, spread over the processes.
+Tables are counted in the store as well as in the process: every table keeps keys of who made
+it (a hash of the guest identity, and one of the address), so the new tables a minute and the
+live tables of one client are counted over every process sharing the database (``--workers N``,
+or processes behind a proxy): a client spread over two processes gets the allowance once, not
+twice. Two requests of one client that reach two processes at the same moment can each pass at
+the edge (one table over, at most, per process). Websocket messages are counted per process (a
+socket lives on one; a client with sockets on two processes may send up to twice as many), and
+the ceiling on live bot tables is each process's own (it is about that process's CPU).
 
 >>> window = Window(limit=2, period=60.0)
 >>> window.hit("ann", now=0.0), window.hit("ann", now=1.0), window.hit("ann", now=2.0)
@@ -50,6 +56,11 @@ class Limits:
     messages_per_second_per_address: float = 60.0  # ...bursts up to twice as many at once
     live_bot_tables: int = 200  # tables with bots (or open seats a bot will take), server-wide
     lobby_expiry: float = 1800.0  # seconds a table never started lives before it is removed
+
+    def counts_tables(self) -> bool:
+        """Whether a limit counts a client's tables (then the store is asked for its counts)."""
+        return any(n > 0 for n in (self.tables_per_minute, self.tables_per_minute_per_address,
+                                   self.live_tables, self.live_tables_per_address))
 
     @classmethod
     def none(cls) -> Limits:
@@ -143,10 +154,11 @@ class Gate:
                                        burst=2 * limits.messages_per_second_per_address)}
 
     def new_table(self, who: dict[str, str | None], live: dict[str, int], bot_tables: int, *,
-                  now: float) -> None:
+                  now: float, recent: dict[str, tuple[int, float]] | None = None) -> None:
         """A new table by ``who`` (its guest key and address, either None if unknown), who has
         ``live`` tables (by the same keys) not yet finished, on a server with ``bot_tables``
-        live tables with bots."""
+        live tables with bots; ``recent``: by kind, the tables ``who`` made in the last minute
+        as the store counts them (every process's) and how many seconds ago the oldest was."""
         for kind, key in who.items():
             if key is not None and 0 < self.live[kind] <= live.get(kind, 0):
                 raise Refusal("too_many_live_tables",
@@ -158,6 +170,12 @@ class Gate:
             raise Refusal("server_full", f"this server is full: it is running as many tables with bots "
                                          f"as it can ({self.limits.live_bot_tables}); try again in a few "
                                          f"minutes", 60.0)
+        for kind, (count, age) in (recent or {}).items():
+            per = self.made[kind].limit
+            if who.get(kind) is not None and 0 < per <= count:
+                raise Refusal("too_many_tables", f"at most {per} new tables a minute "
+                                                 f"{'each' if kind == 'guest' else 'from one address'}; "
+                                                 f"try again in {60.0 - age:.0f} s", 60.0 - age)
         for kind, key in who.items():
             if key is None:
                 continue

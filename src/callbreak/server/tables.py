@@ -111,6 +111,14 @@ def player_key(guest: Any) -> str | None:
     return token_hash("guest:" + guest)[:32]
 
 
+def maker_keys(who: dict[str, str | None]) -> dict[str, str | None]:
+    """The keys a table's maker is stored under: the guest key as it is (already a hash), the
+    address hashed (the store need not keep people's addresses)."""
+    address = who.get("address")
+    return {"guest": who.get("guest"),
+            "address": None if not address else token_hash("address:" + address)[:32]}
+
+
 def clean_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise MessageError("bad_name", "a display name is needed")
@@ -386,15 +394,29 @@ class TableService:
         return sum(1 for t in self.tables.values()
                    if not t.replica and t.status in ("lobby", "playing") and t.has_bots())
 
-    def admit_table(self, guest: Any, address: str | None) -> dict[str, str | None]:
+    async def admit_table(self, guest: Any, address: str | None) -> dict[str, str | None]:
         """Refuse a new table over a limit (:class:`~callbreak.server.limits.Refusal`), else
-        count it; returns who makes it (their guest key and address)."""
+        count it; returns who makes it (their guest key and address).
+
+        The client's tables are counted here and in the store, which every process sharing it
+        writes: the larger count stands (a table being made here is not stored yet; the store
+        has the other processes'). The store away, this process's own counts stand."""
         who = {"guest": player_key(guest), "address": address}
         live = {kind: sum(1 for t in self.tables.values()
                           if key is not None and t.made_by.get(kind) == key and t.status != "over")
                 for kind, key in who.items()}
+        recent: dict[str, tuple[int, float]] | None = None
+        if self.gate.limits.counts_tables():
+            try:
+                counts = await asyncio.to_thread(self.store.made_by_counts, maker_keys(who), 60.0)
+            except Exception as e:
+                log.warning("could not count a client's tables in the store (%s); counting this "
+                            "process's", e)
+                counts = {}
+            live = {kind: max(n, counts[kind][0]) if kind in counts else n for kind, n in live.items()}
+            recent = {kind: (made, age) for kind, (_, made, age) in counts.items()}
         try:
-            self.gate.new_table(who, live, self.bot_tables(), now=time.monotonic())
+            self.gate.new_table(who, live, self.bot_tables(), now=time.monotonic(), recent=recent)
         except MessageError as e:
             self.metrics.refusals.labels(e.code).inc()
             raise
@@ -542,7 +564,8 @@ class TableService:
         while code in self.tables or self.store.load_game(code) is not None:
             code = new_code()
         stored = {**config, "seed": seed, "host_hash": token_hash(token)}
-        game_id = await self.write(self.store.create_game, code, stored, [s.to_json() for s in seats])
+        game_id = await self.write(self.store.create_game, code, stored, [s.to_json() for s in seats],
+                                   made_by=maker_keys(made_by or {}))
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
                       seats=seats, made_by=made_by or {})
         if self.cluster is not None:
@@ -701,7 +724,7 @@ class TableService:
         code2 = new_code()
         game_id = await self.write(self.store.create_game, code2,
                                    {**table.config, "seed": seed, "host_hash": table.host_hash},
-                                   [s.to_json() for s in seats])
+                                   [s.to_json() for s in seats], made_by=maker_keys(table.made_by))
         new = Table(id=game_id, code=code2, config=dict(table.config), seed=seed, host_hash=table.host_hash,
                     seats=seats, made_by=dict(table.made_by))
         if self.cluster is not None:

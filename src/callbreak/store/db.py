@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -159,11 +159,15 @@ class Store:
     # --- games -----------------------------------------------------------------------------
 
     def create_game(self, code: str, config: dict[str, Any], seats: list[dict[str, Any]],
-                    status: str = "lobby") -> int:
+                    status: str = "lobby", made_by: dict[str, str | None] | None = None) -> int:
+        """A new game; ``made_by``: the keys of who made it (``guest``, ``address``), counted by
+        :meth:`made_by_counts`."""
+        made_by = made_by or {}
         with self.engine.begin() as conn:
             result = conn.execute(insert(GameRow).values(
                 code=code, status=status, config=json.dumps(config), seats=json.dumps(seats),
-                created_at=_now()))
+                created_at=_now(), made_by_guest=made_by.get("guest"),
+                made_by_address=made_by.get("address")))
             key = result.inserted_primary_key
             assert key is not None
             return int(key[0])
@@ -336,6 +340,28 @@ class Store:
                          {"game": game_id})
             gone = conn.execute(delete(GameRow).where(GameRow.id == game_id, GameRow.status == "lobby")).rowcount
         return bool(gone)
+
+    def made_by_counts(self, keys: dict[str, str | None], period: float) -> dict[str, tuple[int, int, float]]:
+        """What the limits on one client count, over every process sharing this database: for
+        each key given (``guest`` or ``address``, as :meth:`create_game` stored them), its games
+        not yet finished, its games made in the last ``period`` seconds, and how many seconds ago
+        the oldest of those was made (0.0 if none)."""
+        now = _now()
+        since = now - timedelta(seconds=period)
+        columns = {"guest": GameRow.made_by_guest, "address": GameRow.made_by_address}
+        counts: dict[str, tuple[int, int, float]] = {}
+        with self.engine.connect() as conn:
+            for kind, key in keys.items():
+                if key is None:
+                    continue
+                column = columns[kind]
+                live = conn.execute(select(func.count()).select_from(GameRow).where(
+                    column == key, GameRow.status.in_(("lobby", "playing")))).scalar_one()
+                recent, oldest = conn.execute(select(func.count(), func.min(GameRow.created_at)).where(
+                    column == key, GameRow.created_at >= since)).one()
+                age = (now - oldest).total_seconds() if oldest is not None else 0.0
+                counts[kind] = (int(live), int(recent), max(0.0, age))
+        return counts
 
     def finish_game(self, game_id: int, results: list[dict[str, Any]]) -> None:
         """Mark a game over and record each seat's outcome, in one transaction."""

@@ -28,6 +28,10 @@ class GameRow(Base):
     seats: Mapped[str] = mapped_column(Text)  # JSON: per seat name, kind, bot, token hash
     created_at: Mapped[datetime] = mapped_column(DateTime)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Keys (hashes) of who made it, by guest identity and by address: the limits on one client
+    # count its tables over every process sharing the database.
+    made_by_guest: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    made_by_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class ActionRow(Base):
