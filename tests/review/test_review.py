@@ -185,10 +185,11 @@ def test_the_search_judges_a_clearly_worse_choice_worse() -> None:
 
 
 def test_a_game_no_search_bot_plays_is_not_available(monkeypatch: pytest.MonkeyPatch) -> None:
-    import callbreak.bots.games_bots as games_bots
+    import callbreak.bots
 
     record = loads(dumps(_related("donut", 4, 1)))
-    monkeypatch.setattr(games_bots, "plays_trick_game", lambda game: False)  # as a plug-in's game
+    plays = callbreak.bots.plays  # the judges are asked which games they play: as a plug-in's game
+    monkeypatch.setattr(callbreak.bots, "plays", lambda spec, game: spec != "search" and plays(spec, game))
     with pytest.raises(ReviewUnavailable, match="not available for Donut"):
         review_record(record, FAST)
 

@@ -133,15 +133,14 @@ class ArenaPlan:
     def deals_per_match(self) -> int:
         """Deals a game has: its hand limit or number of deals; where the rules set neither, the
         5 the arena stops an unlimited Call Break table at, or an estimate of 10."""
-        opts = self.options
-        limit = getattr(opts, "max_hands", None) or getattr(opts, "deals", None)
+        limit = self.options.deal_limit
         if limit:
             return int(limit)
-        return UNLIMITED_MATCH_DEALS if hasattr(opts, "deals") else 10
+        return UNLIMITED_MATCH_DEALS if self.new_game().STOPPABLE else 10
 
     @property
     def partnership(self) -> bool:
-        return bool(getattr(self.options, "partnership", False))
+        return bool(self.options.partnership)
 
     @property
     def seats(self) -> int:

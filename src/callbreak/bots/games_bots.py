@@ -233,6 +233,7 @@ def _game_class(view: GameView) -> type[TrickGame]:
     cls = _CLASSES.get(view.game)
     if cls is None:
         game = game_info(view.game).create(view.players, view.options)
+        # A capability only TrickGame has: these bots play sampled worlds out on its mechanics.
         if not isinstance(game, TrickGame):
             raise BotError(f"{view.game} is not one of the related trick games")
         cls = _CLASSES[view.game] = type(game)

@@ -187,12 +187,14 @@ __all__ = ["games", "parse_overrides", "play", "replay_step"]
 
 
 def review_session(session: Session) -> None:
-    """The expert's review of the match just played (offered at its end), printed here."""
+    """The review of the match just played (offered at its end), printed here."""
     from callbreak.cli.review import print_review
     from callbreak.record import record_of
-    from callbreak.review import review_record
+    from callbreak.review import judge_for, review_record
 
-    console.print("The expert is reviewing the match…", highlight=False)
+    judge = judge_for(session.name)
+    who = "The expert" if judge == "expert" else f"The {judge} bot"
+    console.print(f"{who} is reviewing the match…", highlight=False)
     record = record_of(session.game, seats=session.names(), name=session.name)
     try:
         print_review(review_record(record, workers=2))

@@ -46,7 +46,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from callbreak.core.actions import (
     CHANCE,
@@ -63,7 +63,6 @@ from callbreak.core.actions import (
 )
 from callbreak.core.cards import Card
 from callbreak.core.errors import CallbreakError
-from callbreak.core.rules import Rules
 from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
 from callbreak.games import game_info
@@ -71,7 +70,7 @@ from callbreak.games.base import GameView as TrickGameView
 from callbreak.record import Record, loads, replay, replay_states, seat_label
 
 __all__ = ["CLASSES", "accuracy", "assemble", "position_text", "pretty_card", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
-           "ReviewUnavailable", "SeatSummary", "choice_text", "classify", "judge_decision", "judge_of", "review_record",
+           "ReviewUnavailable", "SeatSummary", "choice_text", "classify", "judge_decision", "judge_for", "judge_of", "review_record",
            "review_text", "trick_game_samples"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
@@ -353,15 +352,26 @@ def choice_text(action: Any) -> str:
     return type(action).__name__.lower()
 
 
-def judge_of(record: Record) -> str | None:
-    """The bot that judges ``record``'s game: ``expert`` for Call Break (four seats, its rules),
-    ``search`` for a trick game of :mod:`callbreak.games` (the related games), None for a game
-    neither plays (no search bot: no review)."""
-    if isinstance(record.options, Rules):
-        return "expert" if record.players == 4 else None
-    from callbreak.bots.games_bots import plays_trick_game
+JUDGES = ("expert", "search")
+"""The bots that can judge a decision, strongest first: the expert (Call Break), the related
+trick games' search."""
 
-    return "search" if plays_trick_game(record.game) else None
+
+def judge_for(game: str) -> str | None:
+    """The strongest judge that plays ``game`` (asked of the bots: each says which games it
+    plays), None for a game none of them plays (no review).
+
+    >>> judge_for("callbreak"), judge_for("call-bridge"), judge_for("donut")
+    ('expert', 'expert', 'search')
+    """
+    from callbreak.bots import plays
+
+    return next((judge for judge in JUDGES if plays(judge, game)), None)
+
+
+def judge_of(record: Record) -> str | None:
+    """The bot that judges ``record``'s game (:func:`judge_for`)."""
+    return judge_for(record.game)
 
 
 def check_reviewable(record: Record) -> None:
@@ -427,10 +437,12 @@ def assemble(record: Record, settings: ReviewSettings, decisions: Sequence[Decis
 
 def judge_decision(index: int, view: SeatView | TrickGameView, action: Any, settings: ReviewSettings,
                    expert: Any = None) -> Decision:
-    """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone:
-    by the expert in Call Break (a :class:`SeatView`), else by the related games' search."""
-    if not isinstance(view, SeatView):  # the Call Break engine's view is the expert's alone
-        return _judge_trick_game(index, view, action, settings)
+    """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone,
+    by the strongest judge of its game (:func:`judge_for`): the expert in Call Break, else the
+    related games' search."""
+    if judge_for(view.game) != "expert":
+        return _judge_trick_game(index, cast(TrickGameView, view), action, settings)
+    view = cast(SeatView, view)  # the expert plays Call Break alone
     if expert is None:
         from callbreak.bots.expert import ExpertBot as expert
     seat = view.seat

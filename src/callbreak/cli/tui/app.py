@@ -142,11 +142,14 @@ class PlayApp(App[str | None]):
                                                else "? help  ctrl+q save+quit")
 
     def _review_offer(self) -> str:
-        """The end-of-match offer of the expert's review, for the games it can judge."""
-        from callbreak.core.rules import Rules
+        """The end-of-match offer of a review, for the games a judge plays (the expert's in
+        Call Break, the search bot's in the related games)."""
+        from callbreak.review import judge_for
 
-        reviewable = isinstance(self.session.game.options, Rules) and self.session.players == 4
-        return "r: the expert's review of the game · " if reviewable else ""
+        judge = judge_for(self.session.name)
+        if judge is None:
+            return ""
+        return f"r: the {'expert' if judge == 'expert' else f'{judge} bot'}'s review of the game · "
 
     def _prompt(self, view: Any) -> Text | Group:
         typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")

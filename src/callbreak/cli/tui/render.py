@@ -225,7 +225,7 @@ def _seat_info(view: Any, seat: int, names: Sequence[str], *, last_winner: int |
 def winning_index(view: Any) -> int:
     """Which card of the current trick is winning it."""
     trump = NO_TRUMP if view.trump is None else int(view.trump)
-    return trick_winner([int(c) for c in view.trick], trump, bool(getattr(view, "low_high", False)))
+    return trick_winner([int(c) for c in view.trick], trump, view.low_high)
 
 
 def table_view(view: Any, names: Sequence[str], me: int) -> RenderableType:
@@ -314,17 +314,17 @@ def deal_cells(result: Any, seats: Iterable[int]) -> list[str]:
 def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
     """The side panel: the deal, trump and the deal's facts, then contracts, tricks won and
     totals for every seat from ``me`` on in play order, the last trick and the last deal."""
-    limit = getattr(view, "deals", None) or getattr(getattr(view, "options", None), "max_hands", None)
+    limit = view.deal_limit
     number = len(view.results) + (0 if view.is_over else 1)
     head = Text(f"Deal {min(number, limit or number)}" + (f" of {limit}" if limit else ""), style="bold")
-    if getattr(view, "tiebreak_seats", ()) and not view.is_over:
+    if view.tiebreak_seats and not view.is_over:
         head = Text("Tie-break deal", style="bold")
     fixed = getattr(getattr(view, "rules", None), "trump", None)
     if view.trump is not None:
         trump = view.trump.symbol
     elif getattr(fixed, "value", None) == "spades":  # Call Break: spades before any deal too
         trump = "♠"
-    elif getattr(view, "low_high", False):
+    elif view.low_high:
         trump = "none, 2 high"
     else:
         trump = "none" if view.phase.value in ("play", "over") else "none yet"
@@ -333,11 +333,11 @@ def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
     head.append(f"trump {trump}")
     short = short_names(names)
     facts = []
-    if getattr(view, "upcard", None) is not None:
+    if view.upcard is not None:
         facts.append(f"upcard {view.upcard.pretty}")
-    if getattr(view, "contract", None) is not None and view.declarer is not None:
+    if view.contract is not None and view.declarer is not None:
         facts.append(f"{short[view.declarer]} bid {view.contract}")
-    if getattr(view, "stock_size", 0):
+    if view.stock_size:
         facts.append(f"stock {view.stock_size}")
     parts: list[RenderableType] = [head, *([Text(" · ".join(facts), style="dim")] if facts else [])]
     title = contract_head(view)
@@ -376,18 +376,18 @@ def scoreboard(view: Any, names: Sequence[str], *, final: bool, rows: int = 12, 
     table = Table("deal", *(short[s] for s in order), title=title,
                   title_style="bold", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
     for r in view.results[-rows:]:
-        table.add_row(f"{r.number}{'*' if getattr(r, 'tiebreak', False) else ''}",
+        table.add_row(f"{r.number}{'*' if r.tiebreak else ''}",
                       *deal_cells(r, order))
     table.add_row("total", *(Text(points(view.scores[s]), style="bold") for s in order),
                   end_section=True)
     parts: list[RenderableType] = [table]
-    if view.results and getattr(view.results[-1], "note", ""):
+    if view.results and view.results[-1].note:
         parts.append(Text(view.results[-1].note, style="dim"))
     if final and view.winners:
         verb = "wins" if len(view.winners) == 1 else "share the win"
         parts.append(Text(f"{', '.join(short[s] for s in view.winners)} {verb}!", style="bold green"))
         parts.append(standings(view, short, low_wins=low_wins))
-        chips = getattr(view, "chips", None)
+        chips = view.chips
         if chips is not None:
             parts.append(Text("chips: " + ", ".join(f"{short[s]} {chips[s]:+g}"
                                                     for s in range(view.players))))
