@@ -205,14 +205,14 @@ class Match:
         shown = self.redeal.shown if self.redeal is not None else ()
         return hand, sum(1 << c for c in shown), None
 
-    def possible_cards(self, view: Any) -> list[int]:
+    def possible_cards(self, view: SeatView) -> list[int]:
         """From the view's caps: every public inference of the play and side-off declarations."""
         from callbreak.core.sampling import allowed_mask
 
         return [allowed_mask(view.caps[s]) for s in range(PLAYERS)]
 
     @classmethod
-    def sample_deal(cls, view: Any, rng: random.Random) -> Match:
+    def sample_deal(cls, view: SeatView, rng: random.Random) -> Match:
         """A one-deal match replaying ``view``'s current deal with the hidden hands sampled
         (earlier deals do not matter to the points of this one); its totals are the view's."""
         from callbreak.core.sampling import HandSampler
@@ -230,10 +230,12 @@ class Match:
         dealt = [hands[s] | played[s] for s in range(4)]
         rules = view.rules.replace(deals=1, first_dealer=FirstDealer.RANDOM, tie_break=TieBreak.SHARED,
                                    min_call_total=None, stakes=None)
+        dealer = view.dealer
+        assert dealer is not None  # a deal is under way
         m = cls(rules)
-        m.apply(ChooseDealer(view.dealer))
+        m.apply(ChooseDealer(dealer))
         m.apply(Deal(hands=tuple(cards_of(h) for h in dealt)))
-        first = (view.dealer + 1) % 4
+        first = (dealer + 1) % 4
         order = [(first + i) % 4 for i in range(4)]
         if m.phase is Phase.REDEAL_CLAIM:
             for s in order:
@@ -241,11 +243,12 @@ class Match:
                     break
                 m.apply(Redeal(s, False))
         for s in order:
-            if view.calls[s] is None:
+            call = view.calls[s]
+            if call is None:
                 break
             if not view.blind[s] and Look(s) in m.legal_actions(s):
                 m.apply(Look(s))
-            m.apply(Call(s, view.calls[s], view.blind[s]))
+            m.apply(Call(s, call, view.blind[s]))
         if view.looked and view.seat is not None and Look(view.seat) in m.legal_actions(view.seat):
             m.apply(Look(view.seat))
         for p in plays:
