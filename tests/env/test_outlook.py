@@ -122,7 +122,7 @@ def test_the_command_names_a_missing_base_and_trains_from_a_real_one(tmp_path: P
 
     runner = CliRunner()
     missing = runner.invoke(app, ["train-outlook", str(tmp_path / "none.npz"), "--out", str(tmp_path / "o")])
-    assert missing.exit_code != 0 and "none.npz" in missing.output
+    assert missing.exit_code != 0 and "none.npz" in "".join(missing.output.split())  # however it wraps
     base = tmp_path / "base.npz"
     NET.save(base)
     done = runner.invoke(app, ["train-outlook", str(base), "--out", str(tmp_path / "o"), "--generations", "1",
@@ -162,3 +162,24 @@ def test_the_batched_call_is_the_bots_call(preset: str) -> None:
                 checked += 1
             game.apply(action)
     assert checked >= 20
+
+
+def test_a_tiny_refine_run_trains_on_from_the_base_and_refits_the_outlook(tmp_path: Path) -> None:
+    from callbreak.learn.refine import RefineSettings, run_refine
+
+    outlook_run = tmp_path / "outlook"
+    base = run_outlook(NET, outlook_run, OutlookSettings(generations=1, positions=300, chunk=300, tables=16,
+                                                         hidden=(8,), steps=5, batch=32, eval_sets=1),
+                       progress=False)
+    s = RefineSettings(positions=60, chunk=30, tables=4, samples=8, steps=5, batch=16, eval_sets=1)
+    net = run_refine(base, tmp_path / "refine", s, replay=[], outlook_chunks=outlook_run / "chunks",
+                     progress=False, command="callbreak train-refine (test)")
+    with np.load(tmp_path / "refine" / "chunks" / "refine-000.npz") as chunk:
+        q, mask = chunk["q"], chunk["mask"]
+    labelled = np.isfinite(q)
+    assert len(q) >= 30 and (mask[labelled] == 1).all()
+    assert not labelled[:, 52:].any()  # cards only: the calls are the outlook's
+    assert net.meta["command"] == "callbreak train-refine (test)" and net.meta["positions"] >= 60
+    assert net.meta["base"] == base.meta and net.outlook and np.isfinite(net.meta["margin_against_heuristic"])
+    assert not np.array_equal(net.trunk[0][0], base.trunk[0][0])  # trained on from the base's weights
+    assert Network.load(tmp_path / "refine" / "neural.npz").meta["positions"] == net.meta["positions"]

@@ -110,3 +110,58 @@ def train_outlook(
 
         net.save(WEIGHTS)
         console.print(f"installed as the package's weights: {WEIGHTS}")
+
+
+@app.command("train-refine")
+def train_refine(
+    base: Annotated[Path, typer.Argument(help="The weights to refine (with an outlook head: made by "
+                                              "`callbreak train-outlook`).")],
+    outlook_chunks: Annotated[Path, typer.Option(help="The outlook run's chunks folder, to refit the "
+                                                      "head on the refined trunk.")],
+    out: Annotated[Path, typer.Option(help="The run's folder: chunks, settings, and neural.npz.")] = Path(
+        "runs/refine"),
+    replay: Annotated[list[Path] | None, typer.Option(help="Chunk folders of earlier runs to learn from "
+                                                           "too (repeat the option).")] = None,
+    seed: Annotated[int, typer.Option(help="Seeds the deals, the seats, the labels and the fitting.")] = 1,
+    positions: Annotated[int, typer.Option(help="Card positions the expert labels.")] = 200_000,
+    samples: Annotated[int, typer.Option(help="Sampled deals behind each card's value.")] = 128,
+    steps: Annotated[int, typer.Option(help="Gradient steps of the fine-tuning.")] = 6_000,
+    eval_sets: Annotated[int, typer.Option(help="Duplicate sets against heuristic bots at the end.")] = 50,
+    ship: Annotated[bool, typer.Option("--ship/--no-ship", help="Also install the result as the "
+                                       "package's neural weights.")] = False,
+) -> None:
+    """Refine a network's card play on the positions it meets, labelled by a deeper search.
+
+    The network holds most seats; each card it could play is valued by the expert from --samples
+    sampled deals; the network is trained on from its own weights on those positions and the
+    --replay ones, then its outlook head is refitted. Resumes the labelling from the run folder's
+    chunks. Needs PyTorch: pip install 'callbreak\\[train]'.
+    """
+    from callbreak.bots.neural import Network, NeuralWeightsError
+    from callbreak.learn.train import TrainingError
+
+    if positions < 1 or samples < 1 or steps < 1 or eval_sets < 1:
+        fail("--positions, --samples, --steps and --eval-sets must be positive")
+        return
+    folders = replay or []
+    missing = [str(f) for f in (*folders, outlook_chunks) if not f.is_dir()]
+    if missing:
+        fail(f"no chunks folder at {', '.join(missing)}")
+        return
+    try:
+        from callbreak.learn.refine import RefineSettings, run_refine
+
+        s = RefineSettings(seed=seed, positions=positions, samples=samples, steps=steps, eval_sets=eval_sets)
+        net = run_refine(Network.load(base), out, s, replay=[p for f in folders for p in sorted(f.glob("*.npz"))],
+                         outlook_chunks=outlook_chunks,
+                         command="callbreak train-refine " + shlex.join(sys.argv[2:]))
+    except (TrainingError, NeuralWeightsError) as e:
+        fail(str(e))
+        return
+    console = Console()
+    console.print(f"weights: {out / 'neural.npz'} (made by: {net.meta['command']}, commit {net.meta['commit']})")
+    if ship:
+        from callbreak.bots.neural import WEIGHTS
+
+        net.save(WEIGHTS)
+        console.print(f"installed as the package's weights: {WEIGHTS}")
