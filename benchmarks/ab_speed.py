@@ -10,13 +10,16 @@ first, so load on the shared machine falls on both alike:
   random and the heuristic rollout policy (``benchmarks/kernel_speed.py``'s loop), deals/s.
 
 The earlier tree is a detached ``git worktree`` of ``--base`` in a temporary folder (removed at
-the end); both trees' kernels are compiled (or loaded from numba's cache) before round 1. The
-report gives each tree's median, the median of the per-round ratios (this tree / base) and a 95%
-interval of that ratio from the paired rounds (the arena's t interval on the log ratios).
+the end); the later one is this working tree, or with ``--this`` a worktree of that commit too
+(so edits made in the checkout while the run goes on do not enter it). Both trees' kernels are
+compiled (or loaded from numba's cache) before round 1. The report gives each tree's median, the
+median of the per-round ratios (this tree / base) and a 95% interval of that ratio from the
+paired rounds (the arena's t interval on the log ratios).
 
 Run (about 2 minutes)::
 
     .venv/bin/python benchmarks/ab_speed.py --base 4278c60 --rounds 9
+    .venv/bin/python benchmarks/ab_speed.py --base 43fc602 --this HEAD --rounds 15
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ def measure(tree: Path, seconds: float, seed: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the earlier commit (any git revision)")
+    parser.add_argument("--this", default=None,
+                        help="the later commit (default: this working tree, uncommitted changes included)")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seconds", type=float, default=1.0, help="per measurement per round")
     args = parser.parse_args()
@@ -70,14 +75,17 @@ def main() -> None:
         parser.error("--rounds must be at least 2 and --seconds positive")
     rev = subprocess.run(["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout.strip()
+    head = subprocess.run(["git", "rev-parse", "--short", args.this or "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="ab-speed-") as tmp:
-        base_tree = Path(tmp) / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), rev], cwd=ROOT,
-                       check=True, capture_output=True)
+        worktrees = {"base": (Path(tmp) / "base", rev)}
+        if args.this is not None:
+            worktrees["this"] = (Path(tmp) / "this", head)
+        for tree, commit in worktrees.values():
+            subprocess.run(["git", "worktree", "add", "--detach", str(tree), commit], cwd=ROOT,
+                           check=True, capture_output=True)
         try:
-            trees = {"base": base_tree, "this": ROOT}
+            trees = {"base": worktrees["base"][0], "this": worktrees.get("this", (ROOT, ""))[0]}
             for tree in trees.values():  # compile or load both kernels before timing anything
                 measure(tree, 0.05, 0)
             rates: dict[str, dict[str, list[float]]] = {"base": {}, "this": {}}
@@ -88,9 +96,11 @@ def main() -> None:
                         rates[name].setdefault(key, []).append(value)
                 print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT,
-                           capture_output=True)
-    print(f"A/B: this tree ({head}, with uncommitted changes if any) against {rev}; "
+            for tree, _ in worktrees.values():
+                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                               capture_output=True)
+    what = head if args.this is not None else f"{head}, with uncommitted changes if any"
+    print(f"A/B: this tree ({what}) against {rev}; "
           f"{args.rounds} paired rounds of {args.seconds:g} s each")
     print("| measurement | base deals/s (median) | this deals/s (median) | ratio this/base (median) | 95% interval |")
     print("|---|---|---|---|---|")
