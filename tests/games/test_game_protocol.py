@@ -9,7 +9,7 @@ import pytest
 
 from callbreak.core.actions import CHANCE, Deal, Stop
 from callbreak.core.cards import DECK
-from callbreak.core.game import ChanceKind, Game, Options
+from callbreak.core.game import ChanceKind, Game, GameView, Options
 from callbreak.games import game_info, games
 from callbreak.games.spaces import Encoder, game_encoding
 
@@ -78,3 +78,47 @@ def test_hidden_information_members_agree_with_the_state(name: str, players: int
             sampled = type(game).sample_deal(view, rng)
             mine = sampled.view(seat)
             assert mine.hand == view.hand and mine.trick == view.trick and mine.legal == view.legal
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_every_view_declares_what_the_terminal_reads(name: str, players: int) -> None:
+    """The view protocol's members (the terminal reads them, typed, with no getattr): every
+    view of every game has them, the contract column included."""
+    for game in _playout(name, players, seed=7):
+        view = game.view(game.to_act if game.to_act not in (None, CHANCE) else None)
+        assert isinstance(view, GameView)
+        assert view.contract_word in ("call", "bid", "")
+        parts = [view.contract_part(s) for s in range(players)]
+        assert all(isinstance(p, str) and p for p in parts)
+        assert view.fixed_trump is None or view.fixed_trump is view.trump or view.trump is None
+        assert view.call_range is None or view.call_range[0] <= view.call_range[1]
+
+
+def test_the_contract_column_in_words() -> None:
+    """Call Break's calls ("3", "3b" blind, "-" before the call); a related game's bids ("5*" the
+    declarer's) and passes."""
+    from callbreak.core.view import SeatView
+
+    call_break = game_info("callbreak").new()
+    for game in _playout("callbreak", 4, seed=1):
+        view = game.view(0)
+        assert isinstance(view, SeatView)
+        if all(c is not None for c in view.calls):
+            call_break = game
+            break
+    view = call_break.view(0)
+    assert isinstance(view, SeatView)
+    assert view.contract_word == "call"
+    assert [view.contract_part(s) for s in range(4)] == [
+        f"{c}{'b' if b else ''}" for c, b in zip(view.calls, view.blind, strict=True)]
+    batak = game_info("batak-ihaleli").new(4)
+    batak.apply(game_info("batak-ihaleli").dealer(1).chance(batak))
+    assert batak.view(0).contract_word in ("", "bid")
+    assert [batak.view(0).contract_part(s) for s in range(4)] == ["-"] * 4
+    while batak.phase.value == "auction":
+        batak.apply(batak.legal_actions()[-1])  # a pass where it may, else the highest bid
+        words = [batak.view(0).contract_part(s) for s in range(4)]
+        assert batak.view(0).contract_word == "bid"
+        assert all(w in ("-", "pass") or w.rstrip("*").isdigit() for w in words)
+    declarer = batak.view(0).declarer
+    assert declarer is not None and batak.view(0).contract_part(declarer).endswith("*")

@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from callbreak.bots import Bot, Decision
-from callbreak.core import CallbreakError, Deal, Match, Rules, Stop
+from callbreak.bots import BotOf, Decision
+from callbreak.core import CallbreakError, Deal, Match, Rules, SeatView, Stop
 from callbreak.core.actions import CHANCE, Action
-from callbreak.core.game import Chance, Game
+from callbreak.core.game import Chance, Game, GameView
 from callbreak.games import game_info
 from callbreak.record import Record, record_of
 
@@ -141,7 +141,7 @@ class DealStream:
 MoveHook = Callable[[Any, int, Action, float], None]
 
 
-def play_match(rules: Rules, players: Sequence[Bot], *, seed: int | str | None = None,
+def play_match(rules: Rules, players: Sequence[BotOf[SeatView]], *, seed: int | str | None = None,
                deals: Sequence[Deal] = (), chance: DealStream | None = None,
                **kwargs: Any) -> MatchOutcome:
     """Play a whole Call Break match under ``rules``: :func:`play_game` on a new :class:`Match`.
@@ -247,7 +247,7 @@ def refereed_action(game: Game, seat: int, player: Any, *, budget: float = DEFAU
     return action, seconds, fault
 
 
-def referee(view: Any, seat: int, player: Any, *, default: Callable[[], Any], deal: int,
+def referee(view: GameView, seat: int, player: Any, *, default: Callable[[], Any], deal: int,
             budget: float = DEFAULT_BUDGET, tolerance: float = DEFAULT_TOLERANCE,
             name: str | None = None,
             clock: Callable[[], float] = time.perf_counter) -> tuple[Any, float, Fault | None]:

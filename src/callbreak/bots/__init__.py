@@ -11,6 +11,7 @@ from callbreak.bots.base import (
     CALL_BREAK_ENGINE,
     Bot,
     BotError,
+    BotOf,
     Decision,
     available,
     bots_for,
@@ -21,5 +22,5 @@ from callbreak.bots.base import (
     register,
 )
 
-__all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "Decision", "available", "bots_for", "describe", "make_bot",
+__all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "BotOf", "Decision", "available", "bots_for", "describe", "make_bot",
            "needs_kernel", "plays", "register"]

@@ -22,9 +22,10 @@ import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from callbreak.core import Action, CallbreakError
+from callbreak.core.game import GameView
 
 
 class BotError(CallbreakError):
@@ -39,13 +40,26 @@ class Decision:
     reason: str = ""
 
 
+ViewT_contra = TypeVar("ViewT_contra", bound=GameView, contravariant=True)
+
+
 @runtime_checkable
-class Bot(Protocol):
+class BotOf(Protocol[ViewT_contra]):
+    """A bot that decides from views of type ``ViewT_contra``: Call Break's bots are
+    ``BotOf[SeatView]``, the related games' ``BotOf[games.GameView]``, and a bot that reads only
+    what every view has (``random``) is a bot of every game's views."""
+
     name: str
 
-    def decide(self, view: Any, budget: float) -> Decision:
+    def decide(self, view: ViewT_contra, budget: float) -> Decision:
         """Choose one of ``view.legal`` within ``budget`` seconds."""
         ...
+
+
+@runtime_checkable
+class Bot(BotOf[Any], Protocol):
+    """A bot of a game's views, its view type left open: what the registry makes by name (which
+    games a bot plays is asked of the registry, :func:`plays`, not of its type)."""
 
 
 BotFactory = Callable[..., Bot]

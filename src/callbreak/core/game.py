@@ -16,6 +16,13 @@ A game is a state machine over the actions of :mod:`callbreak.core.actions`:
 - ``view(seat)`` is everything that seat may know, built by allow-list (``None``: a spectator);
 - ``history`` is every action applied, chance steps included: replaying it rebuilds the game.
 
+The protocol is generic in a game's view and action types (:class:`GameOf`): Call Break's
+match is a ``GameOf[SeatView, Action]``, a related game a ``GameOf[games.GameView, Action]``, and
+a game from the registry (any of them) a ``GameOf[games.View, Action]``. A game's views are a
+covariant parameter (a game with a narrower view type is a game of the wider one), its actions
+an invariant one (it takes what it offers). :class:`Game` is the protocol with its view type
+left open (``Any``), for callers that need no more.
+
 >>> from callbreak.core.dealing import Dealer
 >>> from callbreak.core.match import Match
 >>> from callbreak.core.rules import make_rules
@@ -32,12 +39,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from callbreak.core.actions import CHANCE, Action, Deal, Play
-from callbreak.core.cards import Card
+from callbreak.core.cards import Card, Suit
 
-__all__ = ["CHANCE", "Chance", "ChanceKind", "Game", "GameView", "Options", "TrickView"]
+__all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "Game", "GameOf", "GameView", "Options", "TrickView",
+           "ViewT"]
 
 
 class ChanceKind(str, Enum):
@@ -58,6 +66,8 @@ class Options(Protocol):
     def deal_limit(self) -> int | None: ...  # the deals a match has at most (None: no limit)
     @property
     def partnership(self) -> bool: ...  # seats across the table play as pairs
+    @property
+    def turn_timer(self) -> float | None: ...  # seconds a seat has to act (None: no clock)
 
     def to_dict(self) -> dict[str, Any]: ...  # JSON-ready, what a record stores
     def with_deal_limit(self, deals: int) -> Any: ...  # the same options, at most ``deals`` deals
@@ -95,6 +105,20 @@ class GameView(Protocol):
     @property
     def chips(self) -> tuple[float, ...] | None: ...  # stakes settled (None: no stakes)
     @property
+    def trump(self) -> Suit | None: ...  # this deal's trump (None: none, or not yet named)
+    @property
+    def fixed_trump(self) -> Suit | None: ...  # a trump the rules fix for every deal (None: none)
+    @property
+    def call_range(self) -> tuple[int, int] | None: ...  # the calls a seat may make (None: it bids)
+    @property
+    def contract_word(self) -> str: ...  # a seat's part in the contract: "call", "bid" ("": none)
+
+    def contract_part(self, seat: int) -> str:
+        """``seat``'s part in the deal's contract, in short: a call ("3", "3b" blind), a bid
+        ("5", "5*" the declarer's), "pass", "out", "-" (none yet)."""
+        ...
+
+    @property
     def players(self) -> int: ...
     @property
     def phase(self) -> Enum: ...
@@ -122,9 +146,20 @@ class GameView(Protocol):
     def is_over(self) -> bool: ...
 
 
+ViewT = TypeVar("ViewT", bound=GameView, covariant=True)
+"""A game's view type (what :meth:`Game.view` returns)."""
+
+ActionT = TypeVar("ActionT", bound=Action)
+"""A game's action type (what it offers and takes; every game here takes :data:`Action`)."""
+
+
+# The view type is covariant although two methods take a view (possible_cards, sample_deal): a
+# game reads only the views it made, and trusts its caller to pass one of them (a Call Break
+# view to Call Break), as OpenSpiel's states read only their own observations.
 @runtime_checkable
-class Game(Protocol):
-    """A game in progress: the state machine every registered game implements.
+class GameOf(Protocol[ViewT, ActionT]):  # type: ignore[misc]
+    """A game in progress: the state machine every registered game implements, with views of
+    type ``ViewT`` and actions of type ``ActionT``.
 
     What callers may ask of any game, beyond the state machine:
 
@@ -176,17 +211,17 @@ class Game(Protocol):
     @property
     def winners(self) -> tuple[int, ...]: ...
     @property
-    def history(self) -> Sequence[Action]: ...
+    def history(self) -> Sequence[ActionT]: ...
     @property
     def results(self) -> Sequence[Any]: ...  # one entry per scored deal
 
-    def legal_actions(self, seat: int | None = None) -> list[Any]: ...
-    def verify(self, action: Any) -> None: ...
-    def is_legal(self, action: Any) -> bool: ...
-    def apply(self, action: Any) -> None: ...
-    def default_action(self) -> Any: ...
-    def view(self, seat: int | None) -> Any: ...
-    def clone(self) -> Any: ...
+    def legal_actions(self, seat: int | None = None) -> list[ActionT]: ...
+    def verify(self, action: ActionT) -> None: ...
+    def is_legal(self, action: ActionT) -> bool: ...
+    def apply(self, action: ActionT) -> None: ...
+    def default_action(self) -> ActionT: ...
+    def view(self, seat: int | None) -> ViewT: ...
+    def clone(self) -> Self: ...
     def snapshot(self) -> tuple[object, ...]: ...
     def result_json(self) -> dict[str, Any]: ...
 
@@ -205,22 +240,28 @@ class Game(Protocol):
         claimant's hand, its own discards) and the upcard (None: none)."""
         ...
 
-    def possible_cards(self, view: Any) -> list[int]:
+    def possible_cards(self, view: ViewT) -> list[int]:  # type: ignore[misc]
         """Per seat, the mask of cards it may still hold as far as ``view``'s seat knows from
         the play (suits it failed to follow, cards the rules would have made it play)."""
         ...
 
     @classmethod
-    def sample_deal(cls, view: Any, rng: random.Random) -> Any:
+    def sample_deal(cls, view: ViewT, rng: random.Random) -> Self:  # type: ignore[misc]
         """A game of ``view``'s current deal (its history empty) at the position the view
         shows, the cards its seat cannot see drawn at random consistently with the view."""
         ...
 
 
+@runtime_checkable
+class Game(GameOf[Any, Action], Protocol):
+    """Any game, its view type left open: what a caller holds that needs no more (``GameOf``
+    says which views a game makes)."""
+
+
 class Chance(Protocol):
     """A source of chance actions (a seeded dealer): the deal, the draw for dealer."""
 
-    def chance(self, game: Any) -> Action: ...
+    def chance(self, game: Any) -> Action: ...  # a game of the dealer's kind
 
 
 class TrickView:

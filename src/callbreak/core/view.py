@@ -14,7 +14,7 @@ from typing import ClassVar
 from callbreak.core.actions import Action
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.game import TrickView
-from callbreak.core.rules import Rules
+from callbreak.core.rules import Rules, Trump
 
 
 class Phase(str, Enum):
@@ -135,6 +135,21 @@ class SeatView(TrickView):
     @property
     def call_range(self) -> tuple[int, int]:
         return (self.rules.min_call, self.rules.max_call)
+
+    @property
+    def fixed_trump(self) -> Suit | None:
+        """Spades, before any deal too, unless the rules name no fixed trump."""
+        return Suit.SPADES if self.rules.trump is Trump.SPADES else None
+
+    @property
+    def contract_word(self) -> str:
+        """Every seat calls."""
+        return "call"
+
+    def contract_part(self, seat: int) -> str:
+        """Its call ("3", "3b" blind), "-" before it calls."""
+        call = self.calls[seat]
+        return "-" if call is None else f"{call}{'b' if self.blind[seat] else ''}"
 
     @property
     def blind_calls(self) -> bool:

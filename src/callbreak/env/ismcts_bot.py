@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 from callbreak.bots.base import BotError, Decision
+from callbreak.games import View
 
 SHARE = 0.5  # of a decision's budget spent simulating; the rest is for a loaded machine's stalls
 
@@ -78,7 +79,7 @@ class IsmctsBot:
         self.rng = random.Random(seed)
         self._games: dict[tuple[str, int, Any], Any] = {}
 
-    def _game(self, view: Any) -> Any:
+    def _game(self, view: View) -> Any:
         import pyspiel
 
         from callbreak.env.openspiel import register_games, short_name
@@ -94,7 +95,7 @@ class IsmctsBot:
             self._games[key] = game
         return game
 
-    def decide(self, view: Any, budget: float) -> Decision:
+    def decide(self, view: View, budget: float) -> Decision:
         started = time.perf_counter()
         import numpy as np
         from open_spiel.python.algorithms import ismcts, mcts

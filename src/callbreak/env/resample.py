@@ -15,6 +15,7 @@ from typing import Any
 from callbreak.core.actions import Deal, Exchange
 from callbreak.core.cards import DECK, cards_of
 from callbreak.core.errors import IllegalActionError
+from callbreak.games import View
 
 _RNG = random.Random()
 
@@ -92,7 +93,7 @@ def _replay(state: Any, history: list[Any], k: int, sigma: dict[int, int], playe
 # --- a state from a view (the current deal only) -------------------------------------------------
 
 
-def from_view(game: Any, view: Any, rng: random.Random) -> Any:
+def from_view(game: Any, view: View, rng: random.Random) -> Any:
     """A state of ``game`` (an OpenSpiel :class:`~callbreak.env.openspiel.CardGame`) at the
     position ``view`` shows, the hidden cards drawn at random consistently with it, ending when
     the current deal is scored (its returns are that deal's points)."""

@@ -40,6 +40,7 @@ from callbreak.games.horsethief import Horsethief
 from callbreak.games.registry import (
     GameInfo,
     PresetInfo,
+    View,
     game_info,
     games,
     new_game,
@@ -53,6 +54,6 @@ from callbreak.games.texts import has_rules, rules_text
 __all__ = [
     "CHANCE", "BatakIhaleli", "BatakKozMaca", "Donut", "GameDealer", "GameInfo", "GameOptions",
     "GamePhase", "GameTrick", "GameView", "HandResult", "Horsethief", "PresetInfo", "Snarples",
-    "TrickGame", "game_info", "games", "has_rules", "new_game", "register_alias", "register_game", "rules_text",
+    "TrickGame", "View", "game_info", "games", "has_rules", "new_game", "register_alias", "register_game", "rules_text",
     "trick_game",
 ]

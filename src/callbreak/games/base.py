@@ -135,6 +135,11 @@ class GameOptions:
     def with_deal_limit(self, deals: int) -> GameOptions:
         return dataclasses.replace(self, max_hands=deals)
 
+    @property
+    def turn_timer(self) -> float | None:
+        """No turn clock among the related games' options (a table may still time its seats)."""
+        return None
+
 
 def _plain(v: Any) -> Any:
     return v.value if isinstance(v, Enum) else v
@@ -259,6 +264,37 @@ class GameView(TrickView):
     def chips(self) -> tuple[float, ...] | None:
         """Chips won and lost (none: the related games play for no stakes)."""
         return None
+
+    @property
+    def fixed_trump(self) -> Suit | None:
+        """None: trump is named, drawn or absent deal by deal (:attr:`trump` once it is known)."""
+        return None
+
+    @property
+    def call_range(self) -> tuple[int, int] | None:
+        """None: a contract is bid (or there is none), not called."""
+        return None
+
+    @property
+    def contract_word(self) -> str:
+        """"bid" once an auction is under way, "" in a game without one."""
+        if self.phase is GamePhase.AUCTION or any(b is not None for b in self.bids) or any(self.passed):
+            return "bid"
+        return ""
+
+    def contract_part(self, seat: int) -> str:
+        """Its bid ("5", "5*" the declarer's), "pass", whether it plays the deal ("in", "out"),
+        "gone" once out of the game, "-" (none yet)."""
+        if not self.in_game[seat]:
+            return "gone"
+        bid = self.bids[seat]
+        if bid is not None:
+            return f"{bid}{'*' if self.declarer == seat else ''}"
+        if self.passed[seat]:
+            return "pass"
+        if self.joined[seat] is False or (self.phase is GamePhase.PLAY and not self.active[seat]):
+            return "out"
+        return "in" if self.joined[seat] else "-"
 
     @property
     def face_up(self) -> tuple[Card, ...]:

@@ -22,13 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from callbreak.core.actions import Action
 from callbreak.core.dealing import Dealer
-from callbreak.core.game import Game
+from callbreak.core.game import GameOf
 from callbreak.core.match import PLAYERS, Match
 from callbreak.core.rules import PRESETS, Rules, make_rules
 from callbreak.core.view import Phase, SeatView
 from callbreak.games.encoding import CALL0, Encoding, Put, Rel, register_encoding
-from callbreak.games.registry import GameInfo, PresetInfo, register_alias, register_game
+from callbreak.games.registry import GameInfo, PresetInfo, View, register_alias, register_game
 
 BRIDGE_PRESETS = ("call-bridge", "call-bridge-simple")
 
@@ -89,8 +90,9 @@ def _entry(presets: list[str]) -> GameInfo:
     def make_options(preset: str | None, overrides: Mapping[str, Any]) -> Rules:
         return make_rules(preset or presets[0], **overrides)
 
-    def create(players: int, rules: Any) -> Game:
-        return Match(rules)
+    def create(players: int, rules: Any) -> GameOf[View, Action]:
+        match: GameOf[SeatView, Action] = Match(rules)  # checked against the protocol here
+        return match
 
     return GameInfo(
         name="callbreak", title=TITLE, description=DESCRIPTION, seats=(PLAYERS,),

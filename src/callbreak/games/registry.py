@@ -22,13 +22,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
+from callbreak.core.actions import Action
 from callbreak.core.errors import RulesError
-from callbreak.core.game import Chance, Game
-from callbreak.games.base import GameDealer, GameOptions, TrickGame, build_options
+from callbreak.core.game import Chance, GameOf
+from callbreak.core.view import SeatView
+from callbreak.games.base import GameDealer, GameOptions, GameView, TrickGame, build_options
 from callbreak.games.encoding import Encoding
 from callbreak.games.trick_encoding import ENCODING as TRICK_ENCODING
+
+View: TypeAlias = SeatView | GameView
+"""The view of any registered game: Call Break's :class:`~callbreak.core.view.SeatView` or a
+related game's :class:`~callbreak.games.base.GameView` (the two engines' views). A game from the
+registry is a ``GameOf[View, Action]``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +68,7 @@ class GameInfo:
     presets: tuple[PresetInfo, ...]
     make_options: Callable[[str | None, Mapping[str, Any]], Any]
     load_options: Callable[[Any], Any]
-    create: Callable[[int, Any], Game]
+    create: Callable[[int, Any], GameOf[View, Action]]
     dealer: Callable[[int | str | None], Chance]
     low_wins: bool = False  # race-down games: a lower score is better
     encoding: Encoding[Any] | None = None
@@ -101,7 +108,8 @@ class GameInfo:
             raise RulesError(f"{self.title} is for {span} players, not {n!r}")
         return n
 
-    def new(self, players: int | None = None, preset: str | None = None, **options: Any) -> Game:
+    def new(self, players: int | None = None, preset: str | None = None,
+            **options: Any) -> GameOf[View, Action]:
         """A new game for ``players`` seats under ``preset`` with ``options`` overridden."""
         n = self.check_seats(players)
         if preset is not None:
@@ -161,7 +169,7 @@ def games() -> tuple[GameInfo, ...]:
 
 
 def new_game(name: str, players: int | None = None, preset: str | None = None,
-             **options: Any) -> Game:
+             **options: Any) -> GameOf[View, Action]:
     """A new game by registry name: see :meth:`GameInfo.new`."""
     return game_info(name).new(players, preset, **options)
 
@@ -178,8 +186,9 @@ def trick_game(cls: type[TrickGame]) -> GameInfo:
             raise RulesError(f"options must be an object, got {type(data).__name__}")
         return build_options(cls.OPTIONS, data)
 
-    def create(players: int, options: Any) -> Game:
-        return cls(players, options)
+    def create(players: int, options: Any) -> GameOf[View, Action]:
+        game: GameOf[GameView, Action] = cls(players, options)  # checked against the protocol here
+        return game
 
     return GameInfo(
         name=cls.NAME, title=cls.TITLE, description=cls.DESCRIPTION,

@@ -85,7 +85,7 @@ from callbreak.core.game import Game
 from callbreak.games.callbreak import BLIND0, CALLBREAK_ACTIONS, CLAIM, KEEP, LOOK
 from callbreak.games.callbreak import ENCODING as CALLBREAK_ENCODING
 from callbreak.games.encoding import CALL0, PLAY0, Encoding, encoding_of
-from callbreak.games.registry import game_info
+from callbreak.games.registry import View, game_info
 from callbreak.games.trick_encoding import ENCODING as TRICK_ENCODING
 from callbreak.games.trick_encoding import (
     EXCHANGE0,
@@ -164,13 +164,13 @@ def describe_action(family: str, index: int) -> str:
     return encoding_of(family).describe(index)
 
 
-def legal_ids(view: Any) -> dict[int, Action]:
+def legal_ids(view: View) -> dict[int, Action]:
     """The legal actions of a view by id."""
     hand = view.hand or ()
     return {action_id(a, hand): a for a in view.legal}
 
 
-def action_mask(view: Any, size: int) -> np.ndarray:
+def action_mask(view: View, size: int) -> np.ndarray:
     mask = np.zeros(size, dtype=np.int8)
     for i in legal_ids(view):
         mask[i] = 1
@@ -211,10 +211,10 @@ class Encoder:
     def offset(self, name: str) -> int:
         return self.blocks[name].offset
 
-    def encode(self, view: Any, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, view: View, out: np.ndarray | None = None) -> np.ndarray:
         """The observation of ``view`` (its seat must not be None)."""
         n = self.players
-        me: int = view.seat
+        me = view.seat
         assert me is not None
         obs = np.zeros(self.size, dtype=np.float32) if out is None else out
         if out is not None:
@@ -245,8 +245,8 @@ class Encoder:
         calls = self.encoding.calls(view)
         for s in range(n):
             r = rel(s)
-            c = calls[s]
-            one("calls", r * 15 + (14 if c is None else c))
+            call = calls[s]
+            one("calls", r * 15 + (14 if call is None else call))
             one("won", r, view.won[s])
             one("scores", r, view.scores[s])
             for suit in view.voids(s):

@@ -37,9 +37,9 @@ from typing import Any
 from callbreak.core.actions import CHANCE, Action, Deal, Exchange, action_from_json
 from callbreak.core.cards import Card
 from callbreak.core.errors import CallbreakError, RecordError
-from callbreak.core.game import Game
+from callbreak.core.game import Game, GameOf
 from callbreak.core.rules import Rules
-from callbreak.games import game_info
+from callbreak.games import View, game_info
 
 FORMAT = "callbreak-record"
 VERSION = 2
@@ -75,7 +75,7 @@ class Record:
             return info.title
         return f"{info.title} · {preset.title}"
 
-    def new_game(self) -> Game:
+    def new_game(self) -> GameOf[View, Action]:
         """The game before its first action."""
         try:
             return game_info(self.game).create(self.players, self.options)
@@ -102,7 +102,7 @@ def record_of(game: Game, seats: Sequence[str] | None = None, meta: dict[str, An
                   tuple(game.history), dict(meta or {}))
 
 
-def replay_states(record: Record) -> Iterator[Game]:
+def replay_states(record: Record) -> Iterator[GameOf[View, Action]]:
     """Every state of the game: the initial one, then one after each action (copies)."""
     g = record.new_game()
     yield g.clone()
@@ -111,7 +111,7 @@ def replay_states(record: Record) -> Iterator[Game]:
         yield g.clone()
 
 
-def replay(record: Record) -> Game:
+def replay(record: Record) -> GameOf[View, Action]:
     """The game after every action of the record; :class:`RecordError` names the first bad one."""
     g = record.new_game()
     for i, action in enumerate(record.actions):
@@ -258,7 +258,7 @@ def redact(record: Record, seat: int) -> dict[str, Any]:
     return data
 
 
-def _states_after(record: Record) -> Iterator[Game]:
+def _states_after(record: Record) -> Iterator[GameOf[View, Action]]:
     """The game after each action (one game, advanced in place: read it before the next)."""
     g = record.new_game()
     for i, action in enumerate(record.actions):

@@ -27,6 +27,8 @@ from callbreak.cli.tui.session import Session, Turn
 from callbreak.cli.tui.widgets import Clickable, Fitted, newest_lines
 from callbreak.core import CHANCE, CallbreakError, Card
 from callbreak.core.actions import Bid, Call, Exchange, Play
+from callbreak.core.game import Options
+from callbreak.games import View
 
 HELP = ("Cards: ←/→ and Enter, click, or type one (QH, 10S) or its number. Other choices: ←/→ "
         "and Enter, click, a number (3b: blind) or the keys on the bottom line; Space or numbers "
@@ -99,7 +101,7 @@ class PlayApp(App[str | None]):
         s = self.session
         self.title = s.title
         view = s.view()
-        span = getattr(view, "call_range", None)
+        span = view.call_range
         table = f"calls {span[0]}-{span[1]}" if span else f"{s.players} players"
         where = s.save_path.name if s.save_path else "not saved"
         self.query_one("#title", Static).update(
@@ -151,7 +153,7 @@ class PlayApp(App[str | None]):
             return ""
         return f"r: the {'expert' if judge == 'expert' else f'{judge} bot'}'s review of the game · "
 
-    def _prompt(self, view: Any) -> Text | Group:
+    def _prompt(self, view: View) -> Text | Group:
         typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")
         timer = Text("")
         if self._deadline is not None:
@@ -181,7 +183,7 @@ class PlayApp(App[str | None]):
         if not menu:
             return Text("")
         if menu[0].kind == "call":
-            numbers = [a.tricks for a in menu]
+            numbers = [a.tricks for a in menu if isinstance(a, Call)]
             span = f"{min(numbers)}-{max(numbers)}"
             line = (f"Blind call x2: pick {span} and press b, or type 5b · l or Enter: look at cards"
                     if view.hand is None else
@@ -302,7 +304,8 @@ class PlayApp(App[str | None]):
         self.buffer = ""
         if mode == "act":
             self._prepare_selection()
-            timer = getattr(self.session.game.options, "turn_timer", None)
+            options: Options = self.session.game.options
+            timer = options.turn_timer
             self._deadline = loop.time() + timer if timer else None
         self.redraw()
         try:
@@ -329,8 +332,8 @@ class PlayApp(App[str | None]):
             self.selected_card = 0 if order else None
         menu = render.menu_actions(view)
         if menu and menu[0].kind == "call":
-            n = _suggest_call(view, [a.tricks for a in menu])
-            self.selected_choice = next((i for i, a in enumerate(menu) if a.tricks == n), 0)
+            n = _suggest_call(view, [a.tricks for a in menu if isinstance(a, Call)])
+            self.selected_choice = next((i for i, a in enumerate(menu) if isinstance(a, Call) and a.tricks == n), 0)
         elif menu and view.to_act == self.session.human:
             default = self.session.default_action()
             self.selected_choice = menu.index(default) if default in menu else 0
@@ -376,7 +379,7 @@ class PlayApp(App[str | None]):
         self.say(f"Not allowed: {why}", "bold red")
         self.redraw()
 
-    def _act_on_selection(self, view: Any) -> None:
+    def _act_on_selection(self, view: View) -> None:
         """Enter with nothing typed: the selected card or choice, or the marked discards."""
         me = self.session.human
         kinds = {a.kind for a in view.legal}
@@ -392,7 +395,7 @@ class PlayApp(App[str | None]):
         elif menu:
             self._submit(menu[self.selected_choice % len(menu)])
 
-    def _act_on_text(self, view: Any, text: str) -> None:
+    def _act_on_text(self, view: View, text: str) -> None:
         """What was typed and confirmed with Enter: a card or its number, or a call or bid."""
         me = self.session.human
         text = text.strip()
@@ -406,8 +409,8 @@ class PlayApp(App[str | None]):
             blind = word == "call" and text.lower().endswith("b")
             digits = text[:-1] if blind else text
             if not (digits.isascii() and digits.isdigit()):
-                numbers = [a.tricks for a in view.legal if a.kind == word]
-                hint = (" (add b to call blind)" if any(getattr(a, "blind", False) for a in view.legal)
+                numbers = [a.tricks for a in view.legal if isinstance(a, Call | Bid) and a.kind == word]
+                hint = (" (add b to call blind)" if any(isinstance(a, Call) and a.blind for a in view.legal)
                         else " or p to pass" if "pass" in kinds else "")
                 self._refuse(f"{text!r} is not a {word}: type a whole number "
                              f"{min(numbers)}-{max(numbers)}{hint}")
@@ -416,7 +419,7 @@ class PlayApp(App[str | None]):
         else:
             self._refuse(f"nothing to type here; {render.keys_help(view)}")
 
-    def _card_from_text(self, view: Any, text: str) -> Card | None:
+    def _card_from_text(self, view: View, text: str) -> Card | None:
         order = render.hand_order(view)
         if text.isascii() and text.isdigit():
             n = int(text)
@@ -436,7 +439,7 @@ class PlayApp(App[str | None]):
             return None
         return card
 
-    def _toggle_mark(self, view: Any, index: int) -> None:
+    def _toggle_mark(self, view: View, index: int) -> None:
         order = render.hand_order(view)
         if not 0 <= index < len(order):
             self._refuse(f"no card number {index + 1}: your cards are numbered 1-{len(order)}")
@@ -445,7 +448,7 @@ class PlayApp(App[str | None]):
         self.marked ^= {order[index]}
         self.redraw()
 
-    def _move(self, view: Any, step: int) -> None:
+    def _move(self, view: View, step: int) -> None:
         order = render.hand_order(view)
         kinds = {a.kind for a in view.legal}
         if "play" in kinds:
@@ -533,7 +536,7 @@ class PlayApp(App[str | None]):
                 self.buffer += char
         self.redraw()
 
-    def _single_key(self, view: Any, char: str) -> bool:
+    def _single_key(self, view: View, char: str) -> bool:
         """A key that acts by itself (a choice's key, marking a discard, b, a hint, help); True
         when it was one."""
         action = render.key_actions(view).get(char)
@@ -545,8 +548,8 @@ class PlayApp(App[str | None]):
                 self._toggle_mark(view, int(char) - 1)
             elif self.selected_card is not None:
                 self._toggle_mark(view, self.selected_card)
-        elif char == "b" and selected and selected[0].kind == "call" and \
-                any(getattr(a, "blind", False) for a in view.legal):
+        elif char == "b" and selected and isinstance(selected[0], Call) and \
+                any(isinstance(a, Call) and a.blind for a in view.legal):
             self._submit(Call(self.session.human, selected[0].tricks, blind=True))
         elif char in "hi":
             self._ask_hint(view)
@@ -557,7 +560,7 @@ class PlayApp(App[str | None]):
             return False
         return True
 
-    def _ask_hint(self, view: Any) -> None:
+    def _ask_hint(self, view: View) -> None:
         if self._hint_busy:  # one hint bot, one question at a time (bots need not be thread-safe)
             self.say("Still thinking about the hint…", "dim")
             self.redraw()
@@ -570,7 +573,7 @@ class PlayApp(App[str | None]):
         self.redraw()
         self.run_worker(self._hint(view, stamp), group="hint", exit_on_error=False)
 
-    async def _hint(self, view: Any, stamp: int) -> None:
+    async def _hint(self, view: View, stamp: int) -> None:
         try:
             name, decision = await asyncio.to_thread(self.session.hint, view, self.think)
         except Exception as e:  # noqa: BLE001 - a hint must never end the game
@@ -619,7 +622,7 @@ class PlayApp(App[str | None]):
             self._submit(menu[index])
 
 
-def _suggest_call(view: Any, numbers: list[int]) -> int:
+def _suggest_call(view: View, numbers: list[int]) -> int:
     """A starting point for the call picker: a rough count of sure tricks, within range."""
     hand = view.hand or ()
     trumps = [c for c in hand if c.suit == view.trump]

@@ -21,8 +21,10 @@ from rich.table import Table
 from rich.text import Text
 
 from callbreak.core import Action, Card, DealResult, Suit, format_points
+from callbreak.core.actions import Call
 from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import NO_TRUMP, trick_winner
+from callbreak.games import View
 
 RED = "bold red"
 BLACK = "bold"
@@ -43,12 +45,12 @@ def card_text(card: Card, *, extra: str = "", width: int = 0) -> Text:
     return Text(label, style=f"{suit_style(card.suit)} {extra}".strip())
 
 
-def hand_order(view: Any) -> list[Card]:
+def hand_order(view: View) -> list[Card]:
     """The hand as drawn: grouped by suit (colours alternating), high to low."""
     return sort_for_display(view.hand or ())
 
 
-def hand_text(view: Any, *, selected: int | None, my_turn: bool,
+def hand_text(view: View, *, selected: int | None, my_turn: bool,
               click_action: str = "app.pick_card", marked: frozenset[Card] = frozenset()) -> Text:
     """Two lines: card numbers over the cards, grouped by suit.
 
@@ -89,12 +91,12 @@ def hand_text(view: Any, *, selected: int | None, my_turn: bool,
 
 # --- the choices of a turn that is not a card ---------------------------------------------------
 
-def menu_actions(view: Any) -> list[Any]:
+def menu_actions(view: View) -> list[Action]:
     """The legal actions offered as a menu: everything but card plays, exchanges and looking;
     calls blind while the cards are face down, open once they are seen."""
     face_down = view.hand is None
     return [a for a in view.legal if a.kind not in ("play", "exchange", "look")
-            and (a.kind != "call" or a.blind == face_down)]
+            and (not isinstance(a, Call) or a.blind == face_down)]
 
 
 def choice_label(action: Any) -> str:
@@ -113,7 +115,7 @@ def choice_label(action: Any) -> str:
     return str(kind)
 
 
-def choices_text(view: Any, *, selected: int, click_action: str = "app.pick_choice") -> Text:
+def choices_text(view: View, *, selected: int, click_action: str = "app.pick_choice") -> Text:
     """The menu of legal choices, the selected one highlighted, each clickable."""
     out = Text()
     for i, action in enumerate(menu_actions(view)):
@@ -136,18 +138,18 @@ def key_of(action: Any) -> str | None:
     return {"pass": "p", "look": "l"}.get(kind)
 
 
-def key_actions(view: Any) -> dict[str, Action]:
+def key_actions(view: View) -> dict[str, Action]:
     """The legal actions that a single key takes, by key."""
     keys = {key_of(a): a for a in view.legal}
     return {k: a for k, a in keys.items() if k is not None}
 
 
-def hint_key(view: Any) -> str:
+def hint_key(view: View) -> str:
     """h asks for a hint, or i where h names hearts trump."""
     return "i" if "h" in key_actions(view) else "h"
 
 
-def keys_help(view: Any) -> str:
+def keys_help(view: View) -> str:
     """The keys for the turn the person is asked to take (the bottom line of the screen)."""
     kinds = {a.kind for a in view.legal}
     keys = key_actions(view)
@@ -158,7 +160,7 @@ def keys_help(view: Any) -> str:
     else:
         parts = ["←→ Enter choose"] if menu_actions(view) else []
     if kinds & {"call", "bid"}:
-        blind = any(a.kind == "call" and a.blind for a in view.legal)
+        blind = any(isinstance(a, Call) and a.blind for a in view.legal)
         parts.append("type 3 or 3b (blind)" if blind else "type a number")
     suits = sorted((k for k, a in keys.items() if a.kind == "trump"), key="shdc".index)
     if suits:
@@ -172,32 +174,17 @@ def keys_help(view: Any) -> str:
 
 # --- the table ------------------------------------------------------------------------------------
 
-def contract_head(view: Any) -> str:
+def contract_head(view: View) -> str:
     """The heading of the seats' contract column: "call", "bid", or "" (none to show)."""
-    if getattr(view, "calls", None) is not None:
-        return "call"
-    if view.phase.value == "auction" or any(b is not None for b in view.bids) or any(view.passed):
-        return "bid"
-    return ""
+    return view.contract_word
 
 
-def contract(view: Any, seat: int) -> str:
+def contract(view: View, seat: int) -> str:
     """A seat's part in the deal's contract: its call or bid, a pass, sitting out, or "-"."""
-    calls = getattr(view, "calls", None)
-    if calls is not None:
-        return "-" if calls[seat] is None else f"{calls[seat]}{'b' if view.blind[seat] else ''}"
-    if not view.in_game[seat]:
-        return "gone"
-    if view.bids[seat] is not None:
-        return f"{view.bids[seat]}{'*' if view.declarer == seat else ''}"
-    if view.passed[seat]:
-        return "pass"
-    if view.joined[seat] is False or (view.phase.value == "play" and not view.active[seat]):
-        return "out"
-    return "in" if view.joined[seat] else "-"
+    return view.contract_part(seat)
 
 
-def _seat_info(view: Any, seat: int, names: Sequence[str], *, last_winner: int | None,
+def _seat_info(view: View, seat: int, names: Sequence[str], *, last_winner: int | None,
                justify: str, compact: bool = False) -> Text:
     """Name (and bot), contract and tricks won, and whether the seat deals or is to act;
     ``compact`` (a crowded row) leaves out the bot and the words."""
@@ -222,13 +209,13 @@ def _seat_info(view: Any, seat: int, names: Sequence[str], *, last_winner: int |
     return text
 
 
-def winning_index(view: Any) -> int:
+def winning_index(view: View) -> int:
     """Which card of the current trick is winning it."""
     trump = NO_TRUMP if view.trump is None else int(view.trump)
     return trick_winner([int(c) for c in view.trick], trump, view.low_high)
 
 
-def table_view(view: Any, names: Sequence[str], me: int) -> RenderableType:
+def table_view(view: View, names: Sequence[str], me: int) -> RenderableType:
     """The table: the seats around the current trick (or the last trick, dimmed)."""
     short = short_names(names)
     cards: dict[int, Text] = {}
@@ -265,7 +252,7 @@ def table_view(view: Any, names: Sequence[str], me: int) -> RenderableType:
         text.justify = justify  # type: ignore[assignment]
         return text
 
-    others = [(me + i) % view.players for i in range(1, view.players)]
+    others: list[int | None] = [(me + i) % view.players for i in range(1, view.players)]
     right, top, left = ((others[0], others[1:-1], others[-1]) if len(others) >= 2
                         else (None, others, None))
     across = Table.grid(expand=True)
@@ -311,7 +298,7 @@ def deal_cells(result: Any, seats: Iterable[int]) -> list[str]:
     return [f"{shown[s]} ({result.won[s]})" if result.active[s] else f"{shown[s]} -" for s in seats]
 
 
-def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
+def scores_view(view: View, names: Sequence[str], me: int = 0) -> RenderableType:
     """The side panel: the deal, trump and the deal's facts, then contracts, tricks won and
     totals for every seat from ``me`` on in play order, the last trick and the last deal."""
     limit = view.deal_limit
@@ -319,11 +306,10 @@ def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
     head = Text(f"Deal {min(number, limit or number)}" + (f" of {limit}" if limit else ""), style="bold")
     if view.tiebreak_seats and not view.is_over:
         head = Text("Tie-break deal", style="bold")
-    fixed = getattr(getattr(view, "rules", None), "trump", None)
     if view.trump is not None:
         trump = view.trump.symbol
-    elif getattr(fixed, "value", None) == "spades":  # Call Break: spades before any deal too
-        trump = "♠"
+    elif view.fixed_trump is not None:  # Call Break: spades before any deal too
+        trump = view.fixed_trump.symbol
     elif view.low_high:
         trump = "none, 2 high"
     else:
@@ -362,7 +348,7 @@ def scores_view(view: Any, names: Sequence[str], me: int = 0) -> RenderableType:
     return Group(*parts)
 
 
-def scoreboard(view: Any, names: Sequence[str], *, final: bool, rows: int = 12, me: int = 0,
+def scoreboard(view: View, names: Sequence[str], *, final: bool, rows: int = 12, me: int = 0,
                low_wins: bool = False) -> RenderableType:
     """The deal-by-deal scores (won/call or tricks, and points), totals, and the winners and
     standings when over, a column per seat from ``me`` on in play order. Only the last ``rows``
@@ -394,7 +380,7 @@ def scoreboard(view: Any, names: Sequence[str], *, final: bool, rows: int = 12, 
     return Group(*parts)
 
 
-def standings(view: Any, short: Sequence[str], *, low_wins: bool = False) -> Text:
+def standings(view: View, short: Sequence[str], *, low_wins: bool = False) -> Text:
     """Places by total, best first (lowest first in a race-down game); equal totals share a
     place ("1. East 12.9  2. You 8")."""
     sign = 1 if low_wins else -1

@@ -17,8 +17,9 @@ from callbreak.cli.tui import render
 from callbreak.cli.tui.saves import unfinished_play_seat
 from callbreak.cli.tui.session import seat_names
 from callbreak.cli.tui.widgets import Clickable
-from callbreak.core.game import Game
-from callbreak.games import game_info
+from callbreak.core.actions import Action
+from callbreak.core.game import GameOf
+from callbreak.games import View, game_info
 from callbreak.record import Record, replay_states
 
 REPLAY_KEYS = "→ next  ← back  t/T trick  d/D deal  Home/End  Tab seat  s scores  q quit"
@@ -42,7 +43,7 @@ class ReplayApp(App[None]):
         super().__init__()
         self.record = record
         self.title = f"{record.title} replay"
-        self.states: list[Game] = list(replay_states(record))
+        self.states: list[GameOf[View, Action]] = list(replay_states(record))
         self.tricks = [len(s.view(None).tricks) for s in self.states]
         self.index = 0
         self.seat = seat

@@ -24,8 +24,8 @@ from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported for the te
 from callbreak.cli.tui.saves import new_save_path, write_atomically
 from callbreak.core import CHANCE, Action, CallbreakError, RecordError, Rules
 from callbreak.core.actions import action_seat
-from callbreak.core.game import Game
-from callbreak.games import GameInfo, game_info
+from callbreak.core.game import GameOf
+from callbreak.games import GameInfo, View, game_info
 from callbreak.protocol.client import RemoteBot
 from callbreak.protocol.players import check_url_rules, is_url, make_player
 from callbreak.record import dumps, loads, record_of, replay
@@ -113,7 +113,7 @@ class BotMove:
 class Session:
     """A game between the person at ``human`` and bots at the other seats, saved as it goes."""
 
-    def __init__(self, name: str, game: Game, *, human: int, opponents: dict[int, str], seed: int,
+    def __init__(self, name: str, game: GameOf[View, Action], *, human: int, opponents: dict[int, str], seed: int,
                  save_path: Path | None, started: str | None = None) -> None:
         self.name = name
         self.info: GameInfo = game_info(name)
@@ -213,7 +213,7 @@ class Session:
     def title(self) -> str:
         return self.info.title
 
-    def view(self) -> Any:
+    def view(self) -> View:
         """Everything the person may see, and nothing more."""
         return self.game.view(self.human)
 
@@ -274,14 +274,14 @@ class Session:
         action = self.info.dealer(self.seed * 1_000_003 + len(self.game.history)).chance(self.game)
         return action
 
-    def bot_view(self) -> tuple[int, Any]:
+    def bot_view(self) -> tuple[int, View]:
         """The seat to act and its view, to be handed to that seat's bot (maybe in a thread)."""
         seat = self.game.to_act
         if seat is None or seat == CHANCE or seat == self.human:
             raise CallbreakError("no bot is to act")
         return seat, self.game.view(seat)
 
-    def decide(self, seat: int, view: Any, budget: float) -> BotMove:
+    def decide(self, seat: int, view: View, budget: float) -> BotMove:
         """Ask ``seat``'s bot; a failing or illegal answer is replaced by the game's default.
 
         Safe to run in a worker thread: the bot reads only the frozen ``view``.
@@ -295,7 +295,7 @@ class Session:
             problem = f"failed ({type(e).__name__}: {e})"
         return BotMove(self.game.default_action(), "default action", problem)
 
-    def hint(self, view: Any, budget: float) -> tuple[str, Decision]:
+    def hint(self, view: View, budget: float) -> tuple[str, Decision]:
         """What the hint bot (``hint_bot``; default: the strongest bot for the game) would do from
         the person's view: (bot name, decision). Safe to run in a worker thread."""
         name = self.hint_bot or best_bot_name(game=self.name)
