@@ -14,7 +14,7 @@ from rich.table import Table
 
 from callbreak.arena.duplicate import ArenaPlan
 from callbreak.arena.tournament import ArenaReport, PlayerSummary
-from callbreak.core import Rules
+from callbreak.games import game_info
 
 CSV_FIELDS = (
     "name", "deals", "matches", "mean_score_per_deal", "ci95_low", "ci95_high",
@@ -40,14 +40,11 @@ def _plus_minus(mean: float, ci: tuple[float | None, float | None]) -> str:
 
 
 def _words(report: ArenaReport) -> tuple[str, str]:
-    """What a deal is called in this game, and what the made-rate column counts.
-
-    A Call Break table (its options are :class:`Rules`) plays deals and every seat calls; a
-    related game has hands, and "gains" counts the hands that gained the seat points (scores in
-    the race-down games are sign-flipped: up is good)."""
-    if isinstance(report.plan.options, Rules):
-        return "deal", "calls made"
-    return "hand", "gains"
+    """What a deal is called in this game, and what the made-rate column counts (the game's
+    registry entry says: Call Break's deals and calls made; a related game's hands and gains,
+    the hands that gained the seat points, scores in the race-down games sign-flipped)."""
+    info = game_info(report.plan.game)
+    return info.deal_word, info.made_word
 
 
 def _columns(report: ArenaReport, wide: bool) -> list[tuple[str, Callable[[PlayerSummary], str]]]:

@@ -99,7 +99,8 @@ def _entry(presets: list[str]) -> GameInfo:
         options_type=Rules,
         presets=tuple(PresetInfo(n, PRESETS[n].title, PRESETS[n].description) for n in presets),
         make_options=make_options, load_options=Rules.from_dict, create=create, dealer=Dealer,
-        encoding=ENCODING,
+        # Every seat calls: a deal gains a seat points when its call is made.
+        encoding=ENCODING, made_word="calls made",
     )
 
 

@@ -57,7 +57,8 @@ class GameInfo:
     ``to_dict()`` form a record stores; ``create`` makes a game before its first chance step;
     ``dealer`` makes a seeded source of its chance steps; ``encoding`` is the game's own
     observation encoding and action ids (None: it has none, and the research environments
-    refuse it).
+    refuse it); ``deal_word`` and ``made_word`` are what reports call a deal and a deal that
+    gained a seat points.
     """
 
     name: str
@@ -72,6 +73,8 @@ class GameInfo:
     dealer: Callable[[int | str | None], Chance]
     low_wins: bool = False  # race-down games: a lower score is better
     encoding: Encoding[Any] | None = None
+    deal_word: str = "deal"  # what one deal is called in this game ("hand" in the related games)
+    made_word: str = "gains"  # what a deal that gained a seat points is ("calls made" in Call Break)
 
     @property
     def default_seats(self) -> int:
@@ -195,7 +198,7 @@ def trick_game(cls: type[TrickGame]) -> GameInfo:
         seats=tuple(range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1)), options_type=cls.OPTIONS,
         presets=(PresetInfo(cls.NAME, cls.TITLE, cls.DESCRIPTION),),
         make_options=make_options, load_options=load_options, create=create,
-        dealer=GameDealer, low_wins=cls.LOW_WINS, encoding=TRICK_ENCODING,
+        dealer=GameDealer, low_wins=cls.LOW_WINS, encoding=TRICK_ENCODING, deal_word="hand",
     )
 
 
