@@ -330,3 +330,21 @@ def test_seed000_search_considers_the_bids_nearest_the_heuristics() -> None:
     calls = sorted(a.tricks for a in GameSearchBot(max_candidates=5).candidates(view))  # type: ignore[union-attr]
     assert aim.tricks in calls and len(calls) == 5
     assert max(calls) - min(calls) == 4  # a window around the heuristic's call, not a random spread
+
+
+def test_seed000_heuristic_calls_koz_maca_from_the_trump_known_before_the_bids() -> None:
+    """No branch on the game's name: a game whose trump is known while bidding (Koz Maca's
+    spades) is bid from that trump, within the legal bids."""
+    from callbreak.bots.games_bots import TUNINGS, Tuning, estimate_tricks
+    from callbreak.games.batak import BatakKozMaca
+
+    g = BatakKozMaca()
+    g.apply(game_info("batak-koz-maca").dealer(4).chance(g))
+    view = g.view(g.to_act)
+    assert view.trump is Suit.SPADES and view.phase.value == "auction"
+    action, reason = heuristic_action(view)
+    hand = sum(1 << c for c in view.hand or ())
+    assert isinstance(action, Bid) and action in view.legal
+    assert action.tricks == min(13, max(1, int(estimate_tricks(hand, Suit.SPADES, 4))))
+    assert "spades trump" in reason
+    assert "batak-koz-maca" not in TUNINGS and TUNINGS.get("plain-whist", Tuning()) == Tuning()

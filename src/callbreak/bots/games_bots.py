@@ -23,6 +23,7 @@ import functools
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from callbreak.bots.base import BotError, Decision, register
@@ -92,6 +93,30 @@ def _active_count(view: GameView) -> int:
 # --- the heuristic -------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """The heuristic's parameters for one game, measured in the games arena. A game without an
+    entry in :data:`TUNINGS` (one registered later) plays with the defaults."""
+
+    join_need: float = 0.8  # the tricks a hand must be worth to play a deal rather than sit out
+    bid_margin: float = 0.1  # how far above its estimate the heuristic bids
+    # Where the rules make sitting out cost a point at a score this low or lower (Snarples).
+    sit_out_costs_at: int | None = None
+    # Where the rules hand the last player a deal's points when everyone else goes out
+    # (Horsethief: 5), so the second to last to decide plays more hands.
+    last_one_in_scores: bool = False
+
+
+TUNINGS: dict[str, Tuning] = {
+    # Up to five cards can still be exchanged, so the hand as dealt says little.
+    "horsethief": Tuning(join_need=0.3, last_one_in_scores=True),
+    "donut": Tuning(join_need=0.5),
+    "snarples": Tuning(join_need=0.9, sit_out_costs_at=3),
+    "batak-ihaleli": Tuning(bid_margin=0.3),
+}
+"""Each game's :class:`Tuning`, by its registry name (:attr:`GameView.game`)."""
+
+
 def heuristic_action(view: GameView) -> tuple[Action, str]:
     """The heuristic bot's choice and why."""
     legal = view.legal
@@ -110,13 +135,13 @@ def heuristic_action(view: GameView) -> tuple[Action, str]:
     if isinstance(first, Join):
         trump = view.trump.value if view.trump is not None else -1
         est = estimate_tricks(hand, trump, players, view.low_high)
-        # Thresholds measured in the games arena. Horsethief's is low because up to five cards
-        # can still be exchanged, so the hand as dealt says little.
-        need = {"horsethief": 0.3, "donut": 0.5, "snarples": 0.9}.get(view.game, 0.8)
-        if view.game == "snarples" and view.seat is not None and view.scores[view.seat] <= 3:
+        tuning = TUNINGS.get(view.game, Tuning())
+        need = tuning.join_need
+        costs_at = tuning.sit_out_costs_at
+        if costs_at is not None and view.seat is not None and view.scores[view.seat] <= costs_at:
             need -= 0.3  # sitting out costs a point here
-        if view.game == "horsethief" and not any(view.joined) and sum(j is None for j in view.joined) == 2:
-            need -= 0.7  # everyone so far is out: going out too hands the last player 5 points
+        if tuning.last_one_in_scores and not any(view.joined) and sum(j is None for j in view.joined) == 2:
+            need -= 0.7  # everyone so far is out: going out too hands the last player the points
         playing = est >= need
         return Join(first.seat, playing), f"~{est:.1f} tricks: {'play' if playing else 'sit out'}"
     if isinstance(first, Exchange):
@@ -130,12 +155,12 @@ def _heuristic_bid(view: GameView, hand: int, players: int) -> tuple[Action, str
     seat = view.legal[0].seat  # type: ignore[union-attr]
     bids = sorted((a for a in view.legal if isinstance(a, Bid)), key=lambda a: a.tricks)
     can_pass = any(isinstance(a, Pass) for a in view.legal)
-    if view.game == "batak-koz-maca":
-        est = estimate_tricks(hand, Suit.SPADES, 4)
-        call = min(13, max(1, int(est)))
-        return Bid(seat, call), f"~{est:.1f} tricks with spades trump"
+    if view.trump is not None and bids:  # trump is known before the bids (Koz Maca: spades)
+        est = estimate_tricks(hand, view.trump, players, view.low_high)
+        call = min(bids[-1].tricks, max(bids[0].tricks, int(est)))
+        return Bid(seat, call), f"~{est:.1f} tricks with {view.trump.name.lower()} trump"
     _, est = _best_trump(hand, players)
-    fit = [b for b in bids if b.tricks <= est + (0.3 if view.game == "batak-ihaleli" else 0.1)]
+    fit = [b for b in bids if b.tricks <= est + TUNINGS.get(view.game, Tuning()).bid_margin]
     if fit:
         return fit[0], f"~{est:.1f} tricks with my best trump"
     if not can_pass:
