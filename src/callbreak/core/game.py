@@ -43,9 +43,11 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from callbreak.core.actions import CHANCE, Action, Deal, Play
 from callbreak.core.cards import Card, Suit
+from callbreak.core.errors import IllegalActionError
+from callbreak.core.tricks import check_seat, check_turn
 
-__all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "Game", "GameOf", "GameView", "Options", "TrickView",
-           "ViewT"]
+__all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "Game", "GameOf", "GameView", "Options", "TrickState",
+           "TrickView", "ViewT"]
 
 
 class ChanceKind(str, Enum):
@@ -264,6 +266,41 @@ class Chance(Protocol):
     def chance(self, game: Any) -> Action: ...  # a game of the dealer's kind
 
 
+class TrickState:
+    """What every trick game's state does the same way from its fields, whichever engine it is
+    (a mixin for Call Break's match and the related games' :class:`~callbreak.games.base.
+    TrickGame`; it adds no state): the seat checks its ``verify`` makes, and ``is_legal``."""
+
+    __slots__ = ()
+    hands: list[int]  # a card mask per seat
+    turn: int  # the seat to act (CHANCE: chance; the match's or game's own meaning otherwise)
+
+    def verify(self, action: Action) -> None:  # each engine's own
+        raise NotImplementedError
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`verify` lets ``action`` be applied now."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def check_seat(self, seat: object) -> None:
+        """Raise :class:`~callbreak.core.errors.IllegalActionError` unless ``seat`` is a seat of
+        the table."""
+        check_seat(seat, len(self.hands))
+
+    def check_turn(self, seat: object) -> None:
+        """Raise unless ``seat`` is a seat of the table and the one to act."""
+        check_turn(seat, self.turn, len(self.hands))
+
+
+class _WithOptions(Protocol):
+    @property
+    def options(self) -> Options: ...
+
+
 class TrickView:
     """What every trick game's view derives the same way from its fields (a mixin for the
     frozen view dataclasses; it adds no state)."""
@@ -307,6 +344,11 @@ class TrickView:
     def notice(self) -> str:
         """Why the last deal was thrown in or what its end settled, if anything ("" if not)."""
         return ""
+
+    @property
+    def deal_limit(self: _WithOptions) -> int | None:
+        """The deals the match has at most (None: no limit), as its options say."""
+        return self.options.deal_limit
 
     def shown_cards(self) -> frozenset[Card]:
         """Every card this view shows: its own hand, the cards played, the cards face up."""

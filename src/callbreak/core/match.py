@@ -43,7 +43,7 @@ from callbreak.core.errors import (
     IllegalActionError,
     WrongPhaseError,
 )
-from callbreak.core.game import ChanceKind
+from callbreak.core.game import ChanceKind, TrickState
 from callbreak.core.inference import infer_play
 from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, WeakHand
 from callbreak.core.scoring import deal_points, leaders, settle_stakes
@@ -51,8 +51,6 @@ from callbreak.core.tricks import (
     NO_TRUMP,
     biggest_card,
     check_play,
-    check_seat,
-    check_turn,
     follow_mask,
     legal_mask,
 )
@@ -82,7 +80,7 @@ def _calls_of(seat: int, low: int, high: int, blind: bool) -> tuple[Call, ...]:
     return run
 
 
-class Match:
+class Match(TrickState):
     """A Call Break match under some :class:`Rules`."""
 
     NAME: ClassVar[str] = "callbreak"  # the game's registry name, written into its records
@@ -303,7 +301,7 @@ class Match:
                     mask ^= low
                 return found
         elif seat != CHANCE:
-            self._check_seat(seat)
+            self.check_seat(seat)
         if phase is Phase.OVER:
             return []
         if seat == CHANCE:
@@ -328,13 +326,6 @@ class Match:
                 return [Redeal(seat, True), Redeal(seat, False)]
             return [Redeal(seat, False)]
         return []
-
-    def is_legal(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalActionError:
-            return False
-        return True
 
     def default_action(self) -> Action:
         """What the turn timer does for the seat to act (the 567 platform's rules): the biggest legal card, the
@@ -365,7 +356,7 @@ class Match:
             assert isinstance(action, Call)
             if phase is not Phase.CALL:
                 raise WrongPhaseError(f"cannot call in the {phase.value} phase")
-            self._check_turn(action.seat)
+            self.check_turn(action.seat)
             n = action.tricks
             if isinstance(n, bool) or not isinstance(n, int) or n not in self.rules.call_range:
                 raise CallOutOfRangeError(
@@ -380,14 +371,14 @@ class Match:
             assert isinstance(action, Look)
             if phase is not Phase.CALL:
                 raise WrongPhaseError(f"cannot look at cards in the {phase.value} phase")
-            self._check_seat(action.seat)
+            self.check_seat(action.seat)
             if self.looked[action.seat] or self.calls[action.seat] is not None:
                 raise IllegalActionError(f"seat {action.seat} has already seen its cards")
         elif kind == "redeal":
             assert isinstance(action, Redeal)
             if phase is not Phase.REDEAL_CLAIM:
                 raise WrongPhaseError(f"no redeal claim can be made in the {phase.value} phase")
-            self._check_turn(action.seat)
+            self.check_turn(action.seat)
             if action.claim is not True and action.claim is not False:
                 raise IllegalActionError(f"a redeal claim is true or false, got {action.claim!r}")
             if action.claim and not _weak(self.hands[action.seat]):
@@ -413,7 +404,7 @@ class Match:
             assert isinstance(action, ChooseDealer)
             if phase is not Phase.DRAW or self.rules.first_dealer is not FirstDealer.RANDOM:
                 raise WrongPhaseError("no random choice of first dealer is due")
-            self._check_seat(action.seat)
+            self.check_seat(action.seat)
         elif kind == "stop":
             if not self.can_stop:
                 raise WrongPhaseError("the match can only be stopped between deals when the "
@@ -422,12 +413,6 @@ class Match:
             raise IllegalActionError(f"Call Break has no {kind!r} action")
         else:
             raise IllegalActionError(f"unknown action {action!r}")
-
-    def _check_seat(self, seat: object) -> None:
-        check_seat(seat, PLAYERS)
-
-    def _check_turn(self, seat: object) -> None:
-        check_turn(seat, self.turn, PLAYERS)
 
     # --- applying ----------------------------------------------------------------------
 
@@ -676,7 +661,7 @@ class Match:
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know (``None``: a spectator). Built by allow-list, shares nothing."""
         if seat is not None:
-            self._check_seat(seat)
+            self.check_seat(seat)
         hidden_hand = seat is None or not self.looked[seat]
         return SeatView(
             seat=seat,

@@ -128,11 +128,6 @@ class SeatView(TrickView):
         return self.rules.deals
 
     @property
-    def deal_limit(self) -> int | None:
-        """The protocol's name for :attr:`deals`."""
-        return self.rules.deals
-
-    @property
     def call_range(self) -> tuple[int, int]:
         return (self.rules.min_call, self.rules.max_call)
 

@@ -47,7 +47,7 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
-from callbreak.core.game import ChanceKind, TrickView
+from callbreak.core.game import ChanceKind, TrickState, TrickView
 from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.sampling import SamplingError
@@ -55,8 +55,6 @@ from callbreak.core.tricks import (
     NO_TRUMP,
     biggest_card,
     check_play,
-    check_seat,
-    check_turn,
     follow_suit_mask,
     trick_winner,
 )
@@ -252,10 +250,6 @@ class GameView(TrickView):
         return self.hand_number
 
     @property
-    def deal_limit(self) -> int | None:
-        return self.options.deal_limit
-
-    @property
     def tiebreak_seats(self) -> tuple[int, ...]:
         """Seats in a tie-break deal (none: a tie is shared or settled by the game's end)."""
         return ()
@@ -339,7 +333,7 @@ _PHASE_ACTIONS: dict[GamePhase, tuple[type, ...]] = {
 }
 
 
-class TrickGame:
+class TrickGame(TrickState):
     """Base of the related games. Subclasses supply the contract phases and the scoring."""
 
     NAME: ClassVar[str] = ""
@@ -516,13 +510,6 @@ class TrickGame:
         """Follow suit; void: any card (Snarples, Donut, Horsethief)."""
         return follow_suit_mask(hand, self.trick[0]) if self.trick else hand
 
-    def is_legal(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalActionError:
-            return False
-        return True
-
     def default_action(self) -> Action:
         """What a turn timer does for the seat to act: the biggest legal card, else the first
         listed choice (a pass, playing the hand, no exchange, the longest suit as trump)."""
@@ -573,12 +560,6 @@ class TrickGame:
     def wrong_phase(self, action: Action) -> WrongPhaseError:
         return WrongPhaseError(f"a {action.kind} action is not taken in the {self.phase.value} "
                                f"phase of {self.TITLE}")
-
-    def check_seat(self, seat: object) -> None:
-        check_seat(seat, self.players)
-
-    def check_turn(self, seat: object) -> None:
-        check_turn(seat, self.turn, self.players)
 
     def _check_deal(self, deal: Deal) -> None:
         hands = deal.hands
