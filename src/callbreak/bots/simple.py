@@ -23,7 +23,7 @@ class RandomBot:
         if not view.legal:
             raise ValueError("the bot was asked to act with no legal action")
         # Blind calls and looks are rare choices for a random player: prefer ordinary actions.
-        ordinary = [a for a in view.legal if a.kind != "look" and not getattr(a, "blind", False)]
+        ordinary = [a for a in view.legal if a.kind != "look" and not (isinstance(a, Call) and a.blind)]
         return Decision(self.rng.choice(ordinary or list(view.legal)), "a random legal move")
 
 

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from callbreak.core import Action, Card, DealResult, Suit, format_points
-from callbreak.core.actions import Call
+from callbreak.core.actions import CHANCE, Call, Join, Redeal, action_seat
 from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import NO_TRUMP, trick_winner
 from callbreak.games import View
@@ -130,9 +130,10 @@ def key_of(action: Any) -> str | None:
     kind = action.kind
     if kind == "trump":
         return str(action.suit.letter.lower())
-    yes = {"join": "playing", "redeal": "claim"}.get(kind)
-    if yes is not None:
-        return "y" if getattr(action, yes) else "n"
+    if isinstance(action, Join):
+        return "y" if action.playing else "n"
+    if isinstance(action, Redeal):
+        return "y" if action.claim else "n"
     if kind == "settle":
         return "o" if action.penalize_others else "m"
     return {"pass": "p", "look": "l"}.get(kind)
@@ -398,8 +399,8 @@ def standings(view: View, short: Sequence[str], *, low_wins: bool = False) -> Te
 def describe(action: Any, names: Sequence[str]) -> str:
     """A short sentence for an action, for the message line and replays."""
     kind = action.kind
-    seat = getattr(action, "seat", None)
-    who = names[seat] if isinstance(seat, int) and kind != "choose_dealer" else ""
+    seat = action_seat(action)  # CHANCE for chance steps (the choice of first dealer among them)
+    who = names[seat] if seat != CHANCE else ""
     s = "" if who in ("You", "you") else "s"  # "You play", "East plays"
     if kind == "play":
         return f"{who} play{s} {action.card.pretty}"
