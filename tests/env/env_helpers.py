@@ -6,10 +6,8 @@ import random
 from typing import Any
 
 from callbreak.core.actions import Deal
-from callbreak.core.cards import DECK, FULL_DECK
+from callbreak.core.cards import DECK
 from callbreak.core.errors import IllegalActionError
-from callbreak.core.match import Match
-from callbreak.core.sampling import allowed_mask
 from callbreak.games import games
 
 # (game, players, preset): every game at every seat count, every Call Break preset
@@ -22,13 +20,6 @@ def config_id(c: tuple[str, int, str | None]) -> str:
     return f"{c[0]}-{c[1]}" + (f"-{c[2]}" if c[2] else "")
 
 
-def _allowed(game: Any, view: Any) -> list[int]:
-    if isinstance(game, Match):
-        return [allowed_mask(view.caps[s]) for s in range(game.players)]
-    absent = type(game).shown_absent(view)
-    return [FULL_DECK & ~a for a in absent]
-
-
 def relabel_hidden(game: Any, observer: int, info: Any, rng: random.Random, swaps: int) -> Any:
     """A copy of ``game`` whose current deal gives other seats (and the stock) different hidden
     cards, replayed from the history with the same actions; None if the replay is refused."""
@@ -39,7 +30,7 @@ def relabel_hidden(game: Any, observer: int, info: Any, rng: random.Random, swap
     shown = 0
     for c in view.shown_cards():
         shown |= 1 << c
-    allowed = _allowed(game, view)
+    allowed = game.possible_cards(view)  # what the play shows each seat may hold
     where: dict[int, int] = {}  # hidden card's slot -> its place (a seat, or -2 for the stock)
     for s in range(game.players):
         if s == observer and view.hand is not None:
