@@ -63,6 +63,22 @@ def test_every_rejection_names_the_reason_and_changes_nothing(client: TestClient
     assert len(store.load_game(code).actions) == stored_before + 1  # type: ignore[union-attr]
 
 
+def test_refusals_count_seats_from_1_and_show_no_python_value(client: TestClient) -> None:
+    """A player reads the refusal: seats as the page numbers them (its Seat 1 is seat 0), and no
+    action copied in as a Python dict."""
+    code, tokens = four_humans(client, deals=1)
+    s = state(client, code)
+    version, to_act = s["version"], s["view"]["to_act"]
+    other = (to_act + 1) % 4
+    turn = act(client, code, tokens[other], version, {"type": "call", "tricks": 3}).json()
+    assert turn["error"] == "not_your_turn"
+    assert f"seat {to_act + 1}'s turn, not seat {other + 1}'s" in turn["message"], turn
+    wrong = act(client, code, tokens[to_act], version, {"type": "call", "tricks": 3, "seat": other}).json()
+    assert wrong["message"] == f"your token is for seat {to_act + 1}, not seat {other + 1}", wrong
+    bad = act(client, code, tokens[to_act], version, {"type": "call", "tricks": "three"}).json()
+    assert bad["error"] == "malformed" and "{" not in bad["message"] and "'type'" not in bad["message"], bad
+
+
 def test_an_illegal_card_is_refused_during_play(client: TestClient) -> None:
     code, tokens = four_humans(client, deals=1)
     for _ in range(4):  # everyone calls the minimum

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from enum import Enum
 from typing import Any
 
@@ -69,6 +70,41 @@ def plain(value: Any) -> Any:
     raise TypeError(f"no JSON form for {type(value).__name__}")  # pragma: no cover - a view field type
 
 
+_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
+_PYTHON_VALUE = re.compile(r":? ?\{[^{}]*\}")
+
+
+def people_text(text: str) -> str:
+    """An engine's words as the page shows them: the engines count seats from 0 (as the API
+    and the records do), people count them from 1 (the page's Seat 1 is seat 0); and a Python
+    value copied into a message (an action as a dict) is left out.
+
+    >>> people_text("it is seat 1's turn, not seat 0's")
+    "it is seat 2's turn, not seat 1's"
+    >>> people_text("malformed play action: {'type': 'play', 'card': 'ZZ', 'seat': 0}")
+    'malformed play action'
+    """
+    text = _PYTHON_VALUE.sub("", text)
+    return _SEAT.sub(lambda m: f"{m[1]}eat {int(m[2]) + 1}", text)
+
+
+def engine_refusal(code: str, error: Exception) -> MessageError:
+    """A refusal to send a player for an engine's error (an illegal move, a malformed action)."""
+    return MessageError(code, people_text(str(error)))
+
+
+def _for_people(name: str, value: Any) -> Any:
+    """A view field with the engine's words in it, as people read them: the related games'
+    notice and each hand's note, Call Break's thrown-in deal's reason."""
+    if name == "notice" and isinstance(value, str):
+        return people_text(value)
+    if name == "results" and isinstance(value, list):
+        return [{**r, "note": people_text(r["note"])} if isinstance(r, dict) and r.get("note") else r for r in value]
+    if name == "redeal" and isinstance(value, dict) and isinstance(value.get("reason"), str):
+        return {**value, "reason": people_text(value["reason"])}
+    return value
+
+
 def view_json(view: Any) -> dict[str, Any]:
     """A seat view as JSON: only the fields its class allow-lists ever leave the server."""
     return {**public_json(view), **personal_json(view)}
@@ -81,7 +117,7 @@ def personal_json(view: Any) -> dict[str, Any]:
 
 def public_json(view: Any) -> dict[str, Any]:
     """The fields of a view that are the same for every seat (and for spectators)."""
-    return {name: plain(getattr(view, name)) for name in view.PUBLIC_FIELDS}
+    return {name: _for_people(name, plain(getattr(view, name))) for name in view.PUBLIC_FIELDS}
 
 
 def dumps(data: Any) -> str:
@@ -133,11 +169,11 @@ def parse_action(data: Any, seat: int) -> Action:
                                         f"{', '.join(sorted(CLIENT_ACTIONS))}")
     given = data.get("seat", seat)
     if given != seat or isinstance(given, bool):
-        raise MessageError("wrong_seat", f"your token is for seat {seat}, not seat {given!r}")
+        raise MessageError("wrong_seat", people_text(f"your token is for seat {seat}, not seat {given!r}"))
     try:
         return action_from_json({**data, "seat": seat})
     except (CallbreakError, RecordError) as e:
-        raise MessageError("malformed", str(e)) from None
+        raise engine_refusal("malformed", e) from None
 
 
 def error_json(code: str, message: str) -> dict[str, Any]:

@@ -500,15 +500,16 @@ function tablePage(code) {
       h("p", {}, `${gameName(t)} · `,
         t.unlimited ? "unlimited deals · " : t.deals ? `${t.deals} deal${t.deals > 1 ? "s" : ""} · ` : "",
         `${t.players} players · `, t.timer ? `${t.timer} s turn timer` : "no turn timer"),
+      // The host's start comes first: on a phone it is in sight without scrolling past the seats.
+      h("p", {}, me !== null && me === t.host_seat
+        ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
+        : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…")),
       h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
         h("button", { id: "copy-link", onclick: () => copyLink(link) }, "Copy link")),
       h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
       me === null ? h("div", {}, h("label", { for: "join-name" }, "Your name (then pick a seat)"), nameInput) : null,
       h("div", { class: "seat-list" }, t.seats.map(seatSlot)),
-      me !== null ? h("p", {}, deviceButton()) : null,
-      h("p", {}, me !== null && me === t.host_seat
-        ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
-        : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…"))));
+      me !== null ? h("p", {}, deviceButton()) : null));
   }
 
   function copyLink(link, field = "share-link") {
@@ -659,7 +660,7 @@ function tablePage(code) {
       h("span", { class: "clock-bar", id: "clock-bar", role: "progressbar", "aria-label": "Time left" }, h("span", {})),
       h("span", { id: "clock-text" }));
     const turnText = v.phase === "over" ? "Game over"
-      : mySeat !== null && v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} to play` : "";
+      : mySeat !== null && v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} ${TO_ACT[v.phase] || "to play"}` : "";
     const number = v.deal_number ?? v.hand_number;
     const of = "deals" in v ? v.deals : v.options && (v.options.max_hands || v.options.deals);
     const status = h("div", { class: "status" },
@@ -764,11 +765,9 @@ function tablePage(code) {
     const close = () => modal.remove();
     const winners = v.winners.map((s) => names[s]).join(" and ");
     const isHost = state.you !== null && state.you === t.host_seat;
-    // While a turn timer runs, the scores sit at the top of the page and leave the hand and the
-    // call buttons in sight: a player is never timed out behind a pop-up.
-    if (!final && t.timer !== null && t.timer !== undefined) {
-      // While a turn timer runs the scores sit over the board: the clock, the hand and the
-      // calls stay in sight and the keys keep working.
+    // Between deals the scores sit over the board, not in a pop-up: the hand, the calls and the
+    // clock stay in sight, a tap on a call makes the call, and the keys keep working.
+    if (!final) {
       dockedScores = true;
       render();
       return;
@@ -894,6 +893,12 @@ const PHASE_TEXT = {
   over: "Game over",
 };
 
+// What the seat to act is doing, by phase: "Ann to call", not "to play", during the calls.
+const TO_ACT = {
+  redeal_claim: "to claim or keep", call: "to call", auction: "to bid", trump: "to name trump",
+  join: "to choose", exchange: "to exchange", settle: "to choose", play: "to play",
+};
+
 function scoresOf(v) {
   return v.totals || v.scores;
 }
@@ -966,11 +971,16 @@ function scoreTable(names, v) {
     if (r.active && !r.active[s]) return `– ${r.points[s] ? fmt(r.points[s]) : ""}`;
     return `${r.won[s]} tr → ${r.points[s] > 0 ? "+" : ""}${fmt(r.points[s])}`;
   };
-  return scrolling(h("table", { class: "scores", id: "game-scores" },
+  return h("div", { class: "score-block" }, scrolling(h("table", { class: "scores", id: "game-scores" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal_number" in v ? "Deal" : "Hand"), names.map((n) => h("th", {}, n)))),
     h("tbody", {}, v.results.map((r) => h("tr", { title: r.note || null }, h("td", {}, r.tiebreak ? "tie-break" : r.number),
       r.points.map((p, s) => h("td", { title: r.calls ? `called ${r.calls[s]}, won ${r.won[s]}` : null }, cell(r, s)))))),
-    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), scoresOf(v).map((t) => h("td", {}, fmt(t)))))));
+    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), scoresOf(v).map((t) => h("td", {}, fmt(t))))))),
+    // The cells' key in words on the page (a tooltip never shows on a phone).
+    v.results.length ? h("p", { class: "legend", id: "score-legend" }, v.results[0].calls
+      ? "Each cell: tricks won/called → points (B: called blind)."
+      : "Each cell: tricks won → points; – : not playing that hand.") : null,
+    v.results.filter((r) => r.note).map((r) => h("p", { class: "legend" }, `Hand ${r.number}: ${r.note}`)));
 }
 
 // --- history and replay --------------------------------------------------------------------
@@ -978,13 +988,18 @@ function scoreTable(names, v) {
 async function historyPage() {
   const data = await api("GET", "/api/history");
   const m = await getMeta();
-  const gameTitle = (name) => (m.games.find((g) => g.name === name) || { title: name }).title;
+  // A game's rules by their name: its preset's title (Call Bridge is a preset of Call Break's).
+  const rulesTitle = (g) => {
+    const game = m.games.find((x) => x.name === (g.game || "callbreak"));
+    const preset = game && game.presets.find((p) => p.name === g.preset);
+    return preset ? preset.title : game ? game.title : g.preset;
+  };
   app.append(h("div", { class: "panel" }, h("h2", {}, "Finished games"),
     data.games.length ? scrolling(h("table", { class: "scores", id: "history" },
       h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "Rules"), h("th", {}, "Players (total)"), h("th", {}, ""))),
       h("tbody", {}, data.games.map((g) => h("tr", {},
         h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString() : ""),
-        h("td", {}, g.game && g.game !== "callbreak" ? gameTitle(g.game) : g.preset),
+        h("td", {}, rulesTitle(g)),
         h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${points(s.total)}`).join(", ")),
         h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay"), " ",
           h("a", { href: `/review/${g.code}`, "data-link": true }, "Review")))))))
