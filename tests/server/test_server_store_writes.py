@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from server_helpers import create, join, state, store_fixture  # noqa: F401 (a fixture)
+from server_helpers import SeatClient, create, join, state, store_fixture  # noqa: F401 (a fixture)
 from starlette.testclient import TestClient
 
 from callbreak.server.app import create_app
@@ -113,3 +113,50 @@ def test_the_plain_methods_write_on_the_calling_thread(store: Store) -> None:
     assert stored is not None and [s["name"] for s in stored.seats] == ["Ann", "Bob", "Cat", "Dan"]
     assert service.tables[table.code].status == "lobby"
     service.close()
+
+
+def test_a_clock_firing_while_a_bots_move_is_stored_starts_no_second_decision(
+        store: Store, monkeypatch: Any) -> None:
+    """A bot's move is being written when something re-arms the table's clock for that same turn
+    (a player's socket closing does): no second decision starts. One did, and, still thinking
+    once the table had moved on, kept the next bot's clock from starting any: the table stalled
+    (seen in the full suite, in the absent-player tests)."""
+    asked: list[int] = []
+    think = TableService.think
+
+    async def counted(self: TableService, config: Any, spec: str, seed: int, view: Any) -> Any:
+        asked.append(seed)
+        return await think(self, config, spec, seed, view)
+
+    monkeypatch.setattr(TableService, "think", counted)
+    held, entered = threading.Event(), threading.Event()
+    with TestClient(create_app(store, practice=True)) as client:
+        made = create(client, deals=1, bots=["random"] * 4)
+        service: TableService = client.app.state.service  # type: ignore[attr-defined]
+        table = service.tables[made["code"]]
+        real = store.append_action
+        target: dict[str, int] = {}
+
+        def slow(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
+            if action.get("type") == "play" and not target:  # the first card a bot plays
+                target["seq"] = seq
+                entered.set()
+                assert held.wait(HANG)
+            real(game_id, seq, action, epoch)
+
+        store.append_action = slow  # type: ignore[method-assign]
+        ann = SeatClient(client, made["code"], made["token"])  # seat 0 plays its own turns
+        ann.start()
+        try:
+            assert client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]}).status_code == 200
+            assert entered.wait(HANG)
+            thinks = len(asked)
+            assert service.loop is not None
+            service.loop.call_soon_threadsafe(service._arm, table)  # as a socket closing does
+            client.get("/api/meta")  # (the loop has run the re-armed clock by the time this answers)
+            client.get("/api/meta")
+            assert len(asked) == thinks, "a second decision started for the turn being stored"
+        finally:
+            held.set()
+        ann.join(HANG)  # (a stalled table: Ann never sees the end)
+        assert ann.error is None and ann.messages[-1]["view"]["phase"] == "over", ann.error

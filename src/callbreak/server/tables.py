@@ -43,9 +43,7 @@ from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
     MessageError,
     dumps,
-    engine_refusal,
     parse_action,
-    people_text,
     personal_json,
     public_action_json,
     public_json,
@@ -268,6 +266,7 @@ class Table:
     turn_started: float = 0.0
     clock: asyncio.TimerHandle | None = None
     thinking: bool = False
+    thinking_at: int | None = None  # the version the bot's decision under way is for
     rematch_code: str | None = None  # stored too: a player who comes back later is sent there
     stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
     paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
@@ -801,7 +800,7 @@ class TableService:
             await self._apply(table, action)
         except IllegalActionError as e:
             code_name = "not_your_turn" if type(e).__name__ == "NotYourTurnError" else "illegal"
-            raise engine_refusal(code_name, e) from None
+            raise MessageError(code_name, str(e)) from None
         await self._advance(table)
         return table
 
@@ -986,8 +985,9 @@ class TableService:
     def _clock_fired(self, table: Table, version: int) -> None:
         table.clock = None
         match = table.match
-        if match is None or table.version != version or table.status != "playing" or table.thinking:
-            return
+        if (match is None or table.version != version or table.status != "playing"
+                or (table.thinking and table.thinking_at == version)):
+            return  # (a decision for this turn is under way: being thought, or being played)
         seat = match.to_act
         assert seat is not None and seat >= 0
         if table.deadline_kind == "timer" and table.connected(seat):
@@ -999,7 +999,7 @@ class TableService:
                      ABSENT_GRACE if table.deadline_kind == "absent" else table.config["timer"])
         view = match.view(seat)
         seed = _mix(table.seed, version, seat)
-        table.thinking = True
+        table.thinking, table.thinking_at = True, version
         loop = self.loop or asyncio.get_running_loop()
         task = loop.create_task(self.think(table.config, spec, seed, view))
         task.add_done_callback(lambda t: self.spawn(table, self._bot_decided(table, version, t)))
@@ -1012,7 +1012,16 @@ class TableService:
         await self._play_for(table, match.default_action(), "timer")
 
     async def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
-        table.thinking = False
+        # The decision is under way until it is played: a clock of this turn that fires while its
+        # write is made must not start a second one (which, still thinking once the table moved
+        # on, kept the next turn's clock from starting any: the table stalled).
+        try:
+            await self._play_decided(table, version, task)
+        finally:
+            if table.thinking_at == version:
+                table.thinking = False
+
+    async def _play_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
         match = table.match
         if table.replica or match is None or table.version != version or table.status != "playing":
             return  # the table moved on, or to another process, while the bot thought
@@ -1033,7 +1042,7 @@ class TableService:
             return
         s = table.seats[seat]
         s.faults += 1
-        s.last_fault = people_text(f"{type(error).__name__}: {error}")[:200]
+        s.last_fault = f"{type(error).__name__}: {error}"[:200]
         try:
             await self.write(self.store.update_game, table.id, epoch=table.epoch,
                              seats=[x.to_json() for x in table.seats])
@@ -1096,7 +1105,7 @@ class TableService:
                   "clock": {"left": left, "kind": table.deadline_kind or None},
                   "notices": table.notices}
         seat = None if table.match is None else table.match.to_act
-        if (table.thinking and seat is not None and seat >= 0
+        if (table.thinking and table.thinking_at == table.version and seat is not None and seat >= 0
                 and self.preparing(table.config, self.bot_for(table, seat))):  # it waits for the kernel
             shared["preparing"] = PREPARING
         return shared
