@@ -92,6 +92,9 @@ def test_every_view_declares_what_the_terminal_reads(name: str, players: int) ->
         assert all(isinstance(p, str) and p for p in parts)
         assert view.fixed_trump is None or view.fixed_trump is view.trump or view.trump is None
         assert view.call_range is None or view.call_range[0] <= view.call_range[1]
+        for result in view.results:  # what the scoreboard shows of a deal, declared by its result
+            assert len(result.shown_points) == players
+            assert all(result.shown_points[s] in result.seat_summary(s) for s in range(players))
 
 
 def test_the_contract_column_in_words() -> None:

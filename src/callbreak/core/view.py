@@ -15,6 +15,7 @@ from callbreak.core.actions import Action
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.game import TrickView
 from callbreak.core.rules import Rules, Trump
+from callbreak.core.scoring import format_points
 
 
 class Phase(str, Enum):
@@ -55,6 +56,16 @@ class DealResult:
     def note(self) -> str:
         """What the deal's end settled, beyond its points (the protocol's; Call Break: none)."""
         return ""
+
+    @property
+    def shown_points(self) -> tuple[str, ...]:
+        """Each seat's points as people read them (``3.1``: they are kept in tenths)."""
+        return tuple(format_points(p) for p in self.points)
+
+    def seat_summary(self, seat: int) -> str:
+        """``seat``'s deal in short: tricks won over its call (``b`` blind), then its points."""
+        blind = "b" if self.blind[seat] else ""
+        return f"{self.won[seat]}/{self.calls[seat]}{blind} {self.shown_points[seat]}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,6 +106,16 @@ class HandResult:
         """Whether this was a deal played to break a tie (never, in the related games)."""
         return False
 
+    @property
+    def shown_points(self) -> tuple[str, ...]:
+        """Each seat's points as people read them (whole points, signed)."""
+        return tuple(f"{p:+d}" for p in self.points)
+
+    def seat_summary(self, seat: int) -> str:
+        """``seat``'s hand in short: its points and tricks won, "-" for a seat that sat out."""
+        shown = self.shown_points[seat]
+        return f"{shown} ({self.won[seat]})" if self.active[seat] else f"{shown} -"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameOptions:

@@ -24,7 +24,7 @@ from callbreak.core import Action, Card, DealResult, Suit, format_points
 from callbreak.core.actions import CHANCE, Call, Join, Redeal, action_seat
 from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import NO_TRUMP, trick_winner
-from callbreak.games import View
+from callbreak.games import HandResult, View
 
 RED = "bold red"
 BLACK = "bold"
@@ -282,21 +282,15 @@ def points(value: float) -> str:
     return format_points(round(value * 10)) if isinstance(value, float) else str(value)
 
 
-def deal_points(result: Any) -> list[str]:
-    """One deal's points per seat (Call Break's results are kept in tenths)."""
-    if isinstance(result, DealResult):
-        return [format_points(p) for p in result.points]
-    return [f"{p:+d}" for p in result.points]
+def deal_points(result: DealResult | HandResult) -> list[str]:
+    """One deal's points per seat, as its result shows them (Call Break's are kept in tenths)."""
+    return list(result.shown_points)
 
 
-def deal_cells(result: Any, seats: Iterable[int]) -> list[str]:
+def deal_cells(result: DealResult | HandResult, seats: Iterable[int]) -> list[str]:
     """One deal's outcome for each of ``seats``: won/call and points (Call Break), or points and
     tricks won ("-" for a seat that sat the deal out)."""
-    shown = deal_points(result)
-    if isinstance(result, DealResult):
-        return [f"{result.won[s]}/{result.calls[s]}{'b' if result.blind[s] else ''} {shown[s]}"
-                for s in seats]
-    return [f"{shown[s]} ({result.won[s]})" if result.active[s] else f"{shown[s]} -" for s in seats]
+    return [result.seat_summary(s) for s in seats]
 
 
 def scores_view(view: View, names: Sequence[str], me: int = 0) -> RenderableType:
