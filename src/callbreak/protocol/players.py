@@ -44,6 +44,7 @@ def check_url_rules(options: Any) -> None:
     from callbreak.core.rules import Rules
     from callbreak.protocol.wire import check_rules
 
+    # A capability honestly absent: the protocol's wire has Call Break's rules and actions only.
     if not isinstance(options, Rules):
         raise BotError("the tournament protocol plays Call Break only")
     try:

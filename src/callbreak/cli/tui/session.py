@@ -80,6 +80,7 @@ def _check_remote(specs: Sequence[str], options: Any, title: str) -> None:
     """Refuse, before the game starts, rules that tournament-protocol bots cannot play."""
     if not any(_is_url(s) for s in specs):
         return
+    # A capability honestly absent: the tournament protocol speaks Call Break's rules only.
     if not isinstance(options, Rules):
         raise BotError(f"remote bots play the Call Break tournament protocol, not {title}")
     try:
