@@ -5,15 +5,18 @@ The network reads one seat's view exactly as the environments encode it
 the weights), then :func:`rules_features` (the house rules in force, so one network plays every
 preset), then :func:`derived` (what a card player counts, computed from the first two and the
 legal actions). It has a trunk of dense layers with ReLU, a policy head over the 83 Call Break
-action ids (masked to the legal ones) and a value head (the seat's expected points this deal).
+action ids (masked to the legal ones), a value head (the seat's expected points this deal) and,
+optionally, an outlook head (the distribution of the tricks the seat takes this deal, the pair's
+in partnership once the partner has called: :mod:`callbreak.learn.outlook`). A network with an
+outlook calls what scores best over it under the rules in force; one without calls by its policy.
 
 No training framework is needed to play: the weights are plain arrays in an ``.npz`` file, with
 the command, seed and commit that made them in a ``.json`` file beside it
 (``callbreak/bots/weights/neural.json`` for the shipped ones).
 
-Under rules with blind calls the network was trained on seen hands (the batched environment looks
-before calling), so the bot looks first unless it is behind by 3 points or more on the last deal,
-where it calls blind the tricks its network expects of an average hand (see :meth:`NeuralBot.decide`).
+Under rules with blind calls the bot looks first unless it is behind by 3 points or more on the
+last deal, where it makes the blind call most likely to catch up by its outlook of a hand not yet
+seen (see :meth:`NeuralBot.decide`).
 """
 
 from __future__ import annotations
