@@ -122,4 +122,14 @@ def test_the_review_marks_a_ducked_winner_and_draws_the_chart(browser: Any, base
     marked = [labels.get(str(v)) for v in ducked]
     assert any(m in ("mistake", "blunder") for m in marked), (ducked, marked)
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    # A judged card is drawn at a readable size (it was a 30 px thumbnail).
+    widths = page.locator(".review-list .review-card").evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
+    assert widths and min(widths) >= 44, widths
+    # The chart marks where each deal starts (one deal here); a call's line lists only the best
+    # few expected scores (and the call made, if it is not among them), not all 13.
+    assert page.locator("#review-chart .deal-start").count() == 1
+    lines = page.locator(".review-list .review-decision .muted", has_text="expected score by call").all_inner_texts()
+    assert lines and all(line.split("expected score by call: ")[1].count(":") <= 4 for line in lines), lines
+    page.locator(".review-list .review-card").first.scroll_into_view_if_needed()
+    shot(page, "issue32-review-cards-phone")
     assert not errors, errors
