@@ -31,6 +31,20 @@ def _certain(tricks: int) -> Network:
     return Network(NET.trunk, NET.policy, NET.value, NET.scale, NET.meta, head)
 
 
+def _decisions(bot, preset: str, dealer_seed: int):  # type: ignore[no-untyped-def]
+    """One deal of ``preset`` played by ``bot`` at every seat: each view and the action taken."""
+    game = new_game("callbreak", preset=preset, deals=1)
+    chance = game_info("callbreak").dealer(dealer_seed)
+    while not game.is_over:
+        if game.to_act == CHANCE:
+            game.apply(chance.chance(game))
+            continue
+        view = game.view(game.to_act)
+        action = bot.decide(view, 1.0).action
+        yield view, action
+        game.apply(action)
+
+
 def _first_call_view(preset: str = "callbreak"):  # type: ignore[no-untyped-def]
     game = new_game("callbreak", preset=preset)
     chance = game_info("callbreak").dealer(4)
@@ -102,17 +116,9 @@ def test_a_tiny_outlook_run_fits_a_head_the_bot_calls_by(tmp_path: Path) -> None
     with pytest.raises(Exception, match="other settings"):
         run_outlook(NET, out, OutlookSettings(**{**s.__dict__, "steps": 21}), progress=False)
 
-    game = new_game("callbreak", preset="partnership", deals=1)
-    chance = game_info("callbreak").dealer(2)
     bot = make_bot(f"neural:weights={out / 'neural.npz'}")
-    while not game.is_over:
-        if game.to_act == CHANCE:
-            game.apply(chance.chance(game))
-            continue
-        view = game.view(game.to_act)
-        action = bot.decide(view, 1.0).action
+    for view, action in _decisions(bot, "partnership", 2):
         assert action in view.legal
-        game.apply(action)
 
 
 def test_the_command_names_a_missing_base_and_trains_from_a_real_one(tmp_path: Path) -> None:
@@ -143,14 +149,7 @@ def test_the_batched_call_is_the_bots_call(preset: str) -> None:
     bot = NeuralBot(net)
     checked = 0
     for seed in range(6):
-        game = new_game("callbreak", preset=preset, deals=1)
-        chance = game_info("callbreak").dealer(seed)
-        while not game.is_over:
-            if game.to_act == CHANCE:
-                game.apply(chance.chance(game))
-                continue
-            view = game.view(game.to_act)
-            action = bot.decide(view, 1.0).action
+        for view, action in _decisions(bot, preset, seed):
             if view.phase is Phase.CALL and any(isinstance(a, Call) and not a.blind for a in view.legal) \
                     and not any(isinstance(a, Look) for a in view.legal):
                 x = features(view, net.scale)[None, :]
@@ -160,7 +159,6 @@ def test_the_batched_call_is_the_bots_call(preset: str) -> None:
                 chosen = calls_by_outlook(outlook, mask, partner_calls(x, view.rules), view.rules)[0]
                 assert isinstance(action, Call) and chosen == CALL0 + action.tricks
                 checked += 1
-            game.apply(action)
     assert checked >= 20
 
 

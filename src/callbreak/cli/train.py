@@ -5,12 +5,15 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from callbreak.cli.base import app, fail
+
+if TYPE_CHECKING:
+    from callbreak.bots.neural import Network
 
 
 @app.command()
@@ -55,12 +58,17 @@ def train(
     except TrainingError as e:
         fail(str(e))
         return
+    _made(net, out, ship, f"; learning curve: {out / 'curve.png'}")
+
+
+def _made(net: Network, out: Path, ship: bool, more: str = "") -> None:
+    """Say what a run made, and install it as the package's weights if asked."""
+    from callbreak.bots.neural import WEIGHTS
+
     console = Console()
     console.print(f"weights: {out / 'neural.npz'} (made by: {net.meta['command']}, commit "
-                  f"{net.meta['commit']}); learning curve: {out / 'curve.png'}")
+                  f"{net.meta['commit']}){more}")
     if ship:
-        from callbreak.bots.neural import WEIGHTS
-
         net.save(WEIGHTS)
         console.print(f"installed as the package's weights: {WEIGHTS}")
 
@@ -103,13 +111,7 @@ def train_outlook(
     except (TrainingError, NeuralWeightsError) as e:
         fail(str(e))
         return
-    console = Console()
-    console.print(f"weights: {out / 'neural.npz'} (made by: {net.meta['command']}, commit {net.meta['commit']})")
-    if ship:
-        from callbreak.bots.neural import WEIGHTS
-
-        net.save(WEIGHTS)
-        console.print(f"installed as the package's weights: {WEIGHTS}")
+    _made(net, out, ship)
 
 
 @app.command("train-refine")
@@ -158,10 +160,4 @@ def train_refine(
     except (TrainingError, NeuralWeightsError) as e:
         fail(str(e))
         return
-    console = Console()
-    console.print(f"weights: {out / 'neural.npz'} (made by: {net.meta['command']}, commit {net.meta['commit']})")
-    if ship:
-        from callbreak.bots.neural import WEIGHTS
-
-        net.save(WEIGHTS)
-        console.print(f"installed as the package's weights: {WEIGHTS}")
+    _made(net, out, ship)

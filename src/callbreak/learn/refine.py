@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from callbreak.bots.expert import ExpertBot
-from callbreak.bots.neural import Network, derived
+from callbreak.bots.neural import Network
 from callbreak.env.vector import VectorEnv
 from callbreak.learn.outlook import OutlookSettings, fit_head, load, trunk_features, with_outlook
 from callbreak.learn.positions import Batch, Population, SelfPlay
@@ -34,10 +34,9 @@ from callbreak.learn.train import (
     _torch,
     export,
     git_commit,
-    losses,
     make_model,
     margin_against,
-    permute_suits,
+    train_step,
 )
 
 REFINE_POPULATION = {"net": 0.75, "heuristic": 0.15, "greedy": 0.05, "random": 0.05}
@@ -136,14 +135,8 @@ def fine_tune(base: Network, data: dict[str, np.ndarray], s: RefineSettings) -> 
     for step in range(s.steps):
         for group in optimizer.param_groups:
             group["lr"] = s.lr * 0.5 * (1 + math.cos(math.pi * step / s.steps))
-        idx = rng.integers(0, len(x), s.batch)
-        xb, mb, qb = permute_suits(x[idx].astype(np.float32), mask[idx], q[idx], rng)
-        full = torch.from_numpy(np.concatenate([xb, derived(xb, mb)], axis=1))
-        loss, _ = losses(model, full, torch.from_numpy(mb), torch.from_numpy(qb), value[idx], s.tau,
-                         s.value_weight)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+        train_step(model, optimizer, (x, mask, q, value), rng.integers(0, len(x), s.batch), rng, s.tau,
+                   s.value_weight)
     model.eval()
     return export(model, base.scale, {})
 

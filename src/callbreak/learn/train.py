@@ -325,17 +325,26 @@ def fit(run: Run, model: Any, optimizer: Any, gen: int, data: dict[str, np.ndarr
     rng = np.random.default_rng([s.seed, gen])
     sums: dict[str, float] = {"policy": 0.0, "value": 0.0}
     for _ in range(s.steps):
-        idx = rng.integers(0, len(x), s.batch)
-        xb, mb, qb = permute_suits(x[idx].astype(np.float32), mask[idx], q[idx], rng)
-        full = torch.from_numpy(np.concatenate([xb, derived(xb, mb)], axis=1))
-        loss, parts = losses(model, full, torch.from_numpy(mb), torch.from_numpy(qb), value[idx], s.tau,
-                             s.value_weight)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+        parts = train_step(model, optimizer, (x, mask, q, value), rng.integers(0, len(x), s.batch), rng,
+                           s.tau, s.value_weight)
         for k in sums:
             sums[k] += parts[k] / s.steps
     return {"policy_loss": sums["policy"], "value_loss": sums["value"], "trained_on": len(x)}
+
+
+def train_step(model: Any, optimizer: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray, Any],
+               idx: np.ndarray, rng: np.random.Generator, tau: float, value_weight: float) -> dict[str, float]:
+    """One gradient step on the positions ``idx`` of (inputs, masks, targets, values as a tensor),
+    their side suits relabelled at random; returns the loss's parts."""
+    torch = _torch()
+    x, mask, q, value = data
+    xb, mb, qb = permute_suits(x[idx].astype(np.float32), mask[idx], q[idx], rng)
+    full = torch.from_numpy(np.concatenate([xb, derived(xb, mb)], axis=1))
+    loss, parts = losses(model, full, torch.from_numpy(mb), torch.from_numpy(qb), value[idx], tau, value_weight)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return parts
 
 
 def plot(run: Run) -> None:
