@@ -86,6 +86,15 @@ def test_a_numeric_preset_survives_the_game_string() -> None:
     assert pyspiel.load_game(str(game)).options == game.options
 
 
+@pytest.mark.parametrize("name", ["callbreak", "donut"])
+def test_the_game_string_names_its_seats_and_loads_back(name: str) -> None:
+    usual = game_info(name).check_seats(None)
+    for params in ({}, {"players": 0}):  # unset, or 0: the game's usual number, named as such
+        game = pyspiel.load_game(cos.short_name(name), params)
+        assert f"players={usual}" in str(game) and game.num_players() == usual
+        assert pyspiel.load_game(str(game)).num_players() == usual
+
+
 def test_a_table_game_with_its_own_options_pickles_with_them() -> None:
     game = pyspiel.load_game("python_callbreak", {"players": 4})
     game.options = game.options.replace(max_call=8)  # what the IS-MCTS bot does with a table's rules

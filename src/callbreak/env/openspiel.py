@@ -9,7 +9,7 @@ underscores: ``python_callbreak``, ``python_batak_ihaleli``, ``python_batak_koz_
     import callbreak.env.openspiel  # registers the games
     game = pyspiel.load_game("python_callbreak", {"preset": "bhoos-tournament"})
 
-Parameters: ``players`` (0: the game's usual number), ``preset`` ("": the game's default),
+Parameters: ``players`` (the game's usual number unless given; 0 means that too), ``preset`` ("": the game's default),
 ``options`` (the game's options as ``"name:value name:value"``, e.g. ``"deals:2 max_call:8"``),
 ``max_deals`` (with an unlimited number of deals, Call Bridge, the table stops after this many)
 and ``returns``: ``"score"`` (the default: each seat's match score in points; in the race-down
@@ -122,7 +122,7 @@ def _game_type(info: GameInfo) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": 0, "preset": "", "options": "", "max_deals": 5,
+        parameter_specification={"players": info.check_seats(None), "preset": "", "options": "", "max_deals": 5,
                                  "returns": "score"},
     )
 
@@ -172,7 +172,7 @@ class CardGame(pyspiel.Game):  # type: ignore[misc]
             max_utility=bound,
             utility_sum=None,
             max_game_length=100_000,
-        ), p)
+        ), {**p, "players": self.players})  # the game's string names the seats it has, not 0
 
     def new_initial_state(self) -> CardGameState:
         return CardGameState(self)
