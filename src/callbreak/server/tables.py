@@ -43,7 +43,9 @@ from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
     MessageError,
     dumps,
+    engine_refusal,
     parse_action,
+    people_text,
     personal_json,
     public_action_json,
     public_json,
@@ -800,7 +802,7 @@ class TableService:
             await self._apply(table, action)
         except IllegalActionError as e:
             code_name = "not_your_turn" if type(e).__name__ == "NotYourTurnError" else "illegal"
-            raise MessageError(code_name, str(e)) from None
+            raise engine_refusal(code_name, e) from None
         await self._advance(table)
         return table
 
@@ -1042,7 +1044,7 @@ class TableService:
             return
         s = table.seats[seat]
         s.faults += 1
-        s.last_fault = f"{type(error).__name__}: {error}"[:200]
+        s.last_fault = people_text(f"{type(error).__name__}: {error}")[:200]
         try:
             await self.write(self.store.update_game, table.id, epoch=table.epoch,
                              seats=[x.to_json() for x in table.seats])
