@@ -5,7 +5,9 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import threading
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -13,6 +15,7 @@ from server_helpers import client_fixture, create, state, store_fixture  # noqa:
 from starlette.testclient import TestClient
 
 from callbreak.core.rules import make_rules
+from callbreak.store import Store
 from callbreak.core.scoring import made
 
 
@@ -32,6 +35,45 @@ def play_out(client: TestClient, code: str, token: str) -> dict:  # type: ignore
         else:
             time.sleep(0.002)
         assert time.monotonic() < deadline
+
+
+def test_the_history_waits_for_the_end_of_a_game_being_stored(client: TestClient, store: Store) -> None:
+    """A player sees the game end once its last move is stored; the end's own record (totals,
+    winners) is written after. Asked for meanwhile, the history waits for it, not answering
+    'no finished game'."""
+    events: list[str] = []
+    held, entered = threading.Event(), threading.Event()
+    real = store.finish_game
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        assert held.wait(120)
+        events.append("end stored")
+        return real(*args, **kwargs)
+
+    store.finish_game = slow  # type: ignore[method-assign]
+    made_table = create(client, deals=1, bots="random")
+    code, token = made_table["code"], made_table["token"]
+    client.post(f"/api/tables/{code}/start", json={"token": token})
+    # The game's last move (seat 0's or a bot's) is stored; its step then stores the end, held.
+    player = threading.Thread(target=play_out, args=(client, code, token), daemon=True)
+    player.start()
+    assert entered.wait(120)
+    answers: list[Any] = []
+
+    def ask() -> None:
+        answers.append(client.get(f"/api/history/{code}"))
+        events.append("history answered")
+
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(1.0)  # long enough for a history that does not wait to answer before the end is stored
+    held.set()
+    asking.join(120)
+    player.join(120)
+    assert events == ["end stored", "history answered"], events
+    assert answers[0].status_code == 200 and answers[0].json()["totals"] is not None
+    assert [g["code"] for g in client.get("/api/history").json()["games"]] == [code]
 
 
 def test_finished_games_are_listed_replayable_and_counted(client: TestClient) -> None:

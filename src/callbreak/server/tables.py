@@ -71,6 +71,15 @@ T = TypeVar("T")
 _INLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("callbreak_inline_step", default=False)
 
 
+async def whole(step: Coroutine[Any, Any, T]) -> T:
+    """Await a step that runs to its end even if the caller is cancelled (a socket that closed, an
+    HTTP request dropped): a step cut at its write would leave the table behind its store (the
+    deal stored, not applied: the table waited for ever)."""
+    task = asyncio.ensure_future(step)
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())  # (retrieved: never "lost")
+    return await asyncio.shield(task)
+
+
 def inline(step: Coroutine[Any, Any, T]) -> T:
     """Run a table step to its end on this thread, its store writes included: what the plain
     methods of :class:`TableService` do, for a program or test without an event loop to await
@@ -368,6 +377,16 @@ class TableService:
         if _INLINE.get():
             return fn(*args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._writers, functools.partial(fn, *args, **kwargs))
+
+    async def finishing(self, code: str | None = None) -> None:
+        """Wait for the ends of games being stored here (``code``'s, or every table's): a player
+        sees a game end as soon as its last move is stored, and the history must list it by the
+        time they ask for it."""
+        tables = list(self.tables.values()) if code is None else [t for t in (self.tables.get(code),) if t]
+        for t in tables:
+            if not t.replica and t.status != "over" and t.match is not None and t.match.is_over:
+                async with t.lock:  # the step that stores the end holds the table's turn
+                    pass
 
     def close(self) -> None:
         """Stop the writer threads once the writes under way are done (the server is stopping)."""
@@ -1145,9 +1164,15 @@ class TableService:
         process that owns the table: here, in the table's turn, or forwarded to its owner."""
         table = self.get(code)
         if self.cluster is None or not table.replica:
-            async with table.lock:
-                if not table.replica:
-                    return await self._step(table, method, code, args)
+            moved = object()
+
+            async def in_turn() -> Any:
+                async with table.lock:
+                    return moved if table.replica else await self._step(table, method, code, args)
+
+            result = await whole(in_turn())
+            if result is not moved:
+                return result
         # Another process runs it (or it moved there while this waited for its turn).
         return await self.cluster.forward(table, method, args)
 
@@ -1155,10 +1180,14 @@ class TableService:
         """``method`` of the table ``code`` in its turn, here: this process runs the table (a
         call another process forwarded, or a table it has just taken over)."""
         table = self.get(code)
-        async with table.lock:
-            if table.replica:
-                raise MessageError("unavailable", "that table moved to another server process; try again")
-            return await self._step(table, method, code, args)
+
+        async def in_turn() -> Any:
+            async with table.lock:
+                if table.replica:
+                    raise MessageError("unavailable", "that table moved to another server process; try again")
+                return await self._step(table, method, code, args)
+
+        return await whole(in_turn())
 
     async def _step(self, table: Table, method: str, code: str, args: tuple[Any, ...]) -> Any:
         if self.unsettled(table):  # a deal or an end the table owes comes first
