@@ -15,8 +15,8 @@ from server_helpers import client_fixture, create, state, store_fixture  # noqa:
 from starlette.testclient import TestClient
 
 from callbreak.core.rules import make_rules
-from callbreak.store import Store
 from callbreak.core.scoring import made
+from callbreak.store import Store
 
 
 def play_out(client: TestClient, code: str, token: str) -> dict:  # type: ignore[type-arg]
