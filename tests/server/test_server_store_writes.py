@@ -5,6 +5,7 @@ table it is for."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -160,3 +161,33 @@ def test_a_clock_firing_while_a_bots_move_is_stored_starts_no_second_decision(
             held.set()
         ann.join(HANG)  # (a stalled table: Ann never sees the end)
         assert ann.error is None and ann.messages[-1]["view"]["phase"] == "over", ann.error
+
+
+def test_a_step_runs_to_its_end_when_its_caller_goes_away(store: Store) -> None:
+    """A socket that sends an action and closes at once cancels its handler while the action is
+    being written: the step still ends (the write applied and shown). Cut at its write, a start
+    left its deal stored but not dealt, and the table waited for ever."""
+    held, entered = threading.Event(), threading.Event()
+    with TestClient(create_app(store, practice=True)) as client:
+        code, tokens = four_people(client)
+        token, version, action = turn(client, code, tokens)
+        service: TableService = client.app.state.service  # type: ignore[attr-defined]
+        real = store.append_action
+
+        def slow(game_id: int, seq: int, data: dict[str, Any], epoch: int | None = None) -> None:
+            if seq == version:
+                entered.set()
+                assert held.wait(HANG)
+            real(game_id, seq, data, epoch)
+
+        store.append_action = slow  # type: ignore[method-assign]
+        assert service.loop is not None
+        caller = asyncio.run_coroutine_threadsafe(service.run("act", code, token, version, action), service.loop)
+        try:
+            assert entered.wait(HANG)
+            caller.cancel()  # the handler is cancelled while the write is under way
+        finally:
+            held.set()
+        while state(client, code)["version"] == version:  # (a hang if the step was cut)
+            entered.wait(0.05)
+        assert len(store.load_game(code).actions) == version + 1  # type: ignore[union-attr]

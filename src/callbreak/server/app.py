@@ -46,6 +46,7 @@ from callbreak.server.tables import (
     new_code,
     rematch_message,
     token_hash,
+    whole,
 )
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
@@ -377,8 +378,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         who = await service.admit_table(data.get("guest"), request.client.host if request.client else None)
         settings = data.get("settings", {})
         config = await service.check_settings(settings)  # builds the bots: off the loop
-        table, token, seat = await service.create_async(settings, data.get("name"), data.get("seed"),
-                                                        data.get("guest"), config=config, made_by=who)
+        table, token, seat = await whole(service.create_async(  # (stored and listed, or neither)
+            settings, data.get("name"), data.get("seed"), data.get("guest"), config=config, made_by=who))
         return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
                 "table": table.lobby_json()}
 
@@ -593,12 +594,10 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.get("/api/history")
     async def history(limit: int = 50, offset: int = 0) -> dict[str, Any]:
         limit = max(1, min(limit, 200))
-        await service.finishing()
         return {"games": store.finished_games(limit=limit, offset=max(0, offset))}
 
     @app.get("/api/history/{code}")
     async def replay_of(code: str) -> dict[str, Any]:
-        await service.finishing(code.upper().replace("-", ""))
         stored = store.load_game(code.upper().replace("-", ""))
         if stored is None or stored.status != "over":
             raise MessageError("no_table", "no finished game has that code")
