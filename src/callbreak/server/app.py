@@ -594,10 +594,12 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.get("/api/history")
     async def history(limit: int = 50, offset: int = 0) -> dict[str, Any]:
         limit = max(1, min(limit, 200))
+        await service.finishing()
         return {"games": store.finished_games(limit=limit, offset=max(0, offset))}
 
     @app.get("/api/history/{code}")
     async def replay_of(code: str) -> dict[str, Any]:
+        await service.finishing(code.upper().replace("-", ""))
         stored = store.load_game(code.upper().replace("-", ""))
         if stored is None or stored.status != "over":
             raise MessageError("no_table", "no finished game has that code")

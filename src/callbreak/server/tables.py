@@ -378,6 +378,16 @@ class TableService:
             return fn(*args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._writers, functools.partial(fn, *args, **kwargs))
 
+    async def finishing(self, code: str | None = None) -> None:
+        """Wait for the ends of games being stored here (``code``'s, or every table's): a player
+        sees a game end as soon as its last move is stored, and the history must list it by the
+        time they ask for it."""
+        tables = list(self.tables.values()) if code is None else [t for t in (self.tables.get(code),) if t]
+        for t in tables:
+            if not t.replica and t.status != "over" and t.match is not None and t.match.is_over:
+                async with t.lock:  # the step that stores the end holds the table's turn
+                    pass
+
     def close(self) -> None:
         """Stop the writer threads once the writes under way are done (the server is stopping)."""
         self._writers.shutdown(wait=True)
