@@ -607,13 +607,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.post("/api/history/{code}/review")
     async def start_review(code: str) -> dict[str, Any]:
-        return reviews.start(finished(code))
+        return reviews.start(await finished(code))
 
     @app.get("/api/history/{code}/review")
     async def review_of(code: str) -> dict[str, Any]:
-        return reviews.status(finished(code))
+        return reviews.status(await finished(code))
 
-    def finished(code: str) -> Any:
+    async def finished(code: str) -> Any:
+        await service.finishing(code.upper().replace("-", ""))  # a game whose end is being stored
         stored = store.load_game(code.upper().replace("-", ""))
         if stored is None or stored.status != "over":
             raise MessageError("no_table", "no finished game has that code")
