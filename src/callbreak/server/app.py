@@ -320,7 +320,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         bot_tables = sockets = 0
         for table in list(service.tables.values()):
             sockets += sum(1 for c in table.connections if c.alive)
-            if table.replica or table.status not in counts:
+            over = table.match is not None and table.match.is_over  # its end may still be being stored
+            if table.replica or table.status not in counts or over:
                 continue
             counts[table.status] += 1
             bot_tables += table.has_bots()
