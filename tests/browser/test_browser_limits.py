@@ -3,15 +3,13 @@ full of tables with bots, and a refused table says why."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from browser_helpers import browser_fixture, free_port, shot  # noqa: F401 (fixture)
+from browser_helpers import browser_fixture, shot, start_serve, wait_until_answers  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -19,21 +17,9 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(name="full_server")
 def full_server_fixture(tmp_path: Path) -> Iterator[str]:
     """``callbreak serve`` allowing one live table with bots, which one table already takes."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve", "--port", str(port),
-         "--db", f"sqlite:///{tmp_path / 'full.db'}", "--live-bot-tables", "1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
+    proc, url = start_serve(tmp_path / "full.db", "--live-bot-tables", "1")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{url}/api/meta", timeout=2)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, "the server did not come up"
-                time.sleep(0.1)
+        wait_until_answers(url, proc)
         r = httpx.post(f"{url}/api/tables", json={"name": "First", "settings": {"bots": "random"}}, timeout=30)
         assert r.status_code == 200, r.text
         yield url
@@ -65,22 +51,10 @@ def test_the_first_expert_table_says_it_is_preparing_the_expert(browser: object,
     compile, and the lobby says so meanwhile."""
     cache = tmp_path / "numba"
     cache.mkdir()
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve", "--port", str(port),
-         "--db", f"sqlite:///{tmp_path / 'cold.db'}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**__import__("os").environ, "NUMBA_CACHE_DIR": str(cache)})
-    url = f"http://127.0.0.1:{port}"
+    proc, url = start_serve(tmp_path / "cold.db", env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
     page = browser.new_page()  # type: ignore[attr-defined]
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{url}/api/meta", timeout=2)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, "the server did not come up"
-                time.sleep(0.1)
+        wait_until_answers(url, proc, "/api/meta")  # the lobby, while the kernel compiles
         page.goto(url + "/")
         page.fill("#name", "Ann")
         page.click("#create")  # the lobby's default bots: the expert
