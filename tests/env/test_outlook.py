@@ -20,6 +20,7 @@ from callbreak.games import game_info, new_game
 pytest.importorskip("torch")
 
 from callbreak.learn.outlook import OutlookData, OutlookPlay, OutlookSettings, run_outlook  # noqa: E402
+from callbreak.learn.train import TrainingError  # noqa: E402
 
 
 def _certain(tricks: int) -> Network:
@@ -113,7 +114,7 @@ def test_a_tiny_outlook_run_fits_a_head_the_bot_calls_by(tmp_path: Path) -> None
 
     run_outlook(NET, out, OutlookSettings(**{**s.__dict__, "generations": 2}), progress=False)  # resumes: nothing new
     assert len((out / "log.jsonl").read_text().splitlines()) == 2
-    with pytest.raises(Exception, match="other settings"):
+    with pytest.raises(TrainingError, match="other settings"):
         run_outlook(NET, out, OutlookSettings(**{**s.__dict__, "steps": 21}), progress=False)
 
     bot = make_bot(f"neural:weights={out / 'neural.npz'}")
