@@ -744,5 +744,6 @@ def replay_json(stored: Any) -> dict[str, Any]:
                        "view": view_json(game.view(None))})
     return {"code": stored.code, "seats": [s["name"] for s in stored.seats], "game": record.game,
             "preset": stored.config.get("preset", record.game), "frames": frames,
-            "totals": list(getattr(game, "totals", game.scores)), "winners": list(game.winners),
+            "totals": [round(s * game.POINT_UNITS) for s in game.scores],  # in the game's result units
+            "winners": list(game.winners),
             "finished_at": stored.finished_at.isoformat() + "Z" if stored.finished_at else None}

@@ -65,7 +65,7 @@ def new_game(config: dict[str, Any]) -> Game:
 def chance(config: dict[str, Any], game: Game, seed: int, stop: bool = False) -> Action:
     """The chance step ``game`` waits for, from the game's dealer seeded by ``seed``; ``stop``
     ends a table whose rules never end it (unlimited deals) at the first moment it may stop."""
-    if stop and getattr(game, "can_stop", False):
+    if stop and game.can_stop:
         return Stop()
     return info_of(config).dealer(seed).chance(game)
 

@@ -36,6 +36,7 @@ from callbreak.core import (
 )
 from callbreak.core.game import Game
 from callbreak.games import game_info
+from callbreak.games.registry import option_names
 from callbreak.server import engines, players
 from callbreak.server.limits import Gate, Limits
 from callbreak.server.metrics import Metrics
@@ -171,12 +172,12 @@ def parse_config(data: Any, *, url_bots: bool = True) -> dict[str, Any]:
             raise MessageError("bad_config", f"set {key} with the table setting {setting!r}, not as a "
                                              "rule option")
     defaults = info.make_options(preset, {})
-    deals = data.get("deals", getattr(defaults, "deals", None) or 5) if hasattr(defaults, "deals") else None
+    deals = data.get("deals", defaults.deal_limit or 5) if "deals" in option_names(info) else None
     # deals None: unlimited, until the host stops the table between deals.
     if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 100):
         raise MessageError("bad_config", f"deals must be a whole number 1..100 or null (unlimited), "
                                          f"got {deals!r}")
-    timer, bot_delay = _check_timing(data, getattr(defaults, "turn_timer", None))
+    timer, bot_delay = _check_timing(data, defaults.turn_timer)
     config = {"game": info.name, "players": count, "preset": preset, "options": options,
               "deals": deals, "timer": timer}
     bots = data.get("bots", [engines.strongest_bot(config)] * count)
