@@ -72,7 +72,7 @@ class Options(Protocol):
     def turn_timer(self) -> float | None: ...  # seconds a seat has to act (None: no clock)
 
     def to_dict(self) -> dict[str, Any]: ...  # JSON-ready, what a record stores
-    def with_deal_limit(self, deals: int) -> Any: ...  # the same options, at most ``deals`` deals
+    def with_deal_limit(self, deals: int) -> Self: ...  # the same options, at most ``deals`` deals
 
 
 @runtime_checkable
@@ -83,7 +83,7 @@ class GameView(Protocol):
     @property
     def game(self) -> str: ...
     @property
-    def options(self) -> Any: ...
+    def options(self) -> Options: ...
     @property
     def seat(self) -> int | None: ...
     @property
@@ -189,7 +189,7 @@ class GameOf(Protocol[ViewT, ActionT]):  # type: ignore[misc]
     @property
     def dealer(self) -> int | None: ...
     @property
-    def options(self) -> Any: ...  # the game's options value (see :class:`Options`)
+    def options(self) -> Options: ...  # the game's options value
     @property
     def deal_limit(self) -> int | None: ...  # the deals a match has at most (None: no limit)
     @property
