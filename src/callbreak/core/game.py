@@ -147,6 +147,11 @@ class GameView(Protocol):
     @property
     def is_over(self) -> bool: ...
 
+    # What a client may be sent of the view, by field name: the same for every seat, then the
+    # seat's own (see :class:`TrickView`).
+    PUBLIC_FIELDS: ClassVar[tuple[str, ...]]
+    PRIVATE_FIELDS: ClassVar[tuple[str, ...]]
+
 
 ViewT = TypeVar("ViewT", bound=GameView, covariant=True)
 """A game's view type (what :meth:`Game.view` returns)."""

@@ -21,6 +21,7 @@ from typing import Any
 from callbreak.arena.runner import DealStream, play_game
 from callbreak.arena.stats import mean_ci
 from callbreak.bots import make_bot
+from callbreak.core.game import GameView
 from callbreak.games import new_game
 
 FIELDS: dict[str, tuple[str, str, str]] = {
@@ -68,7 +69,7 @@ class _CpuTimed:
     def __init__(self, bot: Any, out: list[float]) -> None:
         self.bot, self.out, self.name = bot, out, getattr(bot, "name", "bot")
 
-    def decide(self, view: Any, budget: float) -> Any:
+    def decide(self, view: GameView, budget: float) -> Any:
         start = time.thread_time()
         decision = self.bot.decide(view, budget)
         self.out.append(time.thread_time() - start)

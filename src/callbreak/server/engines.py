@@ -14,7 +14,7 @@ from callbreak.bots import bots_for, needs_kernel
 from callbreak.bots.base import catalog
 from callbreak.core import CallbreakError, Stop
 from callbreak.core.actions import Action, action_from_json
-from callbreak.core.game import Game
+from callbreak.core.game import Game, GameView
 from callbreak.games import GameInfo, game_info
 from callbreak.games.registry import option_names
 from callbreak.server import players
@@ -113,7 +113,7 @@ def requested_bots(settings: Any) -> list[str]:
     return [b for b in bots if isinstance(b, str)] if isinstance(bots, list) else []
 
 
-def decide(config: dict[str, Any], spec: str, seed: int, view: Any, budget: float) -> Any:
+def decide(config: dict[str, Any], spec: str, seed: int, view: GameView, budget: float) -> Any:
     """One decision (``.action``, ``.reason``) by a fresh bot for the table's game (worker thread)."""
     return players.decide(spec, seed, view, budget, game=game_of(config))
 

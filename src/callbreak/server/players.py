@@ -11,6 +11,7 @@ from typing import Any
 
 from callbreak.bots import BotError, Decision
 from callbreak.core import CallbreakError
+from callbreak.core.game import GameView
 from callbreak.protocol.players import check_url_game, check_url_rules, is_url, make_player
 
 __all__ = ["PlayerError", "build", "check_remote_rules", "check_spec", "decide", "is_url"]
@@ -49,7 +50,7 @@ def build(spec: str, seed: int, game: str = "callbreak") -> Any:
     return make_player(spec, seed, game=game)
 
 
-def decide(spec: str, seed: int, view: Any, budget: float, game: str = "callbreak") -> Decision:
+def decide(spec: str, seed: int, view: GameView, budget: float, game: str = "callbreak") -> Decision:
     """One decision by a freshly built player (run in a worker thread by the server)."""
     player = build(spec, seed, game)
     return player.decide(view, budget)  # type: ignore[no-any-return]

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from callbreak.core import CallbreakError
+from callbreak.games.registry import View
 from callbreak.record import Record
 from callbreak.review import (
     ReviewSettings,
@@ -112,7 +113,7 @@ class ReviewJobs:
                                              initializer=_end_with, initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
 
-        async def one(index: int, view: Any, action: Any) -> Any:
+        async def one(index: int, view: View, action: Any) -> Any:
             result = await loop.run_in_executor(self._pool, judge_decision, index, view, action,
                                                 self.settings)
             job.done += 1

@@ -34,7 +34,7 @@ from callbreak.core import (
     CallbreakError,
     IllegalActionError,
 )
-from callbreak.core.game import Game
+from callbreak.core.game import Game, GameView
 from callbreak.games import game_info
 from callbreak.games.registry import option_names
 from callbreak.server import engines, players
@@ -492,7 +492,7 @@ class TableService:
             await self.warmup.wait()
         return await asyncio.to_thread(parse_config, settings, url_bots=self.url_bots)
 
-    async def think(self, config: dict[str, Any], spec: str, seed: int, view: Any) -> Any:
+    async def think(self, config: dict[str, Any], spec: str, seed: int, view: GameView) -> Any:
         """One decision of a bot (or a hint) in a worker thread, once the kernel is ready if the
         bot needs it."""
         if self.preparing(config, spec):
@@ -1153,7 +1153,7 @@ class TableService:
             if seat not in cache:
                 personal = None
                 if match is not None:
-                    personal = personal_json(watcher if seat is None else match.view(seat))
+                    personal = personal_json(match.view(seat))
                 cache[seat] = state_text(shared, public, seat, personal)
             if stored_at is not None and conn.timed_send is not None:
                 conn.timed_send(cache[seat], stored_at)

@@ -15,6 +15,7 @@ from typing import Any
 
 from callbreak.core import Action, CallbreakError, Card, Suit, action_from_json
 from callbreak.core.errors import RecordError
+from callbreak.core.game import GameView
 
 MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted; real messages are a few hundred bytes."""
@@ -105,17 +106,17 @@ def _for_people(name: str, value: Any) -> Any:
     return value
 
 
-def view_json(view: Any) -> dict[str, Any]:
+def view_json(view: GameView) -> dict[str, Any]:
     """A seat view as JSON: only the fields its class allow-lists ever leave the server."""
     return {**public_json(view), **personal_json(view)}
 
 
-def personal_json(view: Any) -> dict[str, Any]:
+def personal_json(view: GameView) -> dict[str, Any]:
     """The fields of a view that belong to its seat alone."""
     return {name: plain(getattr(view, name)) for name in view.PRIVATE_FIELDS}
 
 
-def public_json(view: Any) -> dict[str, Any]:
+def public_json(view: GameView) -> dict[str, Any]:
     """The fields of a view that are the same for every seat (and for spectators)."""
     return {name: _for_people(name, plain(getattr(view, name))) for name in view.PUBLIC_FIELDS}
 
