@@ -133,6 +133,7 @@ class PlayApp(App[str | None]):
         except OSError as e:
             self.say(_("The language could not be remembered: {error}").format(error=e), "red")
         self._draw_title()
+        self.messages.clear()  # the news so far was written in the other language
         self.say(_("Language: {name}").format(name=i18n.LANGUAGES[lang]), "bold")
         self.redraw()
 

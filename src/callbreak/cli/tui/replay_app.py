@@ -16,7 +16,7 @@ from textual.widgets import Static
 from callbreak.cli.tui import render
 from callbreak.cli.tui.language import N_, _, number
 from callbreak.cli.tui.saves import unfinished_play_seat
-from callbreak.cli.tui.session import seat_names
+from callbreak.cli.tui.session import label_words, seat_names
 from callbreak.cli.tui.widgets import Clickable
 from callbreak.core.actions import Action
 from callbreak.core.game import GameOf
@@ -107,7 +107,7 @@ class ReplayApp(App[None]):
         view = self.states[self.index].view(self.seat)
         self.query_one("#title", Static).update(
             _("Replay · seen from seat {seat} ({name}) · step {step}/{steps}").format(
-                seat=number(self.seat), name=self.record.seats[self.seat], step=number(self.index),
+                seat=number(self.seat), name=label_words(self.record.seats[self.seat]), step=number(self.index),
                 steps=number(self.last)) + (" · " + _("not over") if self.locked is not None else ""))
         between = view.phase.value in ("deal", "over") and bool(view.results)
         if self.show_board or between:

@@ -64,8 +64,14 @@ def seat_names(players: int, me: int, labels: Sequence[str], you: str | None = N
     def where(s: int) -> str:
         return _(POSITIONS[(s - me) % 4]) if players == 4 else _("Seat {number}").format(number=number(s + 1))
 
-    return tuple(you if you is not None and s == me else f"{where(s)} ({_short(labels[s])})"
+    return tuple(you if you is not None and s == me else f"{where(s)} ({label_words(labels[s])})"
                  for s in range(players))
+
+
+def label_words(label: str) -> str:
+    """A seat's label in a record as shown: a bot's name (shortened), or the person's ("you",
+    which terminal play writes) in the terminal's language."""
+    return _("you") if label == "you" else _short(label)
 
 
 _is_url = is_url  # a URL as the arena and the web tables read one
@@ -330,5 +336,5 @@ def _short(spec: str) -> str:
     return spec.split(":", 1)[0][:18]
 
 
-__all__ = ["APP_TAG", "POSITIONS", "BotMove", "Session", "Turn", "best_bot_name", "make_opponent",
-           "seat_names"]
+__all__ = ["APP_TAG", "POSITIONS", "BotMove", "Session", "Turn", "best_bot_name", "label_words",
+           "make_opponent", "seat_names"]
