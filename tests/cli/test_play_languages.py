@@ -109,6 +109,9 @@ def test_f2_switches_the_language_at_once_and_the_next_game_starts_in_it() -> No
             assert app.log_lines[-1] == "भाषा: नेपाली"
             await pilot.press("f2", "f2")  # -> Hindi -> Bengali
             assert language.current() == "bn" and "আপনার কল" in _screen(app)
+            await pilot.press("৩", "enter")  # the call typed in Bengali digits, as the picker shows
+            await _until(pilot, lambda: session.view().calls[0] is not None)
+            assert session.view().calls[0] == 3 and "আপনি ৩ কল করলেন" in app.log_lines
             app.exit()
 
     asyncio.run(main())

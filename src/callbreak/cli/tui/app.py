@@ -12,7 +12,6 @@ message naming what is allowed, so no input can crash the game or lose it.
 from __future__ import annotations
 
 import asyncio
-import unicodedata
 from collections import deque
 from typing import Any
 
@@ -526,8 +525,8 @@ class PlayApp(App[str | None]):
             self.redraw()
 
     def _handle_key(self, key: str, char: str | None) -> None:
-        if char and char.isdecimal() and not char.isascii():
-            char = str(unicodedata.decimal(char))  # ३ or ৩ from a Nepali or Bengali keyboard: 3
+        if char:
+            char = language.typed_digit(char)  # ३ or ৩, as the Nepali or Bengali screen numbers cards
         if self.mode == "over":
             if key in ("enter", "escape", "space") or char in ("q", "Q"):
                 self._resolve("quit")

@@ -70,6 +70,13 @@ def digits(text: str) -> str:
     return i18n.native_digits(text, _current)
 
 
+def typed_digit(char: str) -> str:
+    """A key typed in the language's own digits (``३`` in Nepali, ``৩`` in Bengali) as the
+    digit 0-9 it is; any other key as it is (other scripts' digits are not numbers we show)."""
+    index = i18n.native_digits("0123456789", _current).find(char) if len(char) == 1 else -1
+    return str(index) if index >= 0 else char
+
+
 def card_words(card: Card) -> str:
     """A card in a sentence: ``Q♥`` in English (as its players write it), in words in the
     other languages (``पानको बेगम``)."""
