@@ -203,3 +203,31 @@ def test_the_review_command_speaks_the_language(tmp_path: Path, monkeypatch: pyt
     assert "सिट १ · random" in result.output and "शुद्धता" in result.output
     assert "निर्णयहरू, गल्ती पहिले" in result.output and not re.search("[0-9]", faces)
     assert language.remembered() is None  # a review's --lang is for that review only
+
+
+def test_a_refused_card_or_call_is_explained_in_the_language() -> None:
+    """The games give their reasons in English; the terminal says in the language what is allowed."""
+    language.use("hi")
+    session = Session.new(opponents=["random"], seed=1, save=False)
+    app = PlayApp(session, delay=0.0, think=0.02)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: app.mode == "act")
+            await pilot.press("9", "9", "enter")  # a call out of range
+            assert app.log_lines[-1] == "अनुमति नहीं: 99 अभी नहीं चुन सकते; 1-13 में से चुनें"
+            await pilot.press("enter")
+            for _ in range(60):  # a turn where following suit rules out some card
+                await _until(pilot, lambda: app.mode in ("act", "continue", "over"))
+                view = session.view()
+                if view.phase is Phase.PLAY and len(view.legal_cards) < len(view.hand or ()):
+                    break
+                await pilot.press("enter")
+            illegal = next(c for c in view.hand or () if c not in view.legal_cards)
+            await pilot.press(*illegal.text.lower(), "enter")
+            said = app.log_lines[-1]
+            assert said.startswith(f"अनुमति नहीं: {language.card_words(illegal)} अभी नहीं चल सकते")
+            assert not re.findall(r"[A-Za-z]{3,}", said) and all(c.pretty in said for c in view.legal_cards)
+            app.exit()
+
+    asyncio.run(main())

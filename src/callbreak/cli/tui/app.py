@@ -387,12 +387,28 @@ class PlayApp(App[str | None]):
         try:
             self._apply_and_tell(action, human=True)
         except CallbreakError as e:
-            self._refuse(str(e))
+            self._refuse(self._why_refused(action, e))
             return False
         self.buffer = ""
         self._resolve("done")
         self.redraw()
         return True
+
+    def _why_refused(self, action: Any, error: CallbreakError) -> str:
+        """The game's reason for refusing the person's action; the games give theirs in English,
+        so another language says what is allowed instead (a card or a number out of range, the
+        refusals a person can cause: every other choice is offered only when it is legal)."""
+        if language.current() == i18n.DEFAULT:
+            return str(error)
+        view = self.session.view()
+        if isinstance(action, Play):
+            return _("{card} cannot be played now; you may play {cards}").format(
+                card=card_words(action.card), cards=" ".join(c.pretty for c in view.legal_cards))
+        numbers = [a.tricks for a in view.legal if isinstance(a, Call | Bid) and a.kind == action.kind]
+        if isinstance(action, Call | Bid) and numbers:
+            return _("{number} cannot be chosen now; choose {range}").format(
+                number=number(action.tricks), range=f"{number(min(numbers))}-{number(max(numbers))}")
+        return str(error)
 
     def _submit_quiet(self, action: Any) -> None:
         """An action that does not end the person's turn (looking at the cards)."""
