@@ -17,7 +17,7 @@ from callbreak.review import (
     class_name,
     review_record,
     review_text,
-    review_texts,
+    review_words,
 )
 
 FAST = ReviewSettings(samples=8, call_samples=32, seed=3)
@@ -52,7 +52,7 @@ def test_the_account_is_in_the_language_with_its_digits(reviewed, lang: str) -> 
 
 @pytest.mark.parametrize("lang", ["ne", "hi", "bn"])
 def test_the_words_beside_the_review_json_are_in_the_language(reviewed, lang: str) -> None:
-    words = review_texts(reviewed, lang)
+    words = review_words(reviewed, lang)
     assert len(words["decisions"]) == len(reviewed.decisions)
     assert set(words["classes"]) >= {"best", "good", "inaccuracy", "mistake", "blunder"}
     assert all(re.search(SCRIPT[lang], name) for name in words["classes"].values())

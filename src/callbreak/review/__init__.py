@@ -73,7 +73,7 @@ from callbreak.record import Record, loads, replay, replay_states, seat_label
 
 __all__ = ["CLASSES", "accuracy", "assemble", "position_text", "pretty_card", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
            "ReviewUnavailable", "SeatSummary", "choice_text", "choice_words", "class_name", "classify", "judge_decision", "judge_for", "judge_of", "review_record",
-           "review_text", "review_texts", "seat_words", "trick_game_samples"]
+           "review_text", "review_words", "seat_words", "trick_game_samples"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
 # within the search's own noise at the default settings; a point lost is a call made or broken.
@@ -684,7 +684,7 @@ def review_text(review: Review, lang: str = DEFAULT) -> Iterator[str]:
         yield f"  {position_text(d, labels, lang)}"
 
 
-def review_texts(review: Review, lang: str = DEFAULT) -> dict[str, Any]:
+def review_words(review: Review, lang: str = DEFAULT) -> dict[str, Any]:
     """Everything a review page shows in words, in ``lang``, beside the review's JSON (which
     keeps its English keys: ``label``, ``chosen``): the seats, each class, and for each decision
     (in the review's order) its class, choice, better choice and position."""
