@@ -77,14 +77,17 @@ def bots(game: Annotated[str | None, typer.Option(help="Only the bots that play 
 @app.command()
 def replay(path: Annotated[Path, typer.Argument(help="A record file (JSON).")],
            step: Annotated[bool, typer.Option("--step", help="Step through it in the terminal interface.")] = False,
-           seat: Annotated[int, typer.Option("--seat", help="With --step: the seat to watch from.")] = 0) -> None:
+           seat: Annotated[int, typer.Option("--seat", help="With --step: the seat to watch from.")] = 0,
+           lang: Annotated[str | None, typer.Option(
+               "--lang", help="With --step: the language of the screen (as for `callbreak play`).")] = None,
+           ) -> None:
     """Print a readable deal-by-deal account of any game's record (or step through it with --step)."""
     from callbreak.cli.tui.saves import resolve_record_path, unfinished_play_seat
 
     path = resolve_record_path(path)  # a saved terminal game may be named by its file name
     if step:
         from callbreak.cli.play import replay_step
-        return replay_step(path, seat)
+        return replay_step(path, seat, lang)
     try:
         record = loads(path.read_bytes())
         final = replay_record(record)

@@ -7,6 +7,7 @@ into a :class:`~callbreak.cli.tui.session.Session` and reports bad options befor
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,12 +16,34 @@ from rich.console import Console
 from rich.table import Table
 
 from callbreak.cli.base import app, fail
+from callbreak.cli.tui import language
+from callbreak.cli.tui.language import _
 from callbreak.core import CallbreakError
+from callbreak.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from callbreak.cli.tui.session import Session
 
 console = Console()
+
+
+LANG_HELP = (f"The language of the game: {', '.join(LANGUAGES)} (remembered for the next games; "
+             "default: the last one chosen, else LC_ALL / LC_MESSAGES / LANG, else English). "
+             "F2 switches it in the game.")
+
+
+def start_language(option: str | None, *, remember: bool = True) -> None:
+    """Speak the language ``--lang`` names, else the remembered or the environment's; an unknown
+    one fails, naming those offered. An explicit choice is remembered (``remember``)."""
+    try:
+        lang = language.choose(option)
+    except CallbreakError as e:
+        fail(f"--lang: {e}")
+        return
+    language.use(lang)
+    if option is not None and remember:
+        with contextlib.suppress(OSError):  # a read-only data folder: the choice holds for this game
+            language.remember(lang)
 
 
 def parse_overrides(options: list[str]) -> dict[str, str]:
@@ -61,11 +84,14 @@ def play(
     hint: Annotated[str | None, typer.Option(
         "--hint", help="The bot whose advice `h` shows (default: the strongest for the game; "
                        "`neural` answers at once).")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole game of Call Break (or any registered game) against bots in the terminal."""
     from callbreak.cli.tui.app import PlayApp
     from callbreak.cli.tui.session import Session
     from callbreak.games import game_info
+
+    start_language(lang)
 
     if not resume:
         try:
@@ -75,7 +101,7 @@ def play(
             return
     problem: str | None = None
     # Bots may take a moment to load; the note goes once the table is up (or refused).
-    with console.status("Setting up the table…"):
+    with console.status(_("Setting up the table…")):
         try:
             if resume:
                 problem, session = _resume(preset=preset, option=option, opponents=opponents,
@@ -101,7 +127,7 @@ def play(
         fail(problem)
         return
     if resume and session.save_path is not None:
-        console.print(f"Resuming {session.save_path.name}", highlight=False)
+        console.print(_("Resuming {file}").format(file=session.save_path.name), highlight=False)
     if think is None:
         think = 0.1 if fast else 1.0
     choice = PlayApp(session, delay=0.0 if fast else delay, think=think).run()
@@ -109,10 +135,10 @@ def play(
         review_session(session)
     if session.save_path is not None:
         if session.is_over:
-            console.print(f"Match saved to {session.save_path}", highlight=False)
+            console.print(_("Match saved to {path}").format(path=session.save_path), highlight=False)
         else:
-            console.print(f"Match saved to {session.save_path}; continue it with "
-                          "`callbreak play --resume`", highlight=False)
+            console.print(_("Match saved to {path}; continue it with `callbreak play --resume`").format(
+                path=session.save_path), highlight=False)
 
 
 def _resume(*, preset: str | None, option: list[str] | None, opponents: str | None, seat: int,
@@ -160,13 +186,14 @@ def games() -> None:
     console.print(table)
 
 
-def replay_step(path: Path, seat: int = 0) -> None:
+def replay_step(path: Path, seat: int = 0, lang: str | None = None) -> None:
     """Step through any game's record in the terminal interface (``callbreak replay FILE
     --step``). ``path`` may also name a file in the saved-games folder."""
     from callbreak.cli.tui.replay_app import ReplayApp
     from callbreak.cli.tui.saves import resolve_record_path
     from callbreak.record import loads
 
+    start_language(lang)
     real = resolve_record_path(path)
     try:
         text = real.read_bytes()
@@ -193,10 +220,10 @@ def review_session(session: Session) -> None:
     from callbreak.review import judge_for, review_record
 
     judge = judge_for(session.name)
-    who = "The expert" if judge == "expert" else f"The {judge} bot"
-    console.print(f"{who} is reviewing the match…", highlight=False)
+    console.print(_("The expert is reviewing the match…") if judge == "expert"
+                  else _("The {bot} bot is reviewing the match…").format(bot=judge), highlight=False)
     record = record_of(session.game, seats=session.names(), name=session.name)
     try:
         print_review(review_record(record, workers=2))
     except CallbreakError as e:
-        console.print(f"No review: {e}", highlight=False)
+        console.print(_("No review: {why}").format(why=e), highlight=False)

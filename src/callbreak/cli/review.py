@@ -14,8 +14,21 @@ from rich.progress import Progress
 from rich.table import Table
 
 from callbreak.cli.base import app, fail
+from callbreak.cli.tui import language
+from callbreak.cli.tui.language import _, number
 from callbreak.core import CallbreakError
-from callbreak.review import THRESHOLDS, Review, ReviewSettings, position_text, pretty_card, review_record
+from callbreak.i18n import native_digits
+from callbreak.review import (
+    THRESHOLDS,
+    Review,
+    ReviewSettings,
+    choice_words,
+    class_name,
+    position_text,
+    pretty_card,
+    review_record,
+    seat_words,
+)
 
 console = Console()
 _ORDER = {"blunder": 0, "mistake": 1, "inaccuracy": 2, "good": 3, "best": 4}
@@ -35,10 +48,15 @@ def review(
     workers: Annotated[int, typer.Option(help="Processes judging decisions (the same review).")] = 2,
     all_: Annotated[bool, typer.Option("--all", help="List every judged decision, not only the "
                                        "inaccuracies and worse.")] = False,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", help="The language of the review (as for `callbreak play`).")] = None,
 ) -> None:
     """Review a finished game of any game: every decision judged from the seat's own view (by the
     expert in Call Break, by the search bot in the related games)."""
+    from callbreak.cli.play import start_language
     from callbreak.cli.tui.saves import resolve_record_path
+
+    start_language(lang, remember=False)
 
     path = resolve_record_path(path)  # a saved terminal game may be named by its file name
     settings = ReviewSettings(samples=samples, call_samples=samples * 4, seed=seed)
@@ -66,41 +84,59 @@ def review(
 
 
 def print_review(result: Review, every: bool = False) -> None:
-    labels = result.labels
+    lang = language.current()
+    labels = [seat_words(s, name, lang) for s, name in enumerate(result.seats)]
+
+    def amount(value: float, places: int = 2) -> str:
+        return native_digits(f"{value:.{places}f}", lang)
+
     if result.judge == "expert":
-        title = "Accuracy: the share of the points at stake kept (random play ~15%, expert ~98%)"
+        title = _("Accuracy: the share of the points at stake kept (random play ~15%, expert ~98%)")
     else:  # calibrated on Call Break's arena games only
-        title = (f"Judged by the {result.judge} bot. Accuracy: the share of the points at stake "
-                 "kept (calls: bids, trumps, in or out, exchanges)")
-    summary = Table("seat", "accuracy", "calls", "cards", "points lost", *(c for c in _ORDER),
-                    title=title, box=None)
+        title = _("Judged by the {bot} bot. Accuracy: the share of the points at stake kept "
+                  "(calls: bids, trumps, in or out, exchanges)").format(bot=result.judge)
+    summary = Table(_("seat"), _("accuracy"), _("calls"), _("cards"), _("points lost"),
+                    *(class_name(c, lang) for c in _ORDER), title=native_digits(title, lang), box=None)
     for s in result.summary():
-        summary.add_row(escape(s.label), f"{s.accuracy:.0f}%", f"{s.call_accuracy:.0f}%",
-                        f"{s.card_accuracy:.0f}%", f"{s.lost:.2f} of {s.at_stake:.2f}",
-                        *(str(s.counts[c]) for c in _ORDER))
+        summary.add_row(escape(labels[s.seat]), f"{amount(s.accuracy, 0)}%", f"{amount(s.call_accuracy, 0)}%",
+                        f"{amount(s.card_accuracy, 0)}%",
+                        _("{lost} of {stake}").format(lost=amount(s.lost), stake=amount(s.at_stake)),
+                        *(number(s.counts[c]) for c in _ORDER))
     console.print(summary)
     shown = [d for d in result.decisions if d.label in _ORDER
              and (every or _ORDER[d.label] <= _ORDER["inaccuracy"])]
     shown.sort(key=lambda d: (_ORDER[d.label], -d.lost, d.index))
-    table = Table("class", "deal", "when", "seat", "chose", "better", "lost", "why", "position",
-                  title="Decisions, mistakes first", box=None)
+    table = Table(_("class"), _("deal"), _("when"), _("seat"), _("chose"), _("better"), _("lost"),
+                  _("why"), _("position"), title=_("Decisions, mistakes first"), box=None)
     for d in shown:
-        when = f"trick {d.trick}" if d.trick else "call"
+        when = _("trick {number}").format(number=number(d.trick)) if d.trick else _("call")
         why = ""
         if d.kind == "call" and d.tricks:
             likely = max(range(len(d.tricks)), key=lambda k: d.tricks[k])
-            best = ", ".join(f"{k.replace('call ', '')}: {v:+.2f}" for k, v in d.top_values())
-            why = f"most likely {likely} tricks; expected score by call {best}"
+            best = ", ".join(f"{native_digits(k.replace('call ', ''), lang)}: {native_digits(f'{v:+.2f}', lang)}"
+                             for k, v in d.top_values())
+            why = _("most likely {count} tricks; expected score by call {calls}").format(
+                count=number(likely), calls=best)
         elif d.kind == "play" or d.values:
-            why = f"{d.value:+.2f} against {d.best_value:+.2f}"
+            why = _("{value} against {best}").format(value=native_digits(f"{d.value:+.2f}", lang),
+                                                     best=native_digits(f"{d.best_value:+.2f}", lang))
         colour = _COLOUR[d.label]
-        lost = f"{d.lost:.2f}" if d.label != "best" else ""
-        table.add_row(f"[{colour}]{d.label}[/{colour}]", str(d.deal), when, escape(labels[d.seat]),
-                      pretty_card(d.chosen), pretty_card(d.better or ""), lost, why, position_text(d))
+        lost = amount(d.lost) if d.label != "best" else ""
+        table.add_row(f"[{colour}]{escape(class_name(d.label, lang))}[/{colour}]", number(d.deal), when,
+                      escape(labels[d.seat]), _choice(d.chosen, lang), _choice(d.better or "", lang), lost,
+                      why, position_text(d, labels, lang))
     console.print(table)
-    limits = ", ".join(f"{name} up to {most:g}" for name, most in THRESHOLDS)
-    console.print(f"Points lost: {limits}, blunder above. Judged from each seat's own view only.",
-                  highlight=False)
+    limits = ", ".join(_("{name} up to {most}").format(name=class_name(name, lang),
+                                                       most=native_digits(f"{most:g}", lang))
+                       for name, most in THRESHOLDS)
+    console.print(_("Points lost: {limits}, blunder above. Judged from each seat's own view only.").format(
+        limits=limits), highlight=False)
+
+
+def _choice(text: str, lang: str) -> str:
+    """A choice in the table: a card as printed on it (``Q♥``), anything else in words."""
+    card = pretty_card(text)
+    return card if card != text or not text else choice_words(text, lang)
 
 
 def draw_chart(result: Review, path: Path) -> None:
@@ -116,7 +152,7 @@ def draw_chart(result: Review, path: Path) -> None:
                     xytext=(3, -12), textcoords="offset points", fontsize=8, color="#666")
     for seat, series in enumerate(result.running_loss()):
         ax.plot(series, label=result.labels[seat])
-    ax.set_xlabel("decision")
+    ax.set_xlabel("decision")  # the chart stays in English: its fonts may lack the scripts
     ax.set_ylabel("expected points given away so far")
     judge = "expert" if result.judge == "expert" else f"{result.judge} bot"
     ax.set_title(f"Running expected score against the {judge}'s choices")

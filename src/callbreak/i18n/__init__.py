@@ -35,8 +35,11 @@ JS_KEYWORDS: Keywords = {"t": None, "tn": (1, 2)}
 DOMAINS: dict[str, list[tuple[str, str, Keywords]]] = {
     "web": [("server/static/**/*.js", "javascript", JS_KEYWORDS)],
     "server": [("server/**/*.py", "python", PY_KEYWORDS)],
-    "terminal": [("cli/tui/**/*.py", "python", PY_KEYWORDS), ("cli/play.py", "python", PY_KEYWORDS)],
+    "terminal": [("cli/tui/**/*.py", "python", PY_KEYWORDS), ("cli/play.py", "python", PY_KEYWORDS),
+                 ("cli/review.py", "python", PY_KEYWORDS)],
     "review": [("review/**/*.py", "python", PY_KEYWORDS)],
+    # Cards named in words ("king of spades"), for every sentence that names one.
+    "cards": [("i18n/cards.py", "python", PY_KEYWORDS)],
 }
 
 

@@ -61,17 +61,19 @@ from callbreak.core.actions import (
     Redeal,
     Settle,
 )
-from callbreak.core.cards import Card
+from callbreak.core.cards import Card, Suit
 from callbreak.core.errors import CallbreakError
 from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
 from callbreak.games import game_info
 from callbreak.games.base import GameView as TrickGameView
+from callbreak.i18n import DEFAULT, gettext_for, native_digits
+from callbreak.i18n.cards import card_name, suit_name
 from callbreak.record import Record, loads, replay, replay_states, seat_label
 
 __all__ = ["CLASSES", "accuracy", "assemble", "position_text", "pretty_card", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
-           "ReviewUnavailable", "SeatSummary", "choice_text", "classify", "judge_decision", "judge_for", "judge_of", "review_record",
-           "review_text", "trick_game_samples"]
+           "ReviewUnavailable", "SeatSummary", "choice_text", "choice_words", "class_name", "classify", "judge_decision", "judge_for", "judge_of", "review_record",
+           "review_text", "review_words", "seat_words", "trick_game_samples"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
 # within the search's own noise at the default settings; a point lost is a call made or broken.
@@ -584,18 +586,118 @@ def _judged(base: dict[str, Any], kind: str, values: dict[str, float], chosen: s
                     tricks=tuple(round(p, 4) for p in tricks), deals_searched=deals)
 
 
-def review_text(review: Review) -> Iterator[str]:
-    """A short plain account: each seat's accuracy and the key moments, each with its position."""
-    labels = review.labels
+# --- the review in words, in any of the languages (callbreak.i18n) -------------------------------
+
+DOMAIN = "review"
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction; it is translated where it is shown."""
+    return message
+
+
+_CLASS_NAMES = {"best": N_("best"), "good": N_("good"), "inaccuracy": N_("inaccuracy"),
+                "mistake": N_("mistake"), "blunder": N_("blunder"), "forced": N_("forced"),
+                "not judged": N_("not judged")}
+
+
+def class_name(label: str, lang: str = DEFAULT) -> str:
+    """A decision's class as a person reads it in ``lang`` (``mistake``, ``गल्ती``).
+
+    >>> class_name("blunder"), class_name("best", "hi")
+    ('blunder', 'सबसे अच्छी')
+    """
+    return gettext_for(lang, DOMAIN)(_CLASS_NAMES[label]) if label in _CLASS_NAMES else label
+
+
+def _amount(value: float, lang: str, places: int = 2) -> str:
+    """``value`` with ``places`` decimals, in ``lang``'s digits (``1.25``, ``१.२५``)."""
+    return native_digits(f"{value:.{places}f}", lang)
+
+
+def seat_words(seat: int, name: str, lang: str = DEFAULT) -> str:
+    """:func:`~callbreak.record.seat_label` in ``lang``: ``Seat 2 · random``, ``सिट २ · random``
+    (a bot's name is kept: it is what is typed to choose it)."""
+    if lang == DEFAULT:
+        return seat_label(seat, name)
+    _ = gettext_for(lang, DOMAIN)
+    number = native_digits(str(seat + 1), lang)
+    if name.strip().lower() in (f"seat {seat}", f"seat {seat + 1}", ""):
+        return _("Seat {number}").format(number=number)
+    return _("Seat {number} · {name}").format(number=number, name=name)
+
+
+def choice_words(text: str, lang: str = DEFAULT) -> str:
+    """A choice's text (:func:`choice_text`: ``QH``, ``blind call 3``, ``trump ♥``) as ``lang``
+    says it (``पानको बेगम``, ``ब्लाइन्ड कल ३``); English keeps the text itself.
+
+    >>> choice_words("call 3", "ne"), choice_words("KS", "bn"), choice_words("KS")
+    ('कल ३', 'ইস্কাপনের সাহেব', 'KS')
+    """
+    if lang == DEFAULT:
+        return text
+    _ = gettext_for(lang, DOMAIN)
+    head, _sep, rest = text.rpartition(" ")
+    if head in ("call", "blind call", "bid") and rest.isdigit():
+        message = {"call": N_("call {number}"), "blind call": N_("blind call {number}"),
+                   "bid": N_("bid {number}")}[head]
+        return _(message).format(number=native_digits(rest, lang))
+    if text.startswith("trump "):
+        suit = next((s for s in Suit if s.symbol == text.removeprefix("trump ")), None)
+        if suit is not None:
+            return _("trump {suit}").format(suit=suit_name(suit, lang))
+    if text.startswith("exchange "):
+        cards = [choice_words(c, lang) for c in text.removeprefix("exchange ").split()]
+        return _("exchange {cards}").format(cards=", ".join(cards))
+    fixed = {"pass": N_("pass"), "play the hand": N_("play the hand"), "sit out": N_("sit out"),
+             "keep the hand": N_("keep the hand"), "give the others 5": N_("give the others 5"),
+             "take -5": N_("take -5"), "claim a redeal": N_("claim a redeal"), "look": N_("look")}
+    if text in fixed:
+        return _(fixed[text])
+    try:
+        return card_name(Card.parse(text), lang)
+    except CallbreakError:
+        return text
+
+
+def review_text(review: Review, lang: str = DEFAULT) -> Iterator[str]:
+    """A short plain account: each seat's accuracy and the key moments, each with its position,
+    in ``lang``."""
+    _ = gettext_for(lang, DOMAIN)
+    labels = [seat_words(s, name, lang) for s, name in enumerate(review.seats)]
     for s in review.summary():
-        yield (f"{s.label}: accuracy {s.accuracy:.0f}% (calls {s.call_accuracy:.0f}%, cards "
-               f"{s.card_accuracy:.0f}%), {s.lost:.2f} points lost of {s.at_stake:.2f} at stake")
+        yield _("{seat}: accuracy {accuracy}% (calls {calls}%, cards {cards}%), {lost} points lost "
+                "of {stake} at stake").format(
+            seat=labels[s.seat], accuracy=_amount(s.accuracy, lang, 0),
+            calls=_amount(s.call_accuracy, lang, 0), cards=_amount(s.card_accuracy, lang, 0),
+            lost=_amount(s.lost, lang), stake=_amount(s.at_stake, lang))
     for d in review.key_moments():
-        better = f"; {d.better} was better" if d.better else ""
-        yield (f"deal {d.deal} {f'trick {d.trick}' if d.trick else 'call'}: {labels[d.seat]} "
-               f"{'played' if d.kind == 'play' else 'chose'} {d.chosen} "
-               f"({d.label}, -{d.lost:.2f}){better}")
-        yield f"  {position_text(d, labels)}"
+        fill = dict(deal=native_digits(str(d.deal), lang), trick=native_digits(str(d.trick), lang),
+                    seat=labels[d.seat], choice=choice_words(d.chosen, lang),
+                    label=class_name(d.label, lang), lost=_amount(d.lost, lang))
+        if d.kind == "play":
+            line = _("deal {deal} trick {trick}: {seat} played {choice} ({label}, -{lost})")
+        else:
+            line = _("deal {deal} call: {seat} chose {choice} ({label}, -{lost})")
+        better = _("; {choice} was better").format(choice=choice_words(d.better, lang)) if d.better else ""
+        yield line.format(**fill) + better
+        yield f"  {position_text(d, labels, lang)}"
+
+
+def review_words(review: Review, lang: str = DEFAULT) -> dict[str, Any]:
+    """Everything a review page shows in words, in ``lang``, beside the review's JSON (which
+    keeps its English keys: ``label``, ``chosen``): the seats, each class, and for each decision
+    (in the review's order) its class, choice, better choice and position."""
+    labels = [seat_words(s, name, lang) for s, name in enumerate(review.seats)]
+    return {
+        "lang": lang, "labels": labels,
+        "classes": {label: class_name(label, lang) for label in _CLASS_NAMES},
+        "account": list(review_text(review, lang)),
+        "decisions": [{"index": d.index, "label": class_name(d.label, lang),
+                       "chosen": choice_words(d.chosen, lang),
+                       "better": choice_words(d.better, lang) if d.better else None,
+                       "position": position_text(d, labels, lang)} for d in review.decisions],
+    }
 
 
 def pretty_card(text: str) -> str:
@@ -606,8 +708,9 @@ def pretty_card(text: str) -> str:
         return text
 
 
-def position_text(d: Decision, labels: Sequence[str] | None = None) -> str:
-    """Where a decision was made: the trick so far (or that it led) and the hand.
+def position_text(d: Decision, labels: Sequence[str] | None = None, lang: str = DEFAULT) -> str:
+    """Where a decision was made: the trick so far (or that it led) and the hand, in ``lang``
+    (the cards as printed on them: ``Q♥``).
 
     >>> d = Decision(index=9, deal=1, trick=2, seat=1, kind="play", chosen="KH", best="AH",
     ...              value=0.0, best_value=1.0, lost=1.0, label="mistake",
@@ -615,11 +718,13 @@ def position_text(d: Decision, labels: Sequence[str] | None = None) -> str:
     >>> position_text(d)
     'trick so far: Seat 1 Q♥; hand: A♥ K♥ 2♣'
     """
-    hand = f"hand: {' '.join(map(pretty_card, d.hand))}" if d.hand else "hand not looked at"
+    _ = gettext_for(lang, DOMAIN)
+    hand = (_("hand: {cards}").format(cards=" ".join(map(pretty_card, d.hand))) if d.hand
+            else _("hand not looked at"))
     if d.kind != "play":
         return hand
     if not d.trick_cards:
-        return f"leads; {hand}"
-    played = ", ".join(f"Seat {s + 1} {pretty_card(c)}"
-                       for s, c in zip(d.trick_seats, d.trick_cards, strict=True))
-    return f"trick so far: {played}; {hand}"
+        return _("leads; {hand}").format(hand=hand)
+    played = ", ".join(_("Seat {number}").format(number=native_digits(str(s + 1), lang))
+                       + f" {pretty_card(c)}" for s, c in zip(d.trick_seats, d.trick_cards, strict=True))
+    return _("trick so far: {cards}; {hand}").format(cards=played, hand=hand)

@@ -22,7 +22,9 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from callbreak.cli.tui import render
+from callbreak import i18n
+from callbreak.cli.tui import language, render
+from callbreak.cli.tui.language import N_, _, card_words, number
 from callbreak.cli.tui.session import Session, Turn
 from callbreak.cli.tui.widgets import Clickable, Fitted, newest_lines
 from callbreak.core import CHANCE, CallbreakError, Card
@@ -30,17 +32,17 @@ from callbreak.core.actions import Bid, Call, Exchange, Play
 from callbreak.core.game import Options
 from callbreak.games import View
 
-HELP = ("Cards: ←/→ and Enter, click, or type one (QH, 10S) or its number. Other choices: ←/→ "
-        "and Enter, click, a number (3b: blind) or the keys on the bottom line; Space or numbers "
-        "mark discards. h: a hint from the strongest bot. Saved after every move: `callbreak "
-        "play --resume`.")
+HELP = N_("Cards: ←/→ and Enter, click, or type one (QH, 10S) or its number. Other choices: ←/→ "
+          "and Enter, click, a number (3b: blind) or the keys on the bottom line; Space or numbers "
+          "mark discards. h: a hint from the strongest bot. F2: language. Saved after every move: "
+          "`callbreak play --resume`.")
 
-THINKING = "Thinking about a hint…"
+THINKING = N_("Thinking about a hint…")
 
 # The first prompt line for a menu, by the kind of its choices.
-ASKS = {"bid": "Your bid:", "pass": "Your bid:", "trump": "Name trump:",
-        "join": "This deal: play or sit out?", "settle": "Everyone else sat out: settle:",
-        "redeal": "Weak hand: y claims a redeal (your hand is shown), n or Enter keeps it."}
+ASKS = {"bid": N_("Your bid:"), "pass": N_("Your bid:"), "trump": N_("Name trump:"),
+        "join": N_("This deal: play or sit out?"), "settle": N_("Everyone else sat out: settle:"),
+        "redeal": N_("Weak hand: y claims a redeal (your hand is shown), n or Enter keeps it.")}
 
 
 class PlayApp(App[str | None]):
@@ -99,21 +101,40 @@ class PlayApp(App[str | None]):
 
     def on_mount(self) -> None:
         s = self.session
-        self.title = s.title
         view = s.view()
-        span = view.call_range
-        table = f"calls {span[0]}-{span[1]}" if span else f"{s.players} players"
-        where = s.save_path.name if s.save_path else "not saved"
-        self.query_one("#title", Static).update(
-            f"{s.title} · {table} · seat {s.human} · seed {s.seed} · {where}")
+        self._draw_title()
         self.set_interval(0.5, self._tick)
         if s.resumed:
-            self.say(f"Resumed the saved match at deal {len(view.results) + 1}, "
-                     f"{len(view.tricks)} tricks played.", "bold green")
+            self.say(_("Resumed the saved match at deal {number}, {count} tricks played.").format(
+                number=number(len(view.results) + 1), count=number(len(view.tricks))), "bold green")
         self.redraw()
         self.run_worker(self._drive(), exclusive=True, group="drive", exit_on_error=False)
 
     # --- drawing -----------------------------------------------------------------------
+
+    def _draw_title(self) -> None:
+        s = self.session
+        self.title = _(s.title)
+        span = s.view().call_range
+        table = (_("calls {low}-{high}").format(low=number(span[0]), high=number(span[1])) if span
+                 else _("{count} players").format(count=number(s.players)))
+        where = s.save_path.name if s.save_path else _("not saved")
+        self.query_one("#title", Static).update(_("{game} · {table} · seat {seat} · seed {seed} · {file}").format(
+            game=_(s.title), table=table, seat=number(s.human), seed=s.seed, file=where))
+
+    def switch_language(self) -> None:
+        """F2: the next language, at once, and for the next games too."""
+        lang = language.following(language.current())
+        language.use(lang)
+        self.names = self.session.names()
+        try:
+            language.remember(lang)
+        except OSError as e:
+            self.say(_("The language could not be remembered: {error}").format(error=e), "red")
+        self._draw_title()
+        self.messages.clear()  # the news so far was written in the other language
+        self.say(_("Language: {name}").format(name=i18n.LANGUAGES[lang]), "bold")
+        self.redraw()
 
     def redraw(self) -> None:
         if self.session.save_error and self.session.save_error != self._shown_save_error:
@@ -141,7 +162,7 @@ class PlayApp(App[str | None]):
             my_turn="play" in kinds, marked=frozenset(self.marked) if "exchange" in kinds else frozenset()))
         self.query_one("#prompt", Static).update(self._prompt(view))
         self.query_one("#keys", Static).update(render.keys_help(view) if acting
-                                               else "? help  ctrl+q save+quit")
+                                               else _("? help  F2 language  ctrl+q save+quit"))
 
     def _review_offer(self) -> str:
         """The end-of-match offer of a review, for the games a judge plays (the expert's in
@@ -151,45 +172,50 @@ class PlayApp(App[str | None]):
         judge = judge_for(self.session.name)
         if judge is None:
             return ""
-        return f"r: the {'expert' if judge == 'expert' else f'{judge} bot'}'s review of the game · "
+        return (_("r: the expert's review of the game") if judge == "expert"
+                else _("r: the {bot} bot's review of the game").format(bot=judge)) + " · "
 
     def _prompt(self, view: View) -> Text | Group:
         typed = Text(f"  > {self.buffer}_", style="bold cyan") if self.buffer else Text("")
         timer = Text("")
         if self._deadline is not None:
             left = max(0, int(self._deadline - asyncio.get_running_loop().time() + 0.99))
-            timer = Text(f"  ⏱ {left}s", style="bold red" if left <= 5 else "yellow")
+            timer = Text("  " + _("⏱ {seconds}s").format(seconds=number(left)),
+                         style="bold red" if left <= 5 else "yellow")
         if self.mode == "over":
-            return Text(f"The match is over. {self._review_offer()}Enter or q quits.", style="bold green")
+            return Text(_("The match is over.") + " " + self._review_offer() + _("Enter or q quits."),
+                        style="bold green")
         if self.mode == "broken":
-            return Text("The game stopped on an internal error (the game is saved): ctrl+q quits, "
-                        "then `callbreak play --resume`.", style="bold red")
+            return Text(_("The game stopped on an internal error (the game is saved): ctrl+q quits, "
+                          "then `callbreak play --resume`."), style="bold red")
         if self.mode == "continue":
-            return Text("Deal over. Enter: next deal.", style="bold")
+            return Text(_("Deal over. Enter: next deal."), style="bold")
         if self.mode == "stop":
-            return Text("Deal over. Enter: deal again · s: stop the match here.", style="bold")
+            return Text(_("Deal over. Enter: deal again · s: stop the match here."), style="bold")
         if self.mode != "act":
-            who = self.names[view.to_act] if view.to_act is not None and view.to_act >= 0 else "the dealer"
-            return Text(f"{who} to act…", style="dim")
+            if view.to_act is not None and view.to_act >= 0:
+                return Text(_("{name} to act…").format(name=self.names[view.to_act]), style="dim")
+            return Text(_("the dealer to act…"), style="dim")
         kinds = {a.kind for a in view.legal}
         # The first line stays within 78 columns so the second (the choices) never moves.
         if "play" in kinds:
-            return Group(Text("Your turn: ←/→ and Enter, click a card, or type a card (QH) or its "
-                              "number.", style="bold"), timer + typed)
+            return Group(Text(_("Your turn: ←/→ and Enter, click a card, or type a card (QH) or its "
+                                "number."), style="bold"), timer + typed)
         if "exchange" in kinds:
-            return Group(Text(f"Exchange: mark discards ({len(self.marked)} marked); Enter draws as "
-                              "many from the stock.", style="bold"), timer + typed)
+            return Group(Text(_("Exchange: mark discards ({count} marked); Enter draws as many from "
+                                "the stock.").format(count=number(len(self.marked))), style="bold"),
+                         timer + typed)
         menu = render.menu_actions(view)
         if not menu:
             return Text("")
         if menu[0].kind == "call":
             numbers = [a.tricks for a in menu if isinstance(a, Call)]
-            span = f"{min(numbers)}-{max(numbers)}"
-            line = (f"Blind call x2: pick {span} and press b, or type 5b · l or Enter: look at cards"
+            span = f"{number(min(numbers))}-{number(max(numbers))}"
+            line = (_("Blind call x2: pick {range} and press b, or type 5b · l or Enter: look at cards")
                     if view.hand is None else
-                    f"Your call ({span}): ←/→ and Enter, click, or type the number.")
+                    _("Your call ({range}): ←/→ and Enter, click, or type the number.")).format(range=span)
         else:
-            line = ASKS.get(menu[0].kind, "Your choice:")
+            line = _(ASKS.get(menu[0].kind, N_("Your choice:")))
         picker = render.choices_text(view, selected=self.selected_choice)
         return Group(Text(line, style="bold"), picker + timer + typed)
 
@@ -206,7 +232,7 @@ class PlayApp(App[str | None]):
             await self._play_game()
         except Exception as e:  # noqa: BLE001 - keep the screen (and the save) on any bug
             self.mode = "broken"
-            self.say(f"internal error: {type(e).__name__}: {e}", "bold red")
+            self.say(_("internal error: {error}").format(error=f"{type(e).__name__}: {e}"), "bold red")
             self.redraw()
 
     async def _play_game(self) -> None:
@@ -218,8 +244,8 @@ class PlayApp(App[str | None]):
             if view.notice and view.notice != notice and len(view.results) == deals_seen:
                 if s.game.to_act == CHANCE:  # the deal is not played: the same dealer deals again
                     shown = " ".join(c.pretty for c in view.face_up)
-                    self.say(f"Thrown in: {view.notice}{': ' + shown if shown else ''}; "
-                             "the same dealer deals again.", "bold magenta")
+                    self.say(_("Thrown in: {why}; the same dealer deals again.").format(
+                        why=view.notice + (": " + shown if shown else "")), "bold magenta")
                 else:
                     self.say(view.notice, "magenta")
             notice = view.notice
@@ -229,7 +255,7 @@ class PlayApp(App[str | None]):
                 r = view.results[-1]
                 short = render.short_names(self.names)
                 cells = render.deal_cells(r, range(view.players))
-                self.say(f"Deal {r.number} over: " + ", ".join(
+                self.say(_("Deal {number} over:").format(number=number(r.number)) + " " + ", ".join(
                     f"{short[x]} {cells[x]}" for x in range(view.players)), "bold")
                 if turn is not Turn.OVER:
                     self.show_board = True
@@ -240,8 +266,8 @@ class PlayApp(App[str | None]):
                     continue
             if turn is Turn.OVER:
                 self.show_board = True
-                self.say(f"Match over. Winner: {', '.join(self.names[w] for w in view.winners)}.",
-                         "bold green")
+                self.say(_("Match over. Winner: {names}.").format(
+                    names=", ".join(self.names[w] for w in view.winners)), "bold green")
                 choice = await self._ask("over")
                 self.exit(result=choice)
                 return
@@ -261,7 +287,8 @@ class PlayApp(App[str | None]):
                 move = await asyncio.to_thread(s.decide, seat, bot_view, self.think)
                 await asyncio.sleep(max(0.0, pause - (loop.time() - started)))
                 if move.fallback:
-                    self.say(f"{self.names[seat]} {move.fallback}; playing the default.", "red")
+                    self.say(_("{name} {why}; playing the default.").format(
+                        name=self.names[seat], why=move.fallback), "red")
                 self._apply_and_tell(move.action, human=False)
                 continue
             if len(view.legal) == 1 and view.legal[0].kind != "play":
@@ -275,14 +302,16 @@ class PlayApp(App[str | None]):
         after = self.session.view()
         if action.kind == "draw":  # drawn face up, so everyone sees them
             short = render.short_names(self.names)
-            self.say("Draw for dealer: " + ", ".join(
+            self.say(_("Draw for dealer:") + " " + ", ".join(
                 f"{short[seat]} {card.pretty}" for seat, card in enumerate(action.cards)))
         if action.kind in ("draw", "choose_dealer") and after.dealer is not None:
-            self.say(render.deals_first(self.names[after.dealer]) + ".", "bold")
+            first = render.deals_first(self.names[after.dealer], mine=after.dealer == self.session.human)
+            self.say(_("{sentence}.").format(sentence=first), "bold")  # each language ends it its way
         elif action.kind == "draw":
-            self.say("A tie: everyone draws again.", "dim")
+            self.say(_("A tie: everyone draws again."), "dim")
         if action.kind == "deal" and not after.notice:
-            self.say(f"Deal {len(after.results) + 1}: the cards are dealt.", "dim")
+            self.say(_("Deal {number}: the cards are dealt.").format(number=number(len(after.results) + 1)),
+                     "dim")
 
     def _apply_and_tell(self, action: Any, *, human: bool) -> None:
         """Apply (the person's actions through :meth:`Session.apply_human`) and say what happened."""
@@ -291,10 +320,13 @@ class PlayApp(App[str | None]):
             self.session.apply_human(action)
         else:
             self.session.apply(action)
-        self.say(render.describe(action, self.names))
+        self.say(render.describe(action, self.names, you=self.session.human))
         view = self.session.view()
         if len(view.tricks) > tricks:
-            self.say(f"{self.names[view.tricks[-1].winner]} took trick {len(view.tricks)}.", "yellow")
+            winner = view.tricks[-1].winner
+            took = (_("You took trick {number}.") if winner == self.session.human
+                    else _("{name} took trick {number}."))
+            self.say(took.format(name=self.names[winner], number=number(len(view.tricks))), "yellow")
 
     async def _ask(self, mode: str) -> str:
         """Wait for the person: to act, to continue after a deal, or to quit at the end."""
@@ -343,7 +375,7 @@ class PlayApp(App[str | None]):
             return
         if asyncio.get_running_loop().time() >= self._deadline:
             self._deadline = None
-            self.say("Time is up: the table plays the default for you.", "bold red")
+            self.say(_("Time is up: the table plays the default for you."), "bold red")
             self._submit(self.session.default_action())
         else:
             self.redraw()
@@ -355,28 +387,44 @@ class PlayApp(App[str | None]):
         try:
             self._apply_and_tell(action, human=True)
         except CallbreakError as e:
-            self._refuse(str(e))
+            self._refuse(self._why_refused(action, e))
             return False
         self.buffer = ""
         self._resolve("done")
         self.redraw()
         return True
 
+    def _why_refused(self, action: Any, error: CallbreakError) -> str:
+        """The game's reason for refusing the person's action; the games give theirs in English,
+        so another language says what is allowed instead (a card or a number out of range, the
+        refusals a person can cause: every other choice is offered only when it is legal)."""
+        if language.current() == i18n.DEFAULT:
+            return str(error)
+        view = self.session.view()
+        if isinstance(action, Play):
+            return _("{card} cannot be played now; you may play {cards}").format(
+                card=card_words(action.card), cards=" ".join(c.pretty for c in view.legal_cards))
+        numbers = [a.tricks for a in view.legal if isinstance(a, Call | Bid) and a.kind == action.kind]
+        if isinstance(action, Call | Bid) and numbers:
+            return _("{number} cannot be chosen now; choose {range}").format(
+                number=number(action.tricks), range=f"{number(min(numbers))}-{number(max(numbers))}")
+        return str(error)
+
     def _submit_quiet(self, action: Any) -> None:
         """An action that does not end the person's turn (looking at the cards)."""
         try:
             self.session.apply_human(action)
         except CallbreakError as e:
-            self.say(f"Not allowed: {e}", "bold red")
+            self.say(_("Not allowed: {why}").format(why=e), "bold red")
         else:
-            self.say("You look at your cards.")
+            self.say(_("You look at your cards."))
             if self.mode == "act":
                 self._prepare_selection()
         self.redraw()
 
     def _refuse(self, why: str) -> None:
         self.buffer = ""
-        self.say(f"Not allowed: {why}", "bold red")
+        self.say(_("Not allowed: {why}").format(why=why), "bold red")
         self.redraw()
 
     def _act_on_selection(self, view: View) -> None:
@@ -410,39 +458,49 @@ class PlayApp(App[str | None]):
             digits = text[:-1] if blind else text
             if not (digits.isascii() and digits.isdigit()):
                 numbers = [a.tricks for a in view.legal if isinstance(a, Call | Bid) and a.kind == word]
-                hint = (" (add b to call blind)" if any(isinstance(a, Call) and a.blind for a in view.legal)
-                        else " or p to pass" if "pass" in kinds else "")
-                self._refuse(f"{text!r} is not a {word}: type a whole number "
-                             f"{min(numbers)}-{max(numbers)}{hint}")
+                span = f"{number(min(numbers))}-{number(max(numbers))}"
+                if any(isinstance(a, Call) and a.blind for a in view.legal):
+                    why = _("{typed} is not a call: type a whole number {range} (add b to call blind)")
+                elif word == "call":
+                    why = _("{typed} is not a call: type a whole number {range}")
+                elif "pass" in kinds:
+                    why = _("{typed} is not a bid: type a whole number {range} or p to pass")
+                else:
+                    why = _("{typed} is not a bid: type a whole number {range}")
+                self._refuse(why.format(typed=repr(text), range=span))
                 return
             self._submit(Call(me, int(digits), blind=blind) if word == "call" else Bid(me, int(digits)))
         else:
-            self._refuse(f"nothing to type here; {render.keys_help(view)}")
+            self._refuse(_("nothing to type here; {keys}").format(keys=render.keys_help(view)))
 
     def _card_from_text(self, view: View, text: str) -> Card | None:
         order = render.hand_order(view)
         if text.isascii() and text.isdigit():
             n = int(text)
             if not 1 <= n <= len(order):
-                self._refuse(f"no card number {n}: your cards are numbered 1-{len(order)}")
+                self._refuse(_("no card number {number}: your cards are numbered {range}").format(
+                    number=number(n), range=f"{number(1)}-{number(len(order))}"))
                 return None
             return order[n - 1]
         try:
             card = Card.parse(text)
         except CallbreakError:
-            self._refuse(f"{text!r} is not a card: type a rank and a suit like QH, 10S or TS, or a "
-                         f"card number 1-{len(order)}")
+            self._refuse(_("{typed} is not a card: type a rank and a suit like QH, 10S or TS, or a "
+                           "card number {range}").format(typed=repr(text),
+                                                         range=f"{number(1)}-{number(len(order))}"))
             return None
         if card not in order:
             legal = " ".join(c.pretty for c in order if c in set(view.legal_cards))
-            self._refuse(f"you do not hold {card.pretty}; you may play {legal}")
+            self._refuse(_("you do not hold {card}; you may play {cards}").format(
+                card=card_words(card), cards=legal))
             return None
         return card
 
     def _toggle_mark(self, view: View, index: int) -> None:
         order = render.hand_order(view)
         if not 0 <= index < len(order):
-            self._refuse(f"no card number {index + 1}: your cards are numbered 1-{len(order)}")
+            self._refuse(_("no card number {number}: your cards are numbered {range}").format(
+                number=number(index + 1), range=f"{number(1)}-{number(len(order))}"))
             return
         self.selected_card = index
         self.marked ^= {order[index]}
@@ -471,22 +529,27 @@ class PlayApp(App[str | None]):
             return  # leave ctrl+q (quit) and friends to Textual
         event.stop()
         event.prevent_default()
+        if event.key == "f2":
+            self.switch_language()
+            return
         try:
             self._handle_key(event.key, event.character)
         except Exception as e:  # noqa: BLE001 - a key press must never end the game
             self.buffer = ""
-            self.say(f"That key could not be handled ({type(e).__name__}: {e}); the game goes on.",
-                     "bold red")
+            self.say(_("That key could not be handled ({error}); the game goes on.").format(
+                error=f"{type(e).__name__}: {e}"), "bold red")
             self.redraw()
 
     def _handle_key(self, key: str, char: str | None) -> None:
+        if char:
+            char = language.typed_digit(char)  # ३ or ৩, as the Nepali or Bengali screen numbers cards
         if self.mode == "over":
             if key in ("enter", "escape", "space") or char in ("q", "Q"):
                 self._resolve("quit")
             elif char in ("r", "R") and self._review_offer():
                 self._resolve("review")
             elif char:
-                self.say("The match is over: Enter or q quits.", "dim")
+                self.say(_("The match is over: Enter or q quits."), "dim")
                 self.redraw()
             return
         if self.mode in ("continue", "stop"):
@@ -495,9 +558,8 @@ class PlayApp(App[str | None]):
             elif self.mode == "stop" and char in ("s", "S"):
                 self._resolve("stop")
             elif char:
-                allowed = "Enter deals again, s stops the match" if self.mode == "stop" \
-                    else "Enter starts the next deal"
-                self.say(f"Between deals: {allowed}.", "dim")
+                self.say(_("Between deals: Enter deals again, s stops the match.") if self.mode == "stop"
+                         else _("Between deals: Enter starts the next deal."), "dim")
                 self.redraw()
             return
         view = self.session.view()
@@ -507,9 +569,9 @@ class PlayApp(App[str | None]):
             return
         if self.mode != "act":
             if char == "?":
-                self.say(HELP)
+                self.say(_(HELP))
             elif char or key == "enter":
-                self.say("Please wait for your turn.", "dim")
+                self.say(_("Please wait for your turn."), "dim")
             self.redraw()
             return
         if key in ("left", "up"):
@@ -531,7 +593,7 @@ class PlayApp(App[str | None]):
             return
         elif char and char.isprintable() and char != " ":
             if len(self.buffer) >= 6:
-                self.say("Too much typed: Esc clears, Enter confirms.", "red")
+                self.say(_("Too much typed: Esc clears, Enter confirms."), "red")
             else:
                 self.buffer += char
         self.redraw()
@@ -554,7 +616,7 @@ class PlayApp(App[str | None]):
         elif char in "hi":
             self._ask_hint(view)
         elif char == "?":
-            self.say(HELP)
+            self.say(_(HELP))
             self.redraw()
         else:
             return False
@@ -562,14 +624,14 @@ class PlayApp(App[str | None]):
 
     def _ask_hint(self, view: View) -> None:
         if self._hint_busy:  # one hint bot, one question at a time (bots need not be thread-safe)
-            self.say("Still thinking about the hint…", "dim")
+            self.say(_("Still thinking about the hint…"), "dim")
             self.redraw()
             return
         # Identifies the decision point, so a hint that arrives late is not shown for the next one.
         stamp = len(self.session.game.history)
         self._hint_for = stamp
         self._hint_busy = True
-        self.say(THINKING, "dim")
+        self.say(_(THINKING), "dim")
         self.redraw()
         self.run_worker(self._hint(view, stamp), group="hint", exit_on_error=False)
 
@@ -577,19 +639,20 @@ class PlayApp(App[str | None]):
         try:
             name, decision = await asyncio.to_thread(self.session.hint, view, self.think)
         except Exception as e:  # noqa: BLE001 - a hint must never end the game
-            self.say(f"No hint available: {e}", "red")
+            self.say(_("No hint available: {why}").format(why=e), "red")
             self.redraw()
             return
         finally:
             self._hint_busy = False
         if self._hint_for != stamp or self.mode != "act":
             return  # the game moved on while the bot thought
-        if self.messages and self.messages[-1].plain == THINKING:
+        if self.messages and self.messages[-1].plain == _(THINKING):
             self.messages.pop()  # the hint takes the place of "thinking" on the status lines
         action = decision.action
-        what = render.describe(action, ["you"] * view.players).removeprefix("you ")
-        why = f" ({decision.reason})" if decision.reason else ""
-        self.say(f"Hint from {name}: {what}{why}", "bold cyan")
+        # The bots give their reasons in English: another language shows the advice alone.
+        why = f" ({decision.reason})" if decision.reason and language.current() == i18n.DEFAULT else ""
+        self.say(_("Hint from {bot}: {advice}").format(bot=name, advice=render.advice(action)) + why,
+                 "bold cyan")
         order = render.hand_order(view)
         menu = render.menu_actions(view)
         if isinstance(action, Play) and action.card in order:

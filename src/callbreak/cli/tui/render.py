@@ -15,11 +15,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from callbreak.cli.tui.language import N_, _, card_words, digits, number, suit_words
 from callbreak.core import Action, Card, DealResult, Suit, format_points
 from callbreak.core.actions import CHANCE, Call, Join, Redeal, action_seat
 from callbreak.core.cards import sort_for_display
@@ -30,9 +32,12 @@ RED = "bold red"
 BLACK = "bold"
 WIDTH = 78  # what the bottom lines must fit in an 80-column terminal
 
-_PHASE_NOTES = {"call": "calling", "auction": "bidding", "redeal_claim": "redeal claims",
-                "trump": "naming trump", "join": "in or out", "exchange": "exchanging",
-                "settle": "settling", "over": "match over"}
+_PHASE_NOTES = {"call": N_("calling"), "auction": N_("bidding"), "redeal_claim": N_("redeal claims"),
+                "trump": N_("naming trump"), "join": N_("in or out"), "exchange": N_("exchanging"),
+                "settle": N_("settling"), "over": N_("match over")}
+# The words of a seat's part in the contract, as the games' views give them (the rest are numbers).
+_CONTRACT_WORDS = {"call": N_("call"), "bid": N_("bid"), "pass": N_("pass"), "out": N_("out"),
+                   "in": N_("in"), "gone": N_("gone")}
 
 
 def suit_style(suit: Suit) -> str:
@@ -60,9 +65,9 @@ def hand_text(view: View, *, selected: int | None, my_turn: bool,
     """
     cards = hand_order(view)
     if view.hand is None:
-        return Text("(your cards are face down: press L to look at them)", style="italic")
+        return Text(_("(your cards are face down: press L to look at them)"), style="italic")
     if not cards:
-        return Text("(no cards in hand)", style="dim")
+        return Text(_("(no cards in hand)"), style="dim")
     legal = set(view.legal_cards) if my_turn else set()
     numbers, faces = Text(), Text()
     previous: Suit | None = None
@@ -83,7 +88,7 @@ def hand_text(view: View, *, selected: int | None, my_turn: bool,
         if card in marked:
             style += Style.parse("strike on grey23")
         num_style = Style.parse("dim" if legal and card not in legal else "cyan")
-        numbers.append(f"{i + 1:>2} ", style=num_style + click)
+        numbers.append(f"{number(i + 1):>2} ", style=num_style + click)
         faces.append(f"{card.rank.label:>2}", style=style + click)
         faces.append(" ", style=click)
     return Text("\n").join([numbers, faces])
@@ -103,15 +108,17 @@ def choice_label(action: Any) -> str:
     """A short menu label for a choice."""
     kind = action.kind
     if kind in ("call", "bid"):
-        return str(action.tricks)
+        return number(action.tricks)
     if kind == "trump":
-        return f"{action.suit.symbol} {action.suit.name.lower()}"
+        return f"{action.suit.symbol} {suit_words(action.suit)}"
     if kind == "join":
-        return "play" if action.playing else "sit out"
+        return _("play") if action.playing else _("sit out")
     if kind == "redeal":
-        return "claim a redeal" if action.claim else "keep"
+        return _("claim a redeal") if action.claim else _("keep")
     if kind == "settle":
-        return "others +5 each" if action.penalize_others else "me -5"
+        return _("others +5 each") if action.penalize_others else _("me -5")
+    if kind == "pass":
+        return _("pass")
     return str(kind)
 
 
@@ -155,41 +162,46 @@ def keys_help(view: View) -> str:
     kinds = {a.kind for a in view.legal}
     keys = key_actions(view)
     if "play" in kinds:
-        parts = ["←→ choose", "Enter play", "type QH or 3"]
+        parts = [_("←→ choose"), _("Enter play"), _("type QH or 3")]
     elif "exchange" in kinds:
-        parts = [f"←→ Space or 1-{len(view.hand or ())} mark discards", "Enter exchange"]
+        parts = [_("←→ Space or 1-{count} mark discards").format(count=len(view.hand or ())),
+                 _("Enter exchange")]
     else:
-        parts = ["←→ Enter choose"] if menu_actions(view) else []
+        parts = [_("←→ Enter choose")] if menu_actions(view) else []
     if kinds & {"call", "bid"}:
         blind = any(isinstance(a, Call) and a.blind for a in view.legal)
-        parts.append("type 3 or 3b (blind)" if blind else "type a number")
+        parts.append(_("type 3 or 3b (blind)") if blind else _("type a number"))
     suits = sorted((k for k, a in keys.items() if a.kind == "trump"), key="shdc".index)
     if suits:
-        parts.append(f"{' '.join(suits)} name trump")
-    parts += [f"{k} {choice_label(a) if a.kind != 'look' else 'look'}" for k, a in keys.items()
+        parts.append(_("{keys} name trump").format(keys=" ".join(suits)))
+    parts += [f"{k} {choice_label(a) if a.kind != 'look' else _('look')}" for k, a in keys.items()
               if a.kind != "trump"]
-    parts += [f"{hint_key(view)} hint", "? help", "ctrl+q save+quit"]
+    parts += [_("{key} hint").format(key=hint_key(view)), _("? help"), _("ctrl+q save+quit")]
     text = "  ".join(parts)
-    return text if len(text) <= WIDTH else text.replace("  ? help", "")
+    if cell_len(text) > WIDTH:
+        text = text.replace("  " + _("? help"), "")
+    return text
 
 
 # --- the table ------------------------------------------------------------------------------------
 
 def contract_head(view: View) -> str:
     """The heading of the seats' contract column: "call", "bid", or "" (none to show)."""
-    return view.contract_word
+    word = view.contract_word
+    return _(_CONTRACT_WORDS[word]) if word in _CONTRACT_WORDS else word
 
 
 def contract(view: View, seat: int) -> str:
     """A seat's part in the deal's contract: its call or bid, a pass, sitting out, or "-"."""
-    return view.contract_part(seat)
+    part = view.contract_part(seat)
+    return _(_CONTRACT_WORDS[part]) if part in _CONTRACT_WORDS else digits(part)
 
 
 def _seat_info(view: View, seat: int, names: Sequence[str], *, last_winner: int | None,
                justify: str, compact: bool = False) -> Text:
     """Name (and bot), contract and tricks won, and whether the seat deals or is to act;
     ``compact`` (a crowded row) leaves out the bot and the words."""
-    name, _, bot = names[seat].partition(" (")
+    name, _sep, bot = names[seat].partition(" (")
     text = Text(justify=justify)  # type: ignore[arg-type]
     text.append(name, style="bold yellow" if view.to_act == seat else "bold")
     if bot and not compact:
@@ -197,15 +209,15 @@ def _seat_info(view: View, seat: int, names: Sequence[str], *, last_winner: int 
     head, part = contract_head(view), contract(view, seat)
     if head and not compact and (part[:1].isdigit() or part == "-"):
         part = f"{head} {part}"  # "call 3", "bid 5*"; but "pass", "out"
-    won = f"{view.won[seat]}" if compact else f"won {view.won[seat]}"
+    won = number(view.won[seat]) if compact else _("won {count}").format(count=number(view.won[seat]))
     text.append(f"\n{part} · {won}" if head or part != "-" else f"\n{won}")
     marks = []
     if view.dealer == seat and not view.is_over:
-        marks.append("dealer")
+        marks.append(_("dealer"))
     if view.to_act == seat:
-        marks.append("▶ to act")
+        marks.append(_("▶ to act"))
     elif last_winner == seat:
-        marks.append("took it")
+        marks.append(_("took it"))
     text.append("\n" + " · ".join(marks), style="yellow" if view.to_act == seat else "dim")
     return text
 
@@ -228,19 +240,20 @@ def table_view(view: View, names: Sequence[str], me: int) -> RenderableType:
         for i, (seat, card) in enumerate(zip(seats, view.trick, strict=True)):
             cards[seat] = card_text(card, extra="reverse" if i == win else "")
         led = view.trick[0].suit
-        note.append(f"{short[seats[0]]} led ")
+        note.append(_("{name} led").format(name=short[seats[0]]) + " ")
         note.append(led.symbol, style=suit_style(led))
-        note.append(f"\n{short[seats[win]]} winning", style="yellow")
+        note.append("\n" + _("{name} winning").format(name=short[seats[win]]), style="yellow")
     elif view.tricks and view.phase.value == "play":
         last = view.tricks[-1]
         last_winner = last.winner
         for seat, card in zip(last.seats, last.cards, strict=True):
             cards[seat] = card_text(card, extra="dim")
-        note.append(f"trick {len(view.tricks)}\n{short[last.winner]} won", style="dim")
+        note.append(_("trick {number}").format(number=number(len(view.tricks))) + "\n"
+                    + _("{name} won").format(name=short[last.winner]), style="dim")
     elif view.phase.value in _PHASE_NOTES:
-        note.append(_PHASE_NOTES[view.phase.value], style="bold")
+        note.append(_(_PHASE_NOTES[view.phase.value]), style="bold")
     if view.phase.value == "play" and not view.trick and not view.tricks and view.to_act is not None:
-        note.append(f"{short[view.to_act]} leads", style="bold")
+        note.append(_("{name} leads").format(name=short[view.to_act]), style="bold")
 
     def info(seat: int | None, justify: str, compact: bool = False) -> Text:
         if seat is None:
@@ -257,7 +270,7 @@ def table_view(view: View, names: Sequence[str], me: int) -> RenderableType:
     right, top, left = ((others[0], others[1:-1], others[-1]) if len(others) >= 2
                         else (None, others, None))
     across = Table.grid(expand=True)
-    for _ in top or [None]:
+    for _column in top or [None]:
         across.add_column(ratio=1, justify="center")
     across.add_row(*(info(s, "center", compact=len(top) > 2) for s in top or [None]))
     across.add_row(*(played(s) for s in top or [None]))
@@ -279,59 +292,63 @@ def short_names(names: Sequence[str]) -> list[str]:
 
 def points(value: float) -> str:
     """A score as shown: whole points, or tenths where there are any (Call Break's)."""
-    return format_points(round(value * 10)) if isinstance(value, float) else str(value)
+    return digits(format_points(round(value * 10)) if isinstance(value, float) else str(value))
 
 
 def deal_points(result: DealResult | HandResult) -> list[str]:
     """One deal's points per seat, as its result shows them (Call Break's are kept in tenths)."""
-    return list(result.shown_points)
+    return [digits(p) for p in result.shown_points]
 
 
 def deal_cells(result: DealResult | HandResult, seats: Iterable[int]) -> list[str]:
     """One deal's outcome for each of ``seats``: won/call and points (Call Break), or points and
     tricks won ("-" for a seat that sat the deal out)."""
-    return [result.seat_summary(s) for s in seats]
+    return [digits(result.seat_summary(s)) for s in seats]
 
 
 def scores_view(view: View, names: Sequence[str], me: int = 0) -> RenderableType:
     """The side panel: the deal, trump and the deal's facts, then contracts, tricks won and
     totals for every seat from ``me`` on in play order, the last trick and the last deal."""
     limit = view.deal_limit
-    number = len(view.results) + (0 if view.is_over else 1)
-    head = Text(f"Deal {min(number, limit or number)}" + (f" of {limit}" if limit else ""), style="bold")
+    deal_number = len(view.results) + (0 if view.is_over else 1)
+    deal = min(deal_number, limit or deal_number)
+    head = Text(_("Deal {number} of {count}").format(number=number(deal), count=number(limit)) if limit
+                else _("Deal {number}").format(number=number(deal)), style="bold")
     if view.tiebreak_seats and not view.is_over:
-        head = Text("Tie-break deal", style="bold")
+        head = Text(_("Tie-break deal"), style="bold")
     if view.trump is not None:
         trump = view.trump.symbol
     elif view.fixed_trump is not None:  # Call Break: spades before any deal too
         trump = view.fixed_trump.symbol
     elif view.low_high:
-        trump = "none, 2 high"
+        trump = _("none, 2 high")
     else:
-        trump = "none" if view.phase.value in ("play", "over") else "none yet"
+        trump = _("none") if view.phase.value in ("play", "over") else _("none yet")
     # The side panel is 25 columns wide: a long head puts the trump on its own line.
-    head.append("\n" if len(head.plain) + len(trump) > 17 else " · ")
-    head.append(f"trump {trump}")
+    trump_line = _("trump {suit}").format(suit=trump)
+    head.append("\n" if cell_len(head.plain) + cell_len(trump_line) > 23 else " · ")
+    head.append(trump_line)
     short = short_names(names)
     facts = []
     if view.upcard is not None:
-        facts.append(f"upcard {view.upcard.pretty}")
+        facts.append(_("upcard {card}").format(card=view.upcard.pretty))
     if view.contract is not None and view.declarer is not None:
-        facts.append(f"{short[view.declarer]} bid {view.contract}")
+        facts.append(_("{name} bid {number}").format(name=short[view.declarer],
+                                                      number=number(view.contract)))
     if view.stock_size:
-        facts.append(f"stock {view.stock_size}")
+        facts.append(_("stock {count}").format(count=number(view.stock_size)))
     parts: list[RenderableType] = [head, *([Text(" · ".join(facts), style="dim")] if facts else [])]
     title = contract_head(view)
-    table = Table("", *([title] if title else []), "won", "score", box=None, padding=(0, 1),
+    table = Table("", *([title] if title else []), _("won"), _("score"), box=None, padding=(0, 1),
                   pad_edge=False, show_edge=False)
     table.columns[0].no_wrap = True
     for seat in ((me + i) % view.players for i in range(view.players)):
-        table.add_row(short[seat], *([contract(view, seat)] if title else []), str(view.won[seat]),
+        table.add_row(short[seat], *([contract(view, seat)] if title else []), number(view.won[seat]),
                       points(view.scores[seat]), style="yellow" if view.to_act == seat else "")
     parts.append(table)
     if view.tricks:
         trick = view.tricks[-1]
-        line = Text("last ", style="dim")
+        line = Text(_("last") + " ", style="dim")
         for card in trick.cards:
             line.append_text(card_text(card))
             line.append(" ")
@@ -339,7 +356,8 @@ def scores_view(view: View, names: Sequence[str], me: int = 0) -> RenderableType
         parts.append(line)
     if view.results:
         last = view.results[-1]
-        parts.append(Text(f"deal {last.number}: " + " ".join(deal_points(last)), style="dim"))
+        parts.append(Text(_("deal {number}:").format(number=number(last.number)) + " "
+                          + " ".join(deal_points(last)), style="dim"))
     return Group(*parts)
 
 
@@ -351,26 +369,28 @@ def scoreboard(view: View, names: Sequence[str], *, final: bool, rows: int = 12,
     short = short_names(names)
     order = [(me + i) % view.players for i in range(view.players)]
     rows = max(1, rows)
-    title = "Final standings" if final else "Scores"
+    title = _("Final standings") if final else _("Scores")
     if len(view.results) > rows:
-        title += f" (last {rows} of {len(view.results)} deals)"
-    table = Table("deal", *(short[s] for s in order), title=title,
+        title += " " + _("(last {rows} of {count} deals)").format(rows=number(rows),
+                                                                 count=number(len(view.results)))
+    table = Table(_("deal"), *(short[s] for s in order), title=title,
                   title_style="bold", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
     for r in view.results[-rows:]:
-        table.add_row(f"{r.number}{'*' if r.tiebreak else ''}",
+        table.add_row(f"{number(r.number)}{'*' if r.tiebreak else ''}",
                       *deal_cells(r, order))
-    table.add_row("total", *(Text(points(view.scores[s]), style="bold") for s in order),
+    table.add_row(_("total"), *(Text(points(view.scores[s]), style="bold") for s in order),
                   end_section=True)
     parts: list[RenderableType] = [table]
     if view.results and view.results[-1].note:
         parts.append(Text(view.results[-1].note, style="dim"))
     if final and view.winners:
-        verb = "wins" if len(view.winners) == 1 else "share the win"
-        parts.append(Text(f"{', '.join(short[s] for s in view.winners)} {verb}!", style="bold green"))
+        who = ", ".join(short[s] for s in view.winners)
+        parts.append(Text(_("{name} wins!").format(name=who) if len(view.winners) == 1
+                          else _("{names} share the win!").format(names=who), style="bold green"))
         parts.append(standings(view, short, low_wins=low_wins))
         chips = view.chips
         if chips is not None:
-            parts.append(Text("chips: " + ", ".join(f"{short[s]} {chips[s]:+g}"
+            parts.append(Text(_("chips:") + " " + ", ".join(f"{short[s]} {digits(f'{chips[s]:+g}')}"
                                                     for s in range(view.players))))
     return Group(*parts)
 
@@ -380,48 +400,96 @@ def standings(view: View, short: Sequence[str], *, low_wins: bool = False) -> Te
     place ("1. East 12.9  2. You 8")."""
     sign = 1 if low_wins else -1
     order = sorted(range(view.players), key=lambda s: sign * view.scores[s])
-    text = Text("Standings: ", style="bold")
+    text = Text(_("Standings:") + " ", style="bold")
     for i, seat in enumerate(order):
         place = 1 + sum(1 for other in order if sign * view.scores[other] < sign * view.scores[seat])
         if i:
             text.append("  ")
-        text.append(f"{place}. {short[seat]} {points(view.scores[seat])}",
+        text.append(f"{number(place)}. {short[seat]} {points(view.scores[seat])}",
                     style="bold green" if seat in view.winners else "")
     return text
 
 
-def describe(action: Any, names: Sequence[str]) -> str:
-    """A short sentence for an action, for the message line and replays."""
+def describe(action: Any, names: Sequence[str], you: int | None = None) -> str:
+    """A short sentence for an action, for the message line and replays; seat ``you`` is the
+    person ("You play", "East plays")."""
     kind = action.kind
     seat = action_seat(action)  # CHANCE for chance steps (the choice of first dealer among them)
-    who = names[seat] if seat != CHANCE else ""
-    s = "" if who in ("You", "you") else "s"  # "You play", "East plays"
+    if kind in ("deal", "draw", "stop", "choose_dealer") or seat == CHANCE:
+        return {"deal": _("the cards are dealt"), "draw": _("everyone draws a card for the first deal"),
+                "stop": _("the table stops")}.get(kind) or (
+            deals_first(names[action.seat], mine=action.seat == you) if kind == "choose_dealer"
+            else str(kind))
+    if seat == you or _is_you(names[seat]):
+        return _sentence(action, _YOU)
+    return _sentence(action, _THEY, who=names[seat])
+
+
+def _is_you(name: str) -> bool:
+    """Whether a seat's display name is the person's ("You", in any language)."""
+    return name in ("You", "you", _("You"))
+
+
+def advice(action: Any) -> str:
+    """What a hint tells the person to do: "play Q♥", "call 3"."""
+    return _sentence(action, _DO)
+
+
+# Each action's sentence said of another seat, of the person, and as advice to the person.
+_THEY = {"play": N_("{who} plays {card}"), "call": N_("{who} calls {number}"),
+         "blind": N_("{who} calls {number} blind (x2)"), "bid": N_("{who} bids {number}"),
+         "pass": N_("{who} passes"), "trump": N_("{who} names {suit} trump"),
+         "join": N_("{who} plays this deal"), "sit out": N_("{who} sits out"),
+         "exchange": N_("{who} exchanges {count} cards"), "exchange one": N_("{who} exchanges 1 card"),
+         "keep": N_("{who} keeps the hand"), "penalize": N_("{who} gives everyone else +5"),
+         "settle": N_("{who} takes -5"), "look": N_("{who} looks at the cards"),
+         "redeal": N_("{who} claims a redeal")}
+_YOU = {"play": N_("You play {card}"), "call": N_("You call {number}"),
+        "blind": N_("You call {number} blind (x2)"), "bid": N_("You bid {number}"),
+        "pass": N_("You pass"), "trump": N_("You name {suit} trump"),
+        "join": N_("You play this deal"), "sit out": N_("You sit out"),
+        "exchange": N_("You exchange {count} cards"), "exchange one": N_("You exchange 1 card"),
+        "keep": N_("You keep the hand"), "penalize": N_("You give everyone else +5"),
+        "settle": N_("You take -5"), "look": N_("You look at the cards"),
+        "redeal": N_("You claim a redeal")}
+_DO = {"play": N_("play {card}"), "call": N_("call {number}"),
+       "blind": N_("call {number} blind (x2)"), "bid": N_("bid {number}"),
+       "pass": N_("pass"), "trump": N_("name {suit} trump"),
+       "join": N_("play this deal"), "sit out": N_("sit out"),
+       "exchange": N_("exchange {count} cards"), "exchange one": N_("exchange 1 card"),
+       "keep": N_("keep the hand"), "penalize": N_("give everyone else +5"),
+       "settle": N_("take -5"), "look": N_("look at the cards"),
+       "redeal": N_("claim a redeal")}
+
+
+def _sentence(action: Any, sentences: dict[str, str], who: str = "") -> str:
+    """``action``'s sentence from one of the sets above, with who did it and its card, number
+    or suit."""
+    kind = action.kind
+    fill: dict[str, str] = {"who": who}
     if kind == "play":
-        return f"{who} play{s} {action.card.pretty}"
-    if kind == "call":
-        return f"{who} call{s} {action.tricks}{' blind (x2)' if action.blind else ''}"
-    if kind == "bid":
-        return f"{who} bid{s} {action.tricks}"
-    if kind == "pass":
-        return f"{who} pass{'es' if s else ''}"
-    if kind == "trump":
-        return f"{who} name{s} {action.suit.name.lower()} trump"
-    if kind == "join":
-        return f"{who} play{s} this deal" if action.playing else f"{who} sit{s} out"
-    if kind == "exchange":
+        fill["card"] = card_words(action.card)
+    elif kind in ("call", "bid"):
+        fill["number"] = number(action.tricks)
+        if kind == "call" and action.blind:
+            kind = "blind"
+    elif kind == "trump":
+        fill["suit"] = suit_words(action.suit)
+    elif kind == "join" and not action.playing:
+        kind = "sit out"
+    elif kind == "exchange":
         n = len(action.cards)
-        return f"{who} exchange{s} {n} card{'' if n == 1 else 's'}" if n else f"{who} keep{s} the hand"
-    if kind == "settle":
-        return f"{who} give{s} everyone else +5" if action.penalize_others else f"{who} take{s} -5"
-    if kind == "look":
-        return f"{who} look{s} at the cards"
-    if kind == "redeal":
-        return f"{who} claim{s} a redeal" if action.claim else f"{who} keep{s} the hand"
-    return {"deal": "the cards are dealt", "draw": "everyone draws a card for the first deal",
-            "stop": "the table stops"}.get(kind) or (
-        deals_first(names[action.seat]) if kind == "choose_dealer" else str(kind))
+        kind = "keep" if not n else "exchange one" if n == 1 else "exchange"
+        fill["count"] = number(n)
+    elif kind == "settle" and action.penalize_others:
+        kind = "penalize"
+    elif kind == "redeal" and not action.claim:
+        kind = "keep"
+    if kind not in sentences:
+        return str(kind)
+    return _(sentences[kind]).format(**fill)
 
 
-def deals_first(name: str) -> str:
+def deals_first(name: str, *, mine: bool = False) -> str:
     """``East deals first``, ``You deal first``."""
-    return f"{name} {'deal' if name in ('You', 'you') else 'deals'} first"
+    return _("You deal first") if mine or _is_you(name) else _("{name} deals first").format(name=name)

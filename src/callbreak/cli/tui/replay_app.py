@@ -14,15 +14,16 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from callbreak.cli.tui import render
+from callbreak.cli.tui.language import N_, _, number
 from callbreak.cli.tui.saves import unfinished_play_seat
-from callbreak.cli.tui.session import seat_names
+from callbreak.cli.tui.session import label_words, seat_names
 from callbreak.cli.tui.widgets import Clickable
 from callbreak.core.actions import Action
 from callbreak.core.game import GameOf
 from callbreak.games import View, game_info
 from callbreak.record import Record, replay_states
 
-REPLAY_KEYS = "→ next  ← back  t/T trick  d/D deal  Home/End  Tab seat  s scores  q quit"
+REPLAY_KEYS = N_("→ next  ← back  t/T trick  d/D deal  Home/End  Tab seat  s scores  q quit")
 
 
 class ReplayApp(App[None]):
@@ -42,7 +43,7 @@ class ReplayApp(App[None]):
     def __init__(self, record: Record, *, seat: int = 0) -> None:
         super().__init__()
         self.record = record
-        self.title = f"{record.title} replay"
+        self.title = _("{game} replay").format(game=_(record.title))
         self.states: list[GameOf[View, Action]] = list(replay_states(record))
         self.tricks = [len(s.view(None).tricks) for s in self.states]
         self.index = 0
@@ -67,7 +68,7 @@ class ReplayApp(App[None]):
             yield Static(id="scores")
         yield Static(id="status")
         yield Clickable(id="hand")
-        yield Static(REPLAY_KEYS, id="keys")
+        yield Static(_(REPLAY_KEYS), id="keys")
 
     def on_mount(self) -> None:
         self.redraw()
@@ -105,8 +106,9 @@ class ReplayApp(App[None]):
     def redraw(self) -> None:
         view = self.states[self.index].view(self.seat)
         self.query_one("#title", Static).update(
-            f"Replay · seen from seat {self.seat} ({self.record.seats[self.seat]}) · "
-            f"step {self.index}/{self.last}" + (" · not over" if self.locked is not None else ""))
+            _("Replay · seen from seat {seat} ({name}) · step {step}/{steps}").format(
+                seat=number(self.seat), name=label_words(self.record.seats[self.seat]), step=number(self.index),
+                steps=number(self.last)) + (" · " + _("not over") if self.locked is not None else ""))
         between = view.phase.value in ("deal", "over") and bool(view.results)
         if self.show_board or between:
             table = self.query_one("#table", Static)
@@ -119,7 +121,7 @@ class ReplayApp(App[None]):
         scores.display = not (self.show_board or between)  # the board needs the whole width
         scores.update(render.scores_view(view, self.names, self.seat))
         if self.index == 0:
-            status = Text("Start of the record. → steps forward.", style="dim")
+            status = Text(_("Start of the record. → steps forward."), style="dim")
         else:
             action = self.record.actions[self.index - 1]
             status = Text(render.describe(action, render.short_names(self.names)), style="bold")
@@ -131,7 +133,7 @@ class ReplayApp(App[None]):
         self.query_one("#status", Static).update(status)
         my_play = view.phase.value == "play" and view.to_act == self.seat
         if view.hand is None and view.phase.value == "call":
-            hand = Text("(cards face down: this seat has not looked yet)", style="italic")
+            hand = Text(_("(cards face down: this seat has not looked yet)"), style="italic")
         else:
             hand = render.hand_text(view, selected=None, my_turn=my_play)
         self.query_one("#hand", Static).update(hand)
@@ -161,8 +163,8 @@ class ReplayApp(App[None]):
         elif key == "end" or char == "G":
             self.go(self.last)
         elif key in ("tab", "shift+tab") and self.locked is not None:
-            self.note = ("The game is not over, so only your seat can be watched; "
-                         "`callbreak play --resume` continues it.")
+            self.note = _("The game is not over, so only your seat can be watched; "
+                          "`callbreak play --resume` continues it.")
             self.redraw()
         elif key == "tab":
             self.seat = (self.seat + 1) % self.record.players

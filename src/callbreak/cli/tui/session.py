@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, BotError, Decision, bots_for, make_bot
+from callbreak.cli.tui.language import N_, _, number
 from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported for the tests
 from callbreak.cli.tui.saves import new_save_path, write_atomically
 from callbreak.core import CHANCE, Action, CallbreakError, RecordError, Rules
@@ -33,7 +34,7 @@ from callbreak.record import dumps, loads, record_of, replay
 STRENGTH_ORDER = ("expert", "search", "heuristic", "beginner", "random")
 """Bot names from strongest to weakest; the first that plays the game is the default and the hint."""
 
-POSITIONS = ("South", "East", "North", "West")
+POSITIONS = (N_("South"), N_("East"), N_("North"), N_("West"))
 """Where each seat of a four-seat table sits as the person sees it: themself at the bottom, play
 going right. Other table sizes name seats by number."""
 
@@ -61,10 +62,16 @@ def seat_names(players: int, me: int, labels: Sequence[str], you: str | None = N
     e.g. "East (expert)" at a four-seat table, "Seat 2 (search)" at another (seats count from 1,
     as everywhere a person reads them)."""
     def where(s: int) -> str:
-        return POSITIONS[(s - me) % 4] if players == 4 else f"Seat {s + 1}"
+        return _(POSITIONS[(s - me) % 4]) if players == 4 else _("Seat {number}").format(number=number(s + 1))
 
-    return tuple(you if you is not None and s == me else f"{where(s)} ({_short(labels[s])})"
+    return tuple(you if you is not None and s == me else f"{where(s)} ({label_words(labels[s])})"
                  for s in range(players))
+
+
+def label_words(label: str) -> str:
+    """A seat's label in a record as shown: a bot's name (shortened), or the person's ("you",
+    which terminal play writes) in the terminal's language."""
+    return _("you") if label == "you" else _short(label)
 
 
 _is_url = is_url  # a URL as the arena and the web tables read one
@@ -220,7 +227,7 @@ class Session:
 
     def names(self) -> tuple[str, ...]:
         """Display names by seat: "You" and e.g. "East (expert)"."""
-        return seat_names(self.players, self.human, self.seat_labels(), you="You")
+        return seat_names(self.players, self.human, self.seat_labels(), you=_("You"))
 
     def position(self, seat: int) -> str:
         """South/East/North/West (or "Seat N") as the person sees it."""
@@ -291,9 +298,9 @@ class Session:
             decision = self.bots[seat].decide(view, budget)
             if decision.action in view.legal:
                 return BotMove(decision.action, decision.reason)
-            problem = f"chose an illegal action ({decision.action!r})"
+            problem = _("chose an illegal action ({action})").format(action=repr(decision.action))
         except Exception as e:  # noqa: BLE001 - a bot's bug must never end the person's game
-            problem = f"failed ({type(e).__name__}: {e})"
+            problem = _("failed ({error})").format(error=f"{type(e).__name__}: {e}")
         return BotMove(self.game.default_action(), "default action", problem)
 
     def hint(self, view: View, budget: float) -> tuple[str, Decision]:
@@ -329,5 +336,5 @@ def _short(spec: str) -> str:
     return spec.split(":", 1)[0][:18]
 
 
-__all__ = ["APP_TAG", "POSITIONS", "BotMove", "Session", "Turn", "best_bot_name", "make_opponent",
-           "seat_names"]
+__all__ = ["APP_TAG", "POSITIONS", "BotMove", "Session", "Turn", "best_bot_name", "label_words",
+           "make_opponent", "seat_names"]
