@@ -22,9 +22,14 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 860}
 
 # Every card that starts to move, as it starts: which card, whether the trick had been won, and
-# its first and last keyframes (where it comes from, where it goes).
+# its first and last keyframes (where it comes from, where it goes); and all the screen reader
+# was told.
 WATCH_MOVES = """
 window.moves = [];
+window.said = [];
+new MutationObserver((records) => {
+  for (const r of records) if (r.target.id === "announcer") window.said.push(r.target.textContent);
+}).observe(document, { subtree: true, childList: true });
 new MutationObserver((records) => {
   for (const r of records) {
     const el = r.target;
@@ -89,9 +94,13 @@ def play_by_keyboard(page: Any) -> str:
     page.keyboard.press("ArrowRight")  # redraws the table: the focus follows the chosen card
     assert page.evaluate("() => document.activeElement.matches('#hand .card.selected')")
     card = str(page.evaluate("() => document.activeElement.dataset.card"))
+    name = page.evaluate("() => document.activeElement.querySelector('svg').getAttribute('aria-label')")
+    assert re.fullmatch(r"(\d+|jack|queen|king|ace) of (spades|hearts|clubs|diamonds)", name), name
     page.keyboard.press("Enter")
     # Gone from the hand: played (a trick it ends may be gathered and the next led at once).
     page.wait_for_selector(f"#hand [data-card='{card}']", state="detached")
+    if page.evaluate("() => 'said' in window"):  # the screen reader is told, in a few words
+        page.wait_for_function("text => window.said.some((s) => s.includes(text))", arg=f"You played the {name}.")
     return card
 
 

@@ -2,6 +2,7 @@
 // Plain ES module, no build step. The server owns the game; this only shows the seat view it
 // is sent and sends actions with the seat's token and the state version they were made against.
 
+import { announce } from "/static/announce.js";
 import { cardBack, cardLabel, cardSvg, sortHand, SUIT_NAMES, SUITS } from "/static/cards.js";
 import { focusKey, keepFocus } from "/static/focus.js";
 import { cardPlaces, moveCards } from "/static/motion.js";
@@ -325,7 +326,7 @@ function tablePage(code) {
 
   const connBar = h("div", { id: "conn", class: "conn", role: "status", hidden: true });
   const noticeBox = h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite", hidden: true });
-  const root = h("div", { id: "table" });
+  const root = h("div", { id: "table", "aria-live": "off" });  // announce.js says what changes
   app.append(connBar, noticeBox, root);
 
   function setOnline(up) {
@@ -430,6 +431,7 @@ function tablePage(code) {
       }
       reconnected = false;
       soundCues(state, m);
+      announce(state, m);
       state = m;
       if (state.view && state.view.legal.length === 0) selected = -1;
       if (hint && hint.version !== state.version) hint = null;

@@ -3,6 +3,8 @@
 // until the player turns them on with the top bar's Sound button; the choice is remembered in
 // this browser. The audio starts only from that click, as browsers require.
 
+import { tableEvents } from "/static/events.js";
+
 const KEY = "callbreak:sound";
 let context = null;
 
@@ -62,16 +64,13 @@ export function playSound(name) {
   if (ctx) SOUNDS[name](ctx);
 }
 
-const playedCount = (v) => v.trick.length + v.tricks.reduce((n, t) => n + t.cards.length, 0);
-
 /** The sounds a new state calls for, against the one shown before it (none on a first look). */
 export function soundCues(before, after) {
-  if (!soundOn() || !before || !before.view || !after.view || before.table.code !== after.table.code) return;
-  const was = before.view, now = after.view;
-  if (playedCount(now) > playedCount(was)) playSound("card");
-  if (now.tricks.length > was.tricks.length) playSound("trick");
-  const mine = (s, v) => s.you !== null && v.to_act === s.you && v.phase !== "over" && v.legal.length > 0;
-  if (mine(after, now) && !(mine(before, was) && was.phase === now.phase)) playSound("turn");
+  const events = soundOn() && tableEvents(before, after);
+  if (!events) return;
+  if (events.played.length) playSound("card");
+  if (events.won !== null) playSound("trick");
+  if (events.yourTurn) playSound("turn");
 }
 
 // A speaker drawn in SVG (an emoji is missing from many fonts): with waves when on, crossed out when off.
