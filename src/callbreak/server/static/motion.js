@@ -7,9 +7,12 @@
 // data-seat, #trick's data-winner, and each .seat[data-seat].
 
 const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
-const FLY_MS = 260;  // a card from the hand or a seat to the trick
-const SWEEP_MS = 420;  // a won trick to its winner, after it has been seen whole
-const HOLD_MS = 500;
+// A card from the hand or a seat to the trick; then a won trick is seen whole and gathered to
+// its winner. The three add up to the bots' human pace (0.7 s), so the sweep is over by the
+// time the winner, a bot, leads again.
+const FLY_MS = 220;
+const HOLD_MS = 220;
+const SWEEP_MS = 260;
 
 /** Where the hand's and the trick's cards are now, before the table is drawn again (null: no table yet). */
 export function cardPlaces(root) {
