@@ -83,7 +83,7 @@ def play_by_keyboard(page: Any) -> str:
     returns the card played."""
     page.wait_for_selector("#hand .card.legal")
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
-    for _ in range(15):  # the top bar's links, the Sound button and the status come first
+    for _ in range(15):  # the top bar's links and the status line come first
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.matches('#hand .card')"):
             break

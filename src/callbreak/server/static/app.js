@@ -10,7 +10,6 @@ import { soundCues, soundToggle } from "/static/sound.js";
 
 const app = document.getElementById("app");
 const store = window.localStorage;
-document.querySelector(".topbar nav").append(soundToggle());
 
 // --- small helpers -------------------------------------------------------------------------
 
@@ -702,7 +701,7 @@ function tablePage(code) {
       mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
         " play, digits + ", h("kbd", {}, "Enter"), " call or bid, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
       ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []),
-      v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton()) : gameOverActions(t));
+      v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton(), soundToggle()) : gameOverActions(t));
     tickClock();
 
     // A scoreboard after each deal and at the end.

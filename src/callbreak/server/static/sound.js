@@ -1,6 +1,6 @@
 // Sounds made in the page with Web Audio, no files: a soft card sound when a card is played, a
 // brighter two notes when a trick is won, and a gentle chime when it becomes your turn. Off
-// until the player turns them on with the top bar's Sound button; the choice is remembered in
+// until the player turns them on with the table's Sound button; the choice is remembered in
 // this browser. The audio starts only from that click, as browsers require.
 
 import { tableEvents } from "/static/events.js";
@@ -91,7 +91,7 @@ function speaker(on) {
   return svg;
 }
 
-/** The top bar's Sound button: a toggle, pressed when the sounds are on. */
+/** The table's Sound button: a toggle, pressed when the sounds are on. */
 export function soundToggle() {
   const button = document.createElement("button");
   button.type = "button";
