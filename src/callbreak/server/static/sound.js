@@ -20,6 +20,13 @@ function audio() {
   return context;
 }
 
+// A browser lets a page make sound only after the player has touched it: after a reload with the
+// sounds on, the first tap or key press anywhere wakes the audio up.
+function wake() {
+  if (soundOn()) audio();
+}
+for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wake, { once: true, capture: true });
+
 // A note: a sine or triangle tone that swells and dies away, ``at`` seconds from now.
 function note(ctx, frequency, at, length, volume, type = "sine") {
   const start = ctx.currentTime + at;
