@@ -1,6 +1,6 @@
 """The installable web app in a real browser: the manifest is linked and valid and its icons are
-the sizes it says; the service worker takes control of the page, keeps the page's shell and
-never a table's data; and offline, a page asks for shows the offline page, which reloads into
+the sizes it says; the service worker takes control of the page, keeps the page's shell (and
+drops an older release's) and never a table's data; and offline, a page asks for shows the offline page, which reloads into
 the game once the network is back."""
 
 from __future__ import annotations
@@ -60,6 +60,10 @@ def test_the_worker_controls_the_page_keeps_the_shell_not_the_game_and_shows_the
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # An older release's shell, left in the cache before this release's worker is installed (the
+    # offline page registers no worker).
+    page.goto(f"{base_url}/static/offline.html")
+    page.evaluate("() => caches.open('callbreak-shell-0ld').then((c) => c.put('/static/app.js', new Response('old')))")
     page.goto(f"{base_url}/")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"callbreak:token:{code}", token])
     page.evaluate("() => navigator.serviceWorker.ready")
@@ -70,7 +74,9 @@ def test_the_worker_controls_the_page_keeps_the_shell_not_the_game_and_shows_the
     page.wait_for_selector("button.call")  # the table's state came by the websocket, through the page
     page.evaluate("() => Promise.all([fetch('/api/meta'), fetch('/api/history'), fetch('/metrics')])")
     cached = page.evaluate(CACHED)
+    # One cache, this release's: the older one went when this worker took over.
     assert len(cached["names"]) == 1 and cached["names"][0].startswith("callbreak-shell-"), cached["names"]
+    assert cached["names"][0] != "callbreak-shell-0ld"
     shell = {"/", "/static/app.js", "/static/cards.js", "/static/style.css", "/static/motion.js", "/static/sound.js",
              "/static/offline.html", "/manifest.webmanifest", "/static/icons/icon-192.png", "/static/icons/icon-512.png"}
     assert shell <= set(cached["urls"]), shell - set(cached["urls"])

@@ -22,6 +22,9 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
+// Only this release's cache answers (caches.match would search an older release's too).
+const cached = (request) => caches.open(CACHE).then((cache) => cache.match(request));
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -29,9 +32,9 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     // A page is always asked of the server (it holds the game); offline, the page that says so.
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
+    event.respondWith(fetch(request).catch(() => cached(OFFLINE)));
   } else if (SHELL.includes(url.pathname) && !url.search) {
-    event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
+    event.respondWith(cached(request).then((hit) => hit || fetch(request)));
   }
   // Anything else is not answered here: the browser fetches it from the network, uncached.
 });
