@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Sourced by scripts/test.sh: make Debian's chromium and a throwaway PostgreSQL available.
+# Installs the npm tools the browser tests use (axe-core, package-lock.json) into node_modules.
 # Exports CALLBREAK_TEST_PG_URL and CALLBREAK_CHROMIUM for the tests that use them, and, when
 # it started a PostgreSQL itself, CALLBREAK_PG_STARTED=1 and CALLBREAK_PG_STOP (the command that
 # stops it).
@@ -15,6 +16,14 @@ apt_install() {
 [ -x /usr/bin/chromium ] || apt_install chromium
 [ -x /usr/bin/chromium ] && export CALLBREAK_CHROMIUM=/usr/bin/chromium
 [ -x /usr/bin/chromium ] || services_say "no chromium: the browser tests will be skipped"
+
+# axe-core, which the accessibility tests inject into the pages, into the repository's node_modules.
+if command -v npm >/dev/null; then
+  (cd "$(dirname "${BASH_SOURCE[0]}")/.." && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1) ||
+    services_say "npm ci failed: the accessibility (axe-core) browser tests will be skipped"
+else
+  services_say "no npm: the accessibility (axe-core) browser tests will be skipped (install nodejs and npm)"
+fi
 
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$PG_BIN" ] || { apt_install postgresql; PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1); }

@@ -31,7 +31,7 @@ from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
 from callbreak.games import game_info, games
 from callbreak.record import Record, redact
-from callbreak.server import engines, scorekeeper
+from callbreak.server import engines, pwa, scorekeeper
 from callbreak.server.limits import Limits, Refusal
 from callbreak.server.loopwatch import LoopWatch
 from callbreak.server.metrics import Metrics
@@ -252,6 +252,18 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.get("/scorekeeper", include_in_schema=False)
     async def page(code: str | None = None) -> Response:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    # The installable app (server/pwa.py): at the root, so the worker may control every page.
+    worker = pwa.service_worker(STATIC)
+
+    @app.get(f"/{pwa.WORKER}", include_in_schema=False)
+    async def service_worker() -> Response:
+        return Response(worker, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "no-cache"})
+
+    @app.get(f"/{pwa.MANIFEST}", include_in_schema=False)
+    async def manifest() -> Response:
+        return FileResponse(STATIC / pwa.MANIFEST, media_type="application/manifest+json",
+                            headers={"Cache-Control": "no-cache"})
 
     @app.get("/rules", include_in_schema=False)
     async def rules_page(game: str | None = None) -> Response:

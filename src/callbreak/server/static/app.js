@@ -2,7 +2,11 @@
 // Plain ES module, no build step. The server owns the game; this only shows the seat view it
 // is sent and sends actions with the seat's token and the state version they were made against.
 
+import { announce } from "/static/announce.js";
 import { cardBack, cardLabel, cardSvg, sortHand, SUIT_NAMES, SUITS } from "/static/cards.js";
+import { focusKey, keepFocus } from "/static/focus.js";
+import { cardPlaces, moveCards } from "/static/motion.js";
+import { soundCues, soundToggle } from "/static/sound.js";
 
 const app = document.getElementById("app");
 const store = window.localStorage;
@@ -321,7 +325,7 @@ function tablePage(code) {
 
   const connBar = h("div", { id: "conn", class: "conn", role: "status", hidden: true });
   const noticeBox = h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite", hidden: true });
-  const root = h("div", { id: "table" });
+  const root = h("div", { id: "table", "aria-live": "off" });  // announce.js says what changes
   app.append(connBar, noticeBox, root);
 
   function setOnline(up) {
@@ -425,6 +429,8 @@ function tablePage(code) {
         pending = null;
       }
       reconnected = false;
+      soundCues(state, m);
+      announce(state, m);
       state = m;
       if (state.view && state.view.legal.length === 0) selected = -1;
       if (hint && hint.version !== state.version) hint = null;
@@ -458,9 +464,12 @@ function tablePage(code) {
 
   function render() {
     if (!state) return;
+    const places = cardPlaces(root), focus = focusKey(root);  // the redrawn table moves on from these
     rulesLink(state.table.game || "callbreak");
     if (state.table.status === "lobby") renderLobby();
     else renderTable();
+    moveCards(root, places);
+    keepFocus(root, focus);
   }
 
   // Lobby: seats, share link, join, start.
@@ -504,7 +513,7 @@ function tablePage(code) {
       h("p", {}, me !== null && me === t.host_seat
         ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
         : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…")),
-      h("div", { class: "row" }, h("input", { id: "share-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
+      h("div", { class: "row" }, h("input", { id: "share-link", "aria-label": "Table link", value: link, readonly: true, onclick: (e) => e.target.select() }),
         h("button", { id: "copy-link", onclick: () => copyLink(link) }, "Copy link")),
       h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
       me === null ? h("div", {}, h("label", { for: "join-name" }, "Your name (then pick a seat)"), nameInput) : null,
@@ -551,16 +560,16 @@ function tablePage(code) {
           v.streak && v.streak[seat] ? ` · out ${v.streak[seat]}×` : ""),
         s.connected ? null : h("div", { class: "away" }, "away — a bot plays after the timer"),
         s.faults ? h("div", { class: "away faults", title: s.last_fault }, `${s.faults} bot fault${s.faults === 1 ? "" : "s"}: default played`) : null,
-        seat === mySeat ? null : compass ? h("div", { class: "backs" }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack()))
+        seat === mySeat ? null : compass ? h("div", { class: "backs", role: "img", "aria-label": `${v.hand_sizes[seat]} cards in hand` }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack()))
           : h("div", { class: "muted-light" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     };
 
     // The trick: around the middle at four seats, in a row with each player's name otherwise.
     const played = (c, seat, last) => compass
-      ? h("div", { class: `played pos-${rel(seat)} ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c }, cardSvg(c))
-      : h("div", { class: `gplayed ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c }, cardSvg(c), h("div", {}, names[seat]));
+      ? h("div", { class: `played pos-${rel(seat)} ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c, "data-seat": seat }, cardSvg(c))
+      : h("div", { class: `gplayed ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c, "data-seat": seat }, cardSvg(c), h("div", {}, names[seat]));
     let lastWinner = null;
-    const trick = h("div", { class: compass ? "trick" : "gtrick", id: "trick", "aria-label": "Cards on the table" },
+    const trick = h("div", { class: compass ? "trick" : "gtrick", id: "trick", role: "group", "aria-label": "Cards on the table" },
       v.trick.map((c, i) => played(c, v.trick_seats[i], false)));
     if (!v.trick.length && v.tricks.length && (v.phase === "play" || v.phase === "over")) {
       // Keep the trick just won in sight (faded) until the next card is led.
@@ -568,6 +577,7 @@ function tablePage(code) {
       const seats = trickSeats(last, n);
       last.cards.forEach((c, i) => trick.append(played(c, seats[i], true)));
       lastWinner = names[last.winner];
+      trick.dataset.winner = last.winner;  // where the won trick goes (motion.js)
     }
 
     // Your hand: legal cards raised. A card is played with a click, or on a phone lifted by a
@@ -585,7 +595,6 @@ function tablePage(code) {
           : legalCards.has(c) && (lifted === null ? legalList.indexOf(c) === selected : lifted === c);
         return h("button", { class: `card ${legal ? "legal" : myTurn && v.phase === "play" ? "illegal" : ""} ${chosen ? "selected" : ""} ${hintCard === c ? "hinted" : ""}`,
                              "data-card": c, "aria-pressed": exchanging ? String(chosen) : null,
-                             "aria-label": cardLabel(c) + (legalCards.has(c) ? " (playable)" : ""),
                              "aria-disabled": legal ? null : "true", tabindex: legal ? null : "-1",
                              onclick: () => {
                                if (exchanging) { if (picked.has(c)) picked.delete(c); else picked.add(c); render(); }
@@ -603,17 +612,17 @@ function tablePage(code) {
     const blinds = legal("call", (a) => a.blind);
     if (calls.length) {
       controls.append(h("span", {}, "Your call:"),
-        ...calls.map((a) => h("button", { class: "call", "data-call": a.tricks, onclick: () => act(a) }, a.tricks)));
+        ...calls.map((a) => h("button", { class: "call", "data-call": a.tricks, "aria-label": `Call ${a.tricks}`, onclick: () => act(a) }, a.tricks)));
     }
     if (blinds.length) {
       controls.append(h("span", {}, "Blind (doubled):"),
-        ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, onclick: () => act(a) }, a.tricks)));
+        ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, "aria-label": `Call ${a.tricks} blind`, onclick: () => act(a) }, a.tricks)));
     }
     for (const a of legal("look")) controls.append(h("button", { id: "look", onclick: () => act(a) }, "Look at my cards"));
     const bids = legal("bid");
     if (bids.length) {
       controls.append(h("span", {}, "Your bid:"),
-        ...bids.map((a) => h("button", { class: "bid", "data-bid": a.tricks, onclick: () => act(a) }, a.tricks)));
+        ...bids.map((a) => h("button", { class: "bid", "data-bid": a.tricks, "aria-label": `Bid ${a.tricks}`, onclick: () => act(a) }, a.tricks)));
     }
     for (const a of legal("pass")) controls.append(h("button", { id: "pass", onclick: () => act(a) }, "Pass"));
     const trumps = legal("trump");
@@ -692,7 +701,7 @@ function tablePage(code) {
       mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
         " play, digits + ", h("kbd", {}, "Enter"), " call or bid, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
       ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []),
-      v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton()) : gameOverActions(t));
+      v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton(), soundToggle()) : gameOverActions(t));
     tickClock();
 
     // A scoreboard after each deal and at the end.
@@ -744,7 +753,7 @@ function tablePage(code) {
       h("div", { class: "panel", role: "dialog", "aria-label": "Continue on another device" },
         h("h2", {}, "Continue on another device"),
         h("p", {}, "Open this link on the other device within 10 minutes. Your seat moves there, and this device will only watch. Keep it to yourself: whoever opens it takes your seat."),
-        h("input", { id: "handoff-link", value: link, readonly: true, onclick: (e) => e.target.select() }),
+        h("input", { id: "handoff-link", "aria-label": "Link for the other device", value: link, readonly: true, onclick: (e) => e.target.select() }),
         h("div", { class: "row" }, h("button", { onclick: () => copyLink(link, "handoff-link") }, "Copy link"),
           h("button", { id: "close-handoff", onclick: () => modal.remove() }, "Close"))));
     document.body.append(modal);
@@ -1066,7 +1075,7 @@ async function statsPage() {
 async function newSheetPage() {
   const m = await getMeta();
   const presetSel = h("select", { id: "sheet-preset" }, m.presets.map((p) => h("option", { value: p.name }, p.title)));
-  const names = [0, 1, 2, 3].map((i) => h("input", { id: `sheet-name-${i}`, maxlength: 24, value: ["North", "East", "South", "West"][i] }));
+  const names = [0, 1, 2, 3].map((i) => h("input", { id: `sheet-name-${i}`, maxlength: 24, value: ["North", "East", "South", "West"][i], "aria-label": `Player ${i + 1}'s name` }));
   const err = h("p", { class: "error" });
   app.append(h("form", { class: "panel", onsubmit: async (e) => {
     e.preventDefault();
@@ -1129,7 +1138,7 @@ async function sheetPage(code) {
       h("h2", {}, `Score sheet ${grouped(code)}`),
       h("p", {}, `${sheet.preset}${sheet.deals_planned ? ` · ${sheet.deals_planned} deals` : ""}`,
         sheet.rows.length ? ` · ${sheet.complete ? "finished, won by" : "leading"}: ${leaders}` : ""),
-      h("div", { class: "row" }, h("input", { value: link, readonly: true, id: "sheet-link" }),
+      h("div", { class: "row" }, h("input", { value: link, readonly: true, id: "sheet-link", "aria-label": "Score sheet link" }),
         h("span", { class: "muted" }, key ? "Anyone with the link can follow the score; only this browser can edit." : "View only.")),
       scrolling(table),
       key ? h("form", { onsubmit: addDeal, id: "deal-form" }, h("h3", {}, `Deal ${sheet.rows.length + 1}`),

@@ -25,11 +25,16 @@ export function sortHand(cards) {
   });
 }
 
-export function cardLabel(text) {
-  const { rank, suit } = parseCard(text);
-  const names = { J: "jack", Q: "queen", K: "king", A: "ace" };
+/** A card's name as a person says it ("10H": "10 of hearts", "KS": "king of spades"): the one
+ * place the page names a card, for the screen reader's names and every sentence about a card. */
+export function cardName(card) {
+  const { rank, suit } = parseCard(card);
+  const names = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
   return `${names[rank] || rank} of ${SUIT_NAMES[suit]}`;
 }
+
+// The name cardName had before (app.js still calls it by that name).
+export const cardLabel = cardName;
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -45,7 +50,7 @@ export function cardSvg(text) {
   const { rank, suit } = parseCard(text);
   const colour = SUIT_COLOURS[suit];
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-face", role: "img",
-                          "aria-label": cardLabel(text) });
+                          "aria-label": cardName(text) });
   svg.appendChild(el("rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 9, fill: "#fffdf8",
                                stroke: "#9a9488", "stroke-width": 2 }));
   const corner = (x, y, rotate) => {
