@@ -1,6 +1,8 @@
 // Playing cards drawn as SVG, written for this project. Four-colour suits keep every card
 // legible at a glance on a small screen: spades black, hearts red, clubs green, diamonds blue.
 
+import { num, t } from "/static/i18n.js";
+
 export const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
 export const SUIT_NAMES = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 export const SUIT_COLOURS = { S: "#1b1b1f", H: "#c8102e", C: "#137a35", D: "#1c4fc4" };
@@ -25,10 +27,16 @@ export function sortHand(cards) {
   });
 }
 
-export function cardLabel(text) {
+/** A card as the reader's language says it: "king of spades", "हुकुमको बादशाह", ... */
+export function cardName(text) {
   const { rank, suit } = parseCard(text);
-  const names = { J: "jack", Q: "queen", K: "king", A: "ace" };
-  return `${names[rank] || rank} of ${SUIT_NAMES[suit]}`;
+  const names = { J: t("jack"), Q: t("queen"), K: t("king"), A: t("ace") };
+  return t("{rank} of {suit}", { rank: names[rank] || num(Number(rank === "T" ? 10 : rank)), suit: suitName(suit) });
+}
+
+/** A suit's name in the reader's language ("spades"). */
+export function suitName(suit) {
+  return { S: t("spades"), H: t("hearts"), C: t("clubs"), D: t("diamonds") }[suit];
 }
 
 const NS = "http://www.w3.org/2000/svg";
@@ -45,7 +53,7 @@ export function cardSvg(text) {
   const { rank, suit } = parseCard(text);
   const colour = SUIT_COLOURS[suit];
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-face", role: "img",
-                          "aria-label": cardLabel(text) });
+                          "aria-label": cardName(text) });
   svg.appendChild(el("rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 9, fill: "#fffdf8",
                                stroke: "#9a9488", "stroke-width": 2 }));
   const corner = (x, y, rotate) => {
