@@ -111,7 +111,7 @@ function topbar() {
   const menu = h("select", { id: "language", "aria-label": t("Language") },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === lang }, name)));
   menu.addEventListener("change", () => chooseLanguage(menu.value));
-  document.querySelector(".topbar nav").append(menu);
+  document.querySelector(".topbar").append(menu);  // beside the links, in sight however they scroll
 }
 
 function route() {
@@ -902,7 +902,7 @@ function botLevel(spec) {
 // names them) in the reader's language.
 function personName(name) {
   const m = /^([A-Za-z][\w-]*) bot(?: (\d+))?$/.exec(String(name));
-  if (!m || botLevel(m[1]) === m[1]) return name;
+  if (lang === "en" || !m || botLevel(m[1]) === m[1]) return name;
   return m[2] ? t("{level} bot {number}", { level: botLevel(m[1]), number: Number(m[2]) }) : t("{level} bot", { level: botLevel(m[1]) });
 }
 

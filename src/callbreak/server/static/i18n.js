@@ -20,10 +20,14 @@ function pick() {
 
 export const lang = pick();
 let messages = {};
-// The digits named outright: each language's own (CLDR's default), whatever the browser's data.
+// The digits named outright: each language's own (CLDR's default), whatever the browser's data;
+// a browser without a language's data (Chromium has no Nepali) writes as its nearest one does
+// (Nepali groups digits as Hindi does), in the language's digits still.
 const NUMERALS = { en: "latn", ne: "deva", hi: "latn", bn: "beng" };
-/** The locale for numbers and dates: the language with its digits. */
-export const locale = `${lang}-u-nu-${NUMERALS[lang]}`;
+const NEAREST = { ne: "hi" };
+const known = Intl.NumberFormat.supportedLocalesOf([lang]).length ? lang : NEAREST[lang] || "en";
+/** The locale for numbers and dates: the language (or its nearest) with its digits. */
+export const locale = `${known}-u-nu-${NUMERALS[lang]}`;
 const plural = new Intl.PluralRules(lang);
 const numbers = new Intl.NumberFormat(locale);
 const tenthsFormat = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
