@@ -888,12 +888,13 @@ function tablePage(code) {
 // A wide table scrolls sideways inside its panel rather than widening the page on a phone.
 const PHONE = window.matchMedia("(max-width: 560px)");
 
-// A bot's level by name, in the reader's language (a level the page does not know stays as sent).
+// A bot's level by name, in the reader's language (English keeps the names the bots are
+// registered by; a level the page does not know stays as sent).
 function botLevel(spec) {
   const level = String(spec).split(":")[0].toLowerCase();
   const words = { beginner: t("beginner"), expert: t("expert"), greedy: t("greedy"), heuristic: t("heuristic"),
-    "heuristic-overcall": t("heuristic, calls one more"), "heuristic-undercall": t("heuristic, calls one fewer"),
-    ismcts: t("tree search (ISMCTS)"), neural: t("neural network"), "openspiel-ismcts": t("OpenSpiel tree search"),
+    "heuristic-overcall": t("heuristic-overcall"), "heuristic-undercall": t("heuristic-undercall"),
+    ismcts: t("ismcts"), neural: t("neural"), "openspiel-ismcts": t("openspiel-ismcts"),
     random: t("random"), search: t("search"), remote: t("remote") };
   return words[level] || spec;
 }
