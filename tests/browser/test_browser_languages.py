@@ -96,7 +96,6 @@ def test_a_whole_game_on_a_phone_reads_in_the_browsers_language(browser: Any, ba
     page.select_option("#bot-speed", "0")
     page.click("#create")
     page.wait_for_selector("#start")
-    code = page.locator("#room-code").inner_text().replace("-", "")
     check_page(page, lang, "the table's lobby")
     page.click("#start")
     # The game, tapped through; the table read (and kept as a picture) once cards are down.

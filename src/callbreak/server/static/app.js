@@ -3,7 +3,7 @@
 // is sent and sends actions with the seat's token and the state version they were made against.
 
 import { cardBack, cardName, cardSvg, sortHand, suitName, SUITS } from "/static/cards.js";
-import { chooseLanguage, format, lang, LANGUAGES, locale, num, t, tenths, tn } from "/static/i18n.js";
+import { botLevel, chooseLanguage, format, lang, LANGUAGES, locale, num, personName, t, tenths, tn } from "/static/i18n.js";
 
 const app = document.getElementById("app");
 const store = window.localStorage;
@@ -887,25 +887,6 @@ function tablePage(code) {
 
 // A wide table scrolls sideways inside its panel rather than widening the page on a phone.
 const PHONE = window.matchMedia("(max-width: 560px)");
-
-// A bot's level by name, in the reader's language (English keeps the names the bots are
-// registered by; a level the page does not know stays as sent).
-function botLevel(spec) {
-  const level = String(spec).split(":")[0].toLowerCase();
-  const words = { beginner: t("beginner"), expert: t("expert"), greedy: t("greedy"), heuristic: t("heuristic"),
-    "heuristic-overcall": t("heuristic-overcall"), "heuristic-undercall": t("heuristic-undercall"),
-    ismcts: t("ismcts"), neural: t("neural"), "openspiel-ismcts": t("openspiel-ismcts"),
-    random: t("random"), search: t("search"), remote: t("remote") };
-  return words[level] || spec;
-}
-
-// A seat's name as shown: a person's as they typed it; a bot's ("Expert bot 3", as the server
-// names them) in the reader's language.
-function personName(name) {
-  const m = /^([A-Za-z][\w-]*) bot(?: (\d+))?$/.exec(String(name));
-  if (lang === "en" || !m || botLevel(m[1]) === m[1]) return name;
-  return m[2] ? t("{level} bot {number}", { level: botLevel(m[1]), number: Number(m[2]) }) : t("{level} bot", { level: botLevel(m[1]) });
-}
 
 // "Deal 2 of 5" (Call Break) or "Hand 3" (the related games count hands).
 function dealOf(isDeal, number, total) {

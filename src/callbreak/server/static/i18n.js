@@ -37,8 +37,12 @@ const tenthsFormat = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, m
 document.documentElement.lang = lang;
 document.cookie = `lang=${lang}; path=/; max-age=31536000; samesite=lax`;
 if (lang !== "en") {
-  const r = await fetch(`/api/i18n/${lang}`);
-  if (r.ok) messages = await r.json();
+  try {
+    const r = await fetch(`/api/i18n/${lang}`);
+    if (r.ok) messages = await r.json();
+  } catch {
+    // No catalog (the server unreachable): the page still works, in English.
+  }
 }
 
 /** Chooses a language for this browser and reloads the page in it. */
@@ -80,7 +84,26 @@ export function tenths(value) {
   return value % 10 ? tenthsFormat.format(value / 10) : numbers.format(value / 10);
 }
 
-/** Digits inside a text the server wrote (a room code stays as it is: it is typed back). */
-export function digits(text) {
-  return String(text).replace(/[0-9]+(\.[0-9]+)?/g, (d) => (d.includes(".") ? tenthsFormat.format(Number(d)) : num(Number(d))));
+/** ``n`` with exactly ``places`` decimals (a review's 0.25 points lost), in the language's digits. */
+export function fixed(n, places) {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: places, maximumFractionDigits: places }).format(n);
+}
+
+// A bot's level by name, in the reader's language (English keeps the names the bots are
+// registered by; a level the page does not know stays as sent).
+export function botLevel(spec) {
+  const level = String(spec).split(":")[0].toLowerCase();
+  const words = { beginner: t("beginner"), expert: t("expert"), greedy: t("greedy"), heuristic: t("heuristic"),
+    "heuristic-overcall": t("heuristic-overcall"), "heuristic-undercall": t("heuristic-undercall"),
+    ismcts: t("ismcts"), neural: t("neural"), "openspiel-ismcts": t("openspiel-ismcts"),
+    random: t("random"), search: t("search"), remote: t("remote") };
+  return words[level] || spec;
+}
+
+// A seat's name as shown: a person's as they typed it; a bot's ("Expert bot 3", as the server
+// names them) in the reader's language.
+export function personName(name) {
+  const m = /^([A-Za-z][\w-]*) bot(?: (\d+))?$/.exec(String(name));
+  if (lang === "en" || !m || botLevel(m[1]) === m[1]) return name;
+  return m[2] ? t("{level} bot {number}", { level: botLevel(m[1]), number: Number(m[2]) }) : t("{level} bot", { level: botLevel(m[1]) });
 }

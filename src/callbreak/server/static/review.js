@@ -5,14 +5,22 @@
 // expected score (points given away so far) as an inline SVG. Judged from each seat's own view.
 
 import { cardSvg } from "/static/cards.js";
-import { num, t, tn } from "/static/i18n.js";
+import { fixed, num, personName, t } from "/static/i18n.js";
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"];
 const MARK = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??", forced: "", "not judged": "" };
 // Each judgement's word, in the reader's language (the review names them in English).
 const LABEL = () => ({ best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"), mistake: t("mistake"),
   blunder: t("blunder"), forced: t("forced"), "not judged": t("not judged") });
-const signed = (v) => `${v >= 0 ? "+" : "−"}${num(Number(Math.abs(v).toFixed(2)))}`;
+const signed = (v) => `${v >= 0 ? "+" : ""}${fixed(v, 2)}`;
+// A call or a bid as the review names it ("call 3", "blind call 3", "bid 5"), in the reader's words.
+function choiceText(text) {
+  const m = /^(blind call|call|bid) (\d+)$/.exec(String(text));
+  if (!m) return text;
+  const tricks = Number(m[2]);
+  return m[1] === "bid" ? t("bid {tricks}", { tricks }) : m[1] === "call" ? t("call {tricks}", { tricks }) : t("call {tricks} blind", { tricks });
+}
+const digitsOf = (word) => (/^\d+$/.test(word) ? num(Number(word)) : word);  // a call "3", not "blind 3"
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, ...children) {
@@ -46,7 +54,7 @@ function chart(review) {
     "aria-label": t("Each seat's running expected score over the game"), style: "width:100%;height:auto" });
   root.append(svg("line", { x1: pad, y1: y(0), x2: w - 8, y2: y(0), stroke: "#999" }),
     svg("text", { x: 2, y: y(0) + 4, "font-size": 11 }, num(0)),
-    svg("text", { x: 2, y: y(low) + 4, "font-size": 11 }, num(Number(low.toFixed(1)))),
+    svg("text", { x: 2, y: y(low) + 4, "font-size": 11 }, fixed(low, 1)),
     svg("text", { x: pad, y: hgt - 6, "font-size": 11 }, review.judge && review.judge !== "expert"
       ? t("decisions →  (points given away against the {judge} bot's choices)", { judge: review.judge })
       : t("decisions →  (points given away against the expert's choices)")));
@@ -84,20 +92,20 @@ function position(h, d) {
 }
 
 function decisionRow(h, d, seats) {
-  const choice = d.kind === "play" ? h("span", { class: "card review-card" }, cardSvg(d.chosen)) : h("strong", {}, d.chosen);
+  const choice = d.kind === "play" ? h("span", { class: "card review-card" }, cardSvg(d.chosen)) : h("strong", {}, choiceText(d.chosen));
   // A "best" decision is within the search's noise of the top: no "better" beside it, no "−0.00".
-  const better = d.better ? (d.kind === "play" ? h("span", {}, ` ${t("better:")} `, h("span", { class: "card review-card" }, cardSvg(d.better))) : h("span", {}, ` ${t("better:")} ${d.better}`)) : null;
+  const better = d.better ? (d.kind === "play" ? h("span", {}, ` ${t("better:")} `, h("span", { class: "card review-card" }, cardSvg(d.better))) : h("span", {}, ` ${t("better:")} ${choiceText(d.better)}`)) : null;
   let detail = null;
   const top = d.top || Object.entries(d.values || {}).sort((a, b) => b[1] - a[1]).slice(0, 3);
   if (d.kind === "call" && d.tricks.length) {
     const likely = d.tricks.indexOf(Math.max(...d.tricks));
     detail = h("div", { class: "muted" }, t("tricks most likely {likely}; expected score by call:", { likely }), " ",
-      top.map(([k, v]) => `${num(Number(k.replace("call ", "")))}: ${signed(v)}`).join(", "));
+      top.map(([k, v]) => `${digitsOf(k.replace("call ", ""))}: ${signed(v)}`).join(", "));
   } else if (d.kind === "call" && top.length) {  // a related game's bid, trump, in or out, exchange
     detail = h("div", { class: "muted review-values" }, t("expected points by choice:"), " ",
       top.map(([k, v]) => `${k}: ${signed(v)}`).join(", "));
   }
-  const lost = d.label !== "best" && d.lost >= 0.005 ? h("span", { class: "muted" }, ` ${signed(-d.lost)}`) : null;
+  const lost = d.label !== "best" && d.lost >= 0.005 ? h("span", { class: "muted" }, ` −${fixed(d.lost, 2)}`) : null;
   return h("li", { class: `review-decision label-${d.label.replace(" ", "-")}`, "data-index": d.index, "data-label": d.label },
     h("span", { class: "review-when" }, describe(d, seats), " "), choice,
     h("span", { class: "review-label" }, ` ${MARK[d.label] || ""} ${LABEL()[d.label] || d.label}`),
@@ -132,13 +140,13 @@ export async function reviewPage(root, code, h, api) {
   panel.querySelector("#review-intro").textContent = judge === "expert"
     ? t("Every call and card judged by the expert from what that player could see at the time, never the hidden hands.")
     : t("Every decision (bids, trumps, in or out, exchanges and cards) judged by the {judge} bot, the strongest that plays {game}, from what that player could see at the time, never the hidden hands: each choice played out to the end of the hand over deals the others could hold.", { judge, game: review.title || review.game });
-  const seats = review.seats.map((name, s) => `${t("Seat {seat}", { seat: s + 1 })} · ${name}`);
+  const seats = review.seats.map((name, s) => `${t("Seat {seat}", { seat: s + 1 })} · ${personName(name)}`);
   status.textContent = "";
   const summary = h("table", { class: "scores", id: "review-summary" },
     h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", { title: t("the share of the points at stake kept: random play scores about {random}%, the expert about {expert}%", { random: 15, expert: 98 }) }, t("Accuracy")), h("th", {}, t("Points lost")), h("th", {}, t("Mistakes")), h("th", {}, t("Blunders")))),
     h("tbody", {}, review.summary.map((s) => h("tr", {},
       h("td", {}, h("span", { style: `color:${COLOURS[s.seat % COLOURS.length]}` }, "■ "), seats[s.seat]),
-      h("td", {}, t("{percent}%", { percent: Math.round(s.accuracy) })), h("td", {}, num(Number(s.lost.toFixed(2)))),
+      h("td", {}, t("{percent}%", { percent: Math.round(s.accuracy) })), h("td", {}, fixed(s.lost, 2)),
       h("td", {}, num(s.counts.mistake)), h("td", {}, num(s.counts.blunder))))));
   const byIndex = new Map(review.decisions.map((d) => [d.index, d]));
   const key = review.key_moments.map((i) => byIndex.get(i));
