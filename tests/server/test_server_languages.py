@@ -4,6 +4,7 @@ server's own, and an engine's illegal move) reaches a player in their language."
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -102,3 +103,19 @@ def test_an_engine_refusal_reaches_the_player_in_their_language(client: TestClie
     assert bengali["play"] == said("bn", "you cannot play {card} now").format(card=sign)
     assert bengali["call"] == said("bn", "that call is outside what these rules allow")
     assert not re.search(r"[A-Za-z]{3,}", bengali["play"] + bengali["call"])
+
+
+def test_a_refusal_on_the_table_socket_is_told_in_the_pages_language(client: TestClient) -> None:
+    made = create(client, bots="random", deals=1)
+    code, token = made["code"], made["token"]
+    client.cookies.clear()
+    client.cookies.set("lang", "ne")  # the page's choice, sent with the socket's handshake
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        assert ws.receive_json()["type"] == "welcome"
+        assert ws.receive_json()["type"] == "state"
+        ws.send_text(json.dumps({"type": "action", "token": token, "version": 0,
+                                 "action": {"type": "call", "tricks": 1}}))
+        reply = ws.receive_json()
+    assert reply["code"] == "not_playing"
+    assert reply["message"] == said("ne", "the game has not started yet") != "the game has not started yet"
