@@ -487,7 +487,9 @@ function tablePage(code) {
                                    placeholder: t("Your name") });
     const seatSlot = (s) => {
       const mine = s.seat === me;
-      const label = s.kind === "open" ? t("Open — the {level} bot plays unless someone sits", { level: botLevel(table.bots[s.seat]) }) : personName(s.name);
+      const level = botLevel(table.bots[s.seat]);
+      const label = s.kind === "open" ? (article(level) === "an" ? t("Open — an {level} bot plays unless someone sits", { level })
+        : t("Open — a {level} bot plays unless someone sits", { level })) : personName(s.name);
       const takeable = s.kind === "open" && (me === null || me === undefined ? true : true);
       return h("div", { class: `seat-slot ${s.kind !== "open" ? "taken" : ""} ${mine ? "me" : ""}`,
                         "data-seat": s.seat },
@@ -892,6 +894,10 @@ const PHONE = window.matchMedia("(max-width: 560px)");
 function dealOf(isDeal, number, total) {
   if (isDeal) return total ? t("Deal {number} of {total}", { number, total }) : t("Deal {number}", { number });
   return total ? t("Hand {number} of {total}", { number, total }) : t("Hand {number}", { number });
+}
+
+function article(word) {  // English's a or an (the other languages' messages have none)
+  return /^[aeiou]/i.test(word) ? "an" : "a";
 }
 
 function botMark() {
