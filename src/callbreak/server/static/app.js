@@ -29,6 +29,13 @@ function points(value) {
   return tenths(value);  // kept in tenths of a point; written in the reader's digits
 }
 
+// A sentence in the reader's words with a link where its {link} stands (each language puts it
+// where its word order wants it).
+function withLink(sentence, link) {
+  const [before, after = ""] = sentence.split("{link}");
+  return [before, link, after];
+}
+
 function grouped(code) {
   return code.replace(/(.{4})(?=.)/g, "$1-");
 }
@@ -300,8 +307,8 @@ async function homePage() {
         h("p", { class: "muted" }, t("Got a link? Just open it. Or type the room code:")),
         joinCode, h("p", {}, h("button", { type: "submit", id: "join-go" }, t("Go to table"))),
         h("h3", {}, t("Playing with real cards?")),
-        h("p", {}, h("a", { href: "/scorekeeper", "data-link": true }, t("Open the scorekeeper")),
-          " ", t("to keep the score of a game at a real table.")))));
+        h("p", {}, withLink(t("{link} to keep the score of a game at a real table."),
+          h("a", { href: "/scorekeeper", "data-link": true }, t("Open the scorekeeper")))))));
 }
 
 // --- the table -----------------------------------------------------------------------------
@@ -468,7 +475,7 @@ function tablePage(code) {
 
   function renderMissing() {
     root.replaceChildren(h("div", { class: "panel" }, h("h2", {}, t("No open table with that code")),
-      h("p", {}, t("Check the code, or look for the game in the history."), " ", h("a", { href: "/history", "data-link": true }, t("History")))));
+      h("p", {}, withLink(t("Check the code, or look for the game in the {link}."), h("a", { href: "/history", "data-link": true }, t("history"))))));
   }
 
   function render() {
