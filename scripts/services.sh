@@ -16,6 +16,12 @@ apt_install() {
 [ -x /usr/bin/chromium ] || apt_install chromium
 [ -x /usr/bin/chromium ] && export CALLBREAK_CHROMIUM=/usr/bin/chromium
 [ -x /usr/bin/chromium ] || services_say "no chromium: the browser tests will be skipped"
+# Devanagari and Bengali faces: without them the Nepali, Hindi and Bengali pages' screenshots
+# (test-artifacts/table-<lang>.png) show empty boxes; the tests read the text either way.
+if command -v fc-list >/dev/null; then
+  [ -n "$(fc-list :lang=hi)" ] || apt_install fonts-lohit-deva
+  [ -n "$(fc-list :lang=bn)" ] || apt_install fonts-lohit-beng-bengali
+fi
 
 # axe-core, which the accessibility tests inject into the pages, into the repository's node_modules.
 if command -v npm >/dev/null; then

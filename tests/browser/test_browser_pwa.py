@@ -92,8 +92,15 @@ def test_the_worker_controls_the_page_keeps_the_shell_not_the_game_and_shows_the
     text = page.locator("#offline").inner_text()
     assert "You are offline" in text and "kept on the server" in text and "reload" in text.lower()
     shot(page, "pwa-offline-phone")
+    # The offline page cannot fetch a catalog: it carries its words, in the player's language.
+    page.evaluate("localStorage.setItem('callbreak:lang', 'bn')")
+    page.goto(f"{base_url}/t/{code}")
+    page.wait_for_selector("#offline [lang=bn]:not([hidden])")
+    assert "আপনি অফলাইনে আছেন" in page.locator("#offline").inner_text()
+    assert "You are offline" not in page.locator("#offline").inner_text()
+    page.evaluate("localStorage.removeItem('callbreak:lang')")
     context.set_offline(False)
-    page.click("#reload")
+    page.click("#offline .reload >> visible=true")
     page.wait_for_selector("#hand .card")  # back at the table, in the game the server kept
     assert page.url == f"{base_url}/t/{code}"
     assert not errors, errors

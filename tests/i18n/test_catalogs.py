@@ -7,29 +7,24 @@ English string added without its catalog entries fails here, naming the string a
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 from callbreak import i18n
+from callbreak.i18n.catalogs import template
 
-SRC = Path(i18n.__file__).resolve().parent.parent
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 
 
 def extracted(domain: str) -> dict[str, str]:
-    """Each message id of a domain, with the first file it appears in."""
+    """Each message id of a domain, with the first file it appears in (what the catalogs'
+    template holds: ``python -m callbreak.i18n.catalogs`` writes the same)."""
     found: dict[str, str] = {}
-    for pattern, method, keywords in i18n.DOMAINS[domain]:
-        for path in sorted(SRC.glob(pattern)):
-            for _line, message, _comments, _context in extract_from_file(
-                method, str(path), keywords=keywords, comment_tags=(), strip_comment_tags=True
-            ):
-                msgid = message[0] if isinstance(message, tuple) else message
-                if msgid:
-                    found.setdefault(msgid, str(path.relative_to(SRC)))
+    for message in template(domain):
+        msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+        if msgid:
+            found.setdefault(msgid, message.locations[0][0] if message.locations else "?")
     return found
 
 

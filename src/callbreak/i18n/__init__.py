@@ -15,8 +15,10 @@ import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
+from babel.messages.extract import extract_javascript as babel_extract_javascript
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -33,14 +35,22 @@ Keywords = dict[str, "tuple[int, int] | None"]
 PY_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
 JS_KEYWORDS: Keywords = {"t": None, "tn": (1, 2)}
 DOMAINS: dict[str, list[tuple[str, str, Keywords]]] = {
-    "web": [("server/static/**/*.js", "javascript", JS_KEYWORDS)],
-    "server": [("server/**/*.py", "python", PY_KEYWORDS)],
+    "web": [("server/static/**/*.js", "callbreak.i18n:extract_javascript", JS_KEYWORDS)],
+    "server": [("server/**/*.py", "python", PY_KEYWORDS),
+               # the lobby's words that the rules, games and bots define, listed by the server
+               ("server/words.py", "callbreak.server.words:extract", {})],
     "terminal": [("cli/tui/**/*.py", "python", PY_KEYWORDS), ("cli/play.py", "python", PY_KEYWORDS),
                  ("cli/review.py", "python", PY_KEYWORDS)],
     "review": [("review/**/*.py", "python", PY_KEYWORDS)],
     # Cards named in words ("king of spades"), for every sentence that names one.
     "cards": [("i18n/cards.py", "python", PY_KEYWORDS)],
 }
+
+
+def extract_javascript(fileobj: Any, keywords: Any, comment_tags: Any, options: dict[str, Any]) -> Any:
+    """Babel's JavaScript extraction, reading inside template strings too: the page writes
+    `${t("...")}`, which the plain extractor passes over without a word."""
+    return babel_extract_javascript(fileobj, keywords, comment_tags, {**options, "parse_template_string": True})  # type: ignore[typeddict-item]
 
 
 def supported(lang: str | None) -> str | None:

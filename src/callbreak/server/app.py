@@ -26,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from callbreak import i18n
 from callbreak.core import CallbreakError, format_points
 from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
@@ -51,11 +52,13 @@ from callbreak.server.tables import (
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
     MAX_MESSAGE_BYTES,
+    N_,
     MessageError,
     dumps,
     error_json,
     parse_message,
     public_action_json,
+    say,
     view_json,
 )
 from callbreak.store import Store
@@ -70,7 +73,7 @@ STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
           "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "server_full": 503,
-          "rate_limited": 429}
+          "rate_limited": 429, "no_language": 404}
 
 
 # What `callbreak serve` prints, in every process: the time and the process id come first.
@@ -199,11 +202,12 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     app.state.watch = watch
 
     @app.exception_handler(MessageError)
-    async def _refused(_request: Request, e: MessageError) -> JSONResponse:
+    async def _refused(request: Request, e: MessageError) -> JSONResponse:
+        message = e.text(language_of(request))
         if isinstance(e, Refusal):  # a limit: when to try again
-            return JSONResponse({"error": e.code, "message": e.message, "retry_after": e.retry_after},
+            return JSONResponse({"error": e.code, "message": message, "retry_after": e.retry_after},
                                 status_code=STATUS.get(e.code, 429), headers={"Retry-After": str(e.retry_after)})
-        return JSONResponse({"error": e.code, "message": e.message}, status_code=STATUS.get(e.code, 400))
+        return JSONResponse({"error": e.code, "message": message}, status_code=STATUS.get(e.code, 400))
 
     @app.exception_handler(RequestValidationError)
     async def _bad_parameter(_request: Request, e: RequestValidationError) -> JSONResponse:
@@ -283,22 +287,33 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     # --- lobby -----------------------------------------------------------------------------
 
+    @app.get("/api/i18n/{lang}")
+    async def page_catalog(lang: str) -> Response:
+        """The page's words in ``lang`` (message id to text; a plural's forms joined by NUL): the
+        page loads it before it first draws. Changes only with a release: cacheable."""
+        if lang not in i18n.LANGUAGES:
+            raise MessageError("no_language", N_("no language {lang}; languages are: {languages}"),
+                               lang=repr(lang), languages=", ".join(i18n.LANGUAGES))
+        return JSONResponse(i18n.catalog(lang, "web"), headers={"Cache-Control": "public, max-age=3600"})
+
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    async def meta(request: Request) -> dict[str, Any]:
         callbreak = {"game": engines.CALLBREAK}
-        return {"presets": [{"name": p.name, "title": p.title,
-                             "description": p.description, "rules": p.rules.to_dict()}
+        lang = language_of(request)
+        tr = i18n.gettext_for(lang, "server")  # the lobby's words that the rules and bots define
+        return {"presets": [{"name": p.name, "title": tr(p.title),
+                             "description": tr(p.description), "rules": p.rules.to_dict()}
                             for p in PRESETS.values()],
                 "bots": engines.bot_levels(callbreak), "strongest_bot": engines.strongest_bot(callbreak),
-                "bot_descriptions": engines.bot_descriptions(callbreak),
+                "bot_descriptions": {k: tr(v) for k, v in engines.bot_descriptions(callbreak).items()},
                 "url_bots": service.url_bots,
-                "games": [{"name": g.name, "title": g.title, "description": g.description,
+                "games": [{"name": g.name, "title": tr(g.title), "description": tr(g.description),
                            "min_players": g.seats[0], "max_players": g.seats[-1],
-                           "presets": [{"name": p.name, "title": p.title, "description": p.description}
+                           "presets": [{"name": p.name, "title": tr(p.title), "description": tr(p.description)}
                                        for p in g.presets],
                            "options": g.make_options(None, {}).to_dict(),
                            "bots": engines.bot_levels({"game": g.name}),
-                           "bot_descriptions": engines.bot_descriptions({"game": g.name}),
+                           "bot_descriptions": {k: tr(v) for k, v in engines.bot_descriptions({"game": g.name}).items()},
                            "strongest_bot": engines.strongest_bot({"game": g.name})}
                           for g in games()],
                 "practice": service.practice, "max_message_bytes": MAX_MESSAGE_BYTES,
@@ -445,7 +460,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         token = data.get("token")
         seat = table.seat_of(token)
         if token is not None and seat is None:
-            raise MessageError("bad_token", "that token does not hold a seat at this table")
+            raise MessageError("bad_token", N_("that token does not hold a seat at this table"))
         return service.state_message(table, seat)
 
     @app.post("/api/tables/{code}/hint")
@@ -471,6 +486,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
+        lang = language_of(ws)  # the socket's refusals are told in the language of the page that opened it
         if draining.is_set():  # stopping: the page reconnects, to another process
             await ws.close(code=1012)
             return
@@ -480,7 +496,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         except MessageError as e:
             finished = service.closed_with_rematch(code) if e.code == "no_table" else None
             if finished is None:
-                await ws.send_json(error_json(e.code, e.message))
+                await ws.send_json(error_json(e.code, e.text(lang)))
                 await ws.close(code=4404)
                 return
             refusal = e
@@ -550,7 +566,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                         if finished is not None:  # only its seated players may learn where they went
                             seat = finished.seat_of(token)
                             assert finished.rematch_code is not None
-                            send(error_json(refusal.code, refusal.message) if seat is None
+                            send(error_json(refusal.code, refusal.text(lang)) if seat is None
                                  else rematch_message(finished.rematch_code, seat))
                             break
                         # The table as it is now: while we waited for the hello, another
@@ -559,8 +575,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                         conn.seat = table.seat_of(token)
                         conn.token_hash = token_hash(token) if conn.seat is not None and isinstance(token, str) else None
                         if token is not None and conn.seat is None:
-                            send(error_json("bad_token", "that token does not hold a seat at this table; "
-                                                         "you are watching"))
+                            send(error_json("bad_token", say(lang, N_("that token does not hold a seat at "
+                                                                      "this table; you are watching"))))
                         send({"type": "welcome", "seat": conn.seat, "code": table.code})
                         service.attach(table, conn)
                         attached = True
@@ -568,9 +584,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                     await handle(table, conn, message)
                 except Refusal as e:
                     metrics.refusals.labels(e.code).inc()
-                    send({**error_json(e.code, e.message), "retry_after": e.retry_after})
+                    send({**error_json(e.code, e.text(lang)), "retry_after": e.retry_after})
                 except MessageError as e:
-                    send(error_json(e.code, e.message))
+                    send(error_json(e.code, e.text(lang)))
         except WebSocketDisconnect:
             pass
         finally:
@@ -615,7 +631,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         await service.finishing(code.upper().replace("-", ""))
         stored = store.load_game(code.upper().replace("-", ""))
         if stored is None or stored.status != "over":
-            raise MessageError("no_table", "no finished game has that code")
+            raise MessageError("no_table", N_("no finished game has that code"))
         return replay_json(stored)
 
     @app.post("/api/history/{code}/review")
@@ -630,7 +646,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         await service.finishing(code.upper().replace("-", ""))  # a game whose end is being stored
         stored = store.load_game(code.upper().replace("-", ""))
         if stored is None or stored.status != "over":
-            raise MessageError("no_table", "no finished game has that code")
+            raise MessageError("no_table", N_("no finished game has that code"))
         return stored
 
     @app.get("/api/stats")
@@ -663,7 +679,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def get_sheet(code: str) -> dict[str, Any]:
         found = store.load_sheet(code.upper().replace("-", ""))
         if found is None:
-            raise MessageError("no_sheet", "no score sheet has that code")
+            raise MessageError("no_sheet", N_("no score sheet has that code"))
         return {"code": code.upper(), "sheet": scorekeeper.score_sheet(found[1])}
 
     @app.put("/api/sheets/{code}")
@@ -672,11 +688,11 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         code = code.upper().replace("-", "")
         found = store.load_sheet(code)
         if found is None:
-            raise MessageError("no_sheet", "no score sheet has that code")
+            raise MessageError("no_sheet", N_("no score sheet has that code"))
         key = data.get("key")
         if not isinstance(key, str) or not secrets.compare_digest(token_hash(key), found[0]):
-            raise MessageError("bad_key", "that edit key does not match this sheet (the link alone "
-                                          "only shows it)")
+            raise MessageError("bad_key", N_("that edit key does not match this sheet (the link alone "
+                                             "only shows it)"))
         sheet = scorekeeper.check_sheet(data.get("sheet"))
         await service.write(store.update_sheet, code, sheet)
         return {"code": code, "sheet": scorekeeper.score_sheet(sheet)}
@@ -708,6 +724,12 @@ def _drain_on_sigterm(drain: Callable[[], Awaitable[None]]) -> None:
         loop.call_soon_threadsafe(lambda: loop.create_task(drain_then_stop()))
 
     signal.signal(signal.SIGTERM, stop)
+
+
+def language_of(connection: Request | WebSocket) -> str:
+    """The language to answer in: the page's choice (its ``lang`` cookie), else the browser's
+    ``Accept-Language``, else English."""
+    return i18n.negotiate(connection.headers.get("accept-language"), connection.cookies.get("lang"))
 
 
 def _ping(store: Store) -> None:

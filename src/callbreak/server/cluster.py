@@ -38,7 +38,7 @@ from typing import Any
 
 from callbreak.server import engines
 from callbreak.server.tables import Seat, Table, TableService
-from callbreak.server.wire import MessageError
+from callbreak.server.wire import N_, MessageError
 from callbreak.store import StoredGame
 
 log = logging.getLogger("callbreak.cluster")
@@ -121,7 +121,7 @@ class Cluster:
         """A table this process just created: it owns it."""
         epoch = await self.service.write(self.store.acquire_lease, table.id, self.me, LEASE_SECONDS)
         if epoch is None:  # cannot happen for a new game; refuse rather than run it unowned
-            raise MessageError("unavailable", "the new table could not be claimed; try again")
+            raise MessageError("unavailable", N_("the new table could not be claimed; try again"))
         table.epoch, table.replica = epoch, False
         self.owned_since[table.code] = time.monotonic()
 
@@ -390,19 +390,21 @@ class Cluster:
                 # taken over meanwhile (by the tick, maybe as a new Table object): run it here
                 return await self.service.run_here(method, table.code, *args)
             if lease is None or lease[0] == self.me:
-                raise MessageError("unavailable", "the table's server process is changing; try again")
+                raise MessageError("unavailable", N_("the table's server process is changing; try again"))
             reply = await self._call(table, lease[0], method, args)
             calls += 1
             if reply is not None and not reply.get("moved"):
                 break  # (a process that has just handed the table on answers "moved": ask again)
         else:
-            raise MessageError("unavailable", "the table's server process did not answer; try again")
+            raise MessageError("unavailable", N_("the table's server process did not answer; try again"))
         return self._forwarded(table, method, reply)
 
     def _forwarded(self, table: Table, method: str, reply: dict[str, Any]) -> Any:
         """What a call run at the owner returns here, from the owner's reply."""
         if not reply.get("ok"):
-            raise MessageError(str(reply.get("code", "unavailable")), str(reply.get("message", "")))
+            params: dict[str, Any] = reply["params"] if isinstance(reply.get("params"), dict) else {}
+            raise MessageError(str(reply.get("code", "unavailable")), str(reply.get("template", reply.get("message", ""))),
+                               english=str(reply.get("message", "")), **params)
         if method == "act" and table.version >= int(reply.get("v", table.version + 1)):
             return table  # the owner's change notice came first (it is sent first) and is followed
         self.refresh(table)  # the owner stored it before answering
@@ -448,7 +450,7 @@ class Cluster:
             self.waiting.pop(call_id, None)
         log.warning("table %s: %s (call %s) had no answer from %s in %.0f s", table.code, method,
                     call_id, owner, CALL_SECONDS)
-        raise MessageError("unavailable", "the table's server process did not answer; try again")
+        raise MessageError("unavailable", N_("the table's server process did not answer; try again"))
 
     def _take_call(self, message: dict[str, Any]) -> None:
         """A call for this process: answered by a task of its own (it runs in the table's turn)."""
@@ -462,7 +464,7 @@ class Cluster:
         try:
             if table is None or table.replica:
                 reply["moved"] = True  # the caller asks the store who runs it now
-                raise MessageError("unavailable", "that table moved to another server process; try again")
+                raise MessageError("unavailable", N_("that table moved to another server process; try again"))
             if message["method"] not in FORWARDED:
                 raise MessageError("unavailable", f"{message['method']} is not run for another process")
             try:
@@ -480,7 +482,7 @@ class Cluster:
             elif message["method"] == "rematch":
                 reply["code"] = result.code
         except MessageError as e:
-            reply.update(ok=False, code=e.code, message=e.message)
+            reply.update(ok=False, code=e.code, message=e.message, template=e.template, params=e.params)
         except Exception as e:  # the caller gets a refusal, never silence
             log.exception("forwarded %s failed", message.get("method"))
             reply.update(ok=False, code="unavailable", message=f"the table's server process failed: {e}")

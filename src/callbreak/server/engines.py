@@ -18,7 +18,7 @@ from callbreak.core.game import Game, GameView
 from callbreak.games import GameInfo, game_info
 from callbreak.games.registry import option_names
 from callbreak.server import players
-from callbreak.server.wire import MessageError
+from callbreak.server.wire import N_, MessageError
 
 CALLBREAK = "callbreak"
 """The game of a table whose stored settings name none (tables made before there were others)."""
@@ -155,4 +155,4 @@ def check_bot(config: dict[str, Any], spec: Any) -> str:
     try:
         return players.check_spec(spec, game=game_of(config))
     except CallbreakError as e:
-        raise MessageError("bad_config", str(e)) from None
+        raise MessageError("bad_config", N_("these settings are not valid: {problem}"), problem=str(e), english=str(e)) from None

@@ -29,15 +29,21 @@ import math
 import os
 from collections import deque
 from dataclasses import dataclass, fields
+from typing import Any
 
-from callbreak.server.wire import MessageError
+from callbreak.server.wire import N_, MessageError
+
+
+def _too_many_tables(kind: str) -> str:
+    return (N_("at most {count} new tables a minute each; try again in {seconds} s") if kind == "guest"
+            else N_("at most {count} new tables a minute from one address; try again in {seconds} s"))
 
 
 class Refusal(MessageError):
     """A request refused by a limit: ``code``, why, and ``retry_after`` seconds to wait."""
 
-    def __init__(self, code: str, message: str, retry_after: float) -> None:
-        super().__init__(code, message)
+    def __init__(self, code: str, message: str, retry_after: float, **params: Any) -> None:
+        super().__init__(code, message, **params)
         self.retry_after = max(1, math.ceil(retry_after))  # whole seconds, as HTTP wants
 
 
@@ -161,30 +167,30 @@ class Gate:
         as the store counts them (every process's) and how many seconds ago the oldest was."""
         for kind, key in who.items():
             if key is not None and 0 < self.live[kind] <= live.get(kind, 0):
-                raise Refusal("too_many_live_tables",
-                              f"{'you have' if kind == 'guest' else 'your address has'} {live[kind]} "
-                              f"tables not yet finished, the most this server allows at once: finish or "
-                              f"leave one (a table never started closes by itself after "
-                              f"{self.limits.lobby_expiry / 60:.0f} minutes)", 60.0)
+                message = (N_("you have {count} tables not yet finished, the most this server allows at "
+                              "once: finish or leave one (a table never started closes by itself after "
+                              "{minutes} minutes)") if kind == "guest" else
+                           N_("your address has {count} tables not yet finished, the most this server "
+                              "allows at once: finish or leave one (a table never started closes by "
+                              "itself after {minutes} minutes)"))
+                raise Refusal("too_many_live_tables", message, 60.0, count=live[kind],
+                              minutes=round(self.limits.lobby_expiry / 60))
         if 0 < self.limits.live_bot_tables <= bot_tables:
-            raise Refusal("server_full", f"this server is full: it is running as many tables with bots "
-                                         f"as it can ({self.limits.live_bot_tables}); try again in a few "
-                                         f"minutes", 60.0)
+            raise Refusal("server_full", N_("this server is full: it is running as many tables with bots "
+                                            "as it can ({ceiling}); try again in a few minutes"), 60.0,
+                          ceiling=self.limits.live_bot_tables)
         for kind, (count, age) in (recent or {}).items():
             per = self.made[kind].limit
             if who.get(kind) is not None and 0 < per <= count:
-                raise Refusal("too_many_tables", f"at most {per} new tables a minute "
-                                                 f"{'each' if kind == 'guest' else 'from one address'}; "
-                                                 f"try again in {60.0 - age:.0f} s", 60.0 - age)
+                raise Refusal("too_many_tables", _too_many_tables(kind), 60.0 - age, count=per,
+                              seconds=round(60.0 - age))
         for kind, key in who.items():
             if key is None:
                 continue
             wait = self.made[kind].hit(key, now=now)
             if wait is not None:
                 per = self.made[kind].limit
-                raise Refusal("too_many_tables", f"at most {per} new tables a minute "
-                                                 f"{'each' if kind == 'guest' else 'from one address'}; "
-                                                 f"try again in {wait:.0f} s", wait)
+                raise Refusal("too_many_tables", _too_many_tables(kind), wait, count=per, seconds=round(wait))
 
     def message(self, who: dict[str, str | None], *, now: float) -> None:
         """One websocket message from ``who`` (the socket's seat owner and address)."""
@@ -193,6 +199,8 @@ class Gate:
                 continue
             wait = self.sent[kind].take(key, now=now)
             if wait is not None:
-                raise Refusal("rate_limited", f"too many messages: at most {self.sent[kind].rate:g} a "
-                                              f"second {'each' if kind == 'guest' else 'from one address'}"
-                                              f"; this one was dropped", wait)
+                message = (N_("too many messages: at most {rate} a second each; this one was dropped")
+                           if kind == "guest" else
+                           N_("too many messages: at most {rate} a second from one address; this one was "
+                              "dropped"))
+                raise Refusal("rate_limited", message, wait, rate=f"{self.sent[kind].rate:g}")

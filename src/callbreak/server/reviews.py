@@ -29,7 +29,7 @@ from callbreak.review import (
     decisions_to_judge,
     judge_decision,
 )
-from callbreak.server.wire import MessageError
+from callbreak.server.wire import N_, MessageError
 from callbreak.store import Store
 
 log = logging.getLogger("callbreak.server")
@@ -96,9 +96,9 @@ class ReviewJobs:
             check_reviewable(record)
             todo = list(decisions_to_judge(record))
         except ReviewUnavailable as e:
-            raise MessageError("no_review", str(e)) from None
+            raise MessageError("no_review", N_("this game cannot be reviewed: {problem}"), problem=str(e), english=str(e)) from None
         except CallbreakError as e:
-            raise MessageError("no_review", f"this game cannot be reviewed: {e}") from None
+            raise MessageError("no_review", N_("this game cannot be reviewed: {problem}"), problem=str(e)) from None
         job = self.jobs[stored.code] = _Job(total=len(todo))
         job.task = asyncio.get_running_loop().create_task(self._run(stored.id, record, todo, job))
         return self.status(stored)

@@ -12,7 +12,7 @@ from typing import Any
 from callbreak.core import CallbreakError, Rules, format_points, make_rules
 from callbreak.core.rules import PRESETS
 from callbreak.core.scoring import deal_points, leaders
-from callbreak.server.wire import MessageError
+from callbreak.server.wire import N_, MessageError
 
 MAX_DEALS = 100
 
@@ -27,7 +27,7 @@ def sheet_rules(data: dict[str, Any]) -> Rules:
     try:
         return make_rules(preset, **options)
     except CallbreakError as e:
-        raise MessageError("bad_sheet", str(e)) from None
+        raise MessageError("bad_sheet", N_("these rules are not valid: {problem}"), problem=str(e), english=str(e)) from None
 
 
 def check_sheet(data: Any) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def check_sheet(data: Any) -> dict[str, Any]:
     names = data.get("names") or ["North", "East", "South", "West"]
     if (not isinstance(names, list) or len(names) != 4
             or not all(isinstance(n, str) and 0 < len(n.strip()) <= 24 for n in names)):
-        raise MessageError("bad_sheet", "names must be four names of 1..24 characters")
+        raise MessageError("bad_sheet", N_("names must be four names of 1..24 characters"))
     deals = data.get("deals") or []
     if not isinstance(deals, list) or len(deals) > MAX_DEALS:
         raise MessageError("bad_sheet", f"deals must be a list of at most {MAX_DEALS} deals")
@@ -63,13 +63,13 @@ def _check_deal(n: int, deal: Any, rules: Rules) -> dict[str, Any]:
         raise MessageError("bad_sheet", f"deal {n}: blind must be four true/false values")
     for seat, c in enumerate(calls):
         if c not in rules.call_range:
-            raise MessageError("bad_sheet", f"deal {n}: call {c} of player {seat + 1} is outside "
-                                            f"{rules.min_call}..{rules.max_call}")
+            raise MessageError("bad_sheet", N_("deal {deal}: call {call} of player {player} is outside {low}..{high}"),
+                               deal=n, call=c, player=seat + 1, low=rules.min_call, high=rules.max_call)
     if any(w < 0 for w in won) or sum(won) != 13:
-        raise MessageError("bad_sheet", f"deal {n}: the tricks won must add up to 13, they add up "
-                                        f"to {sum(won)}")
+        raise MessageError("bad_sheet", N_("deal {deal}: the tricks won must add up to 13, they add up to {sum}"),
+                           deal=n, sum=sum(won))
     if any(blind) and not rules.blind_call:
-        raise MessageError("bad_sheet", f"deal {n}: this preset has no blind calls")
+        raise MessageError("bad_sheet", N_("deal {deal}: this preset has no blind calls"), deal=n)
     return {"calls": calls, "won": won, "blind": blind}
 
 

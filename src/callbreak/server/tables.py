@@ -42,6 +42,7 @@ from callbreak.server.limits import Gate, Limits
 from callbreak.server.metrics import Metrics
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
+    N_,
     MessageError,
     dumps,
     engine_refusal,
@@ -133,10 +134,10 @@ def maker_keys(who: dict[str, str | None]) -> dict[str, str | None]:
 
 def clean_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise MessageError("bad_name", "a display name is needed")
+        raise MessageError("bad_name", N_("a display name is needed"))
     text = " ".join(str(name).split())
     if len(text) > MAX_NAME:
-        raise MessageError("bad_name", f"a display name has at most {MAX_NAME} characters")
+        raise MessageError("bad_name", N_("a display name has at most {count} characters"), count=MAX_NAME)
     return text
 
 
@@ -153,20 +154,20 @@ def parse_config(data: Any, *, url_bots: bool = True) -> dict[str, Any]:
     try:
         info = game_info(name if isinstance(name, str) else repr(name))
     except CallbreakError as e:
-        raise MessageError("bad_config", str(e)) from None
+        raise MessageError("bad_config", N_("these settings are not valid: {problem}"), problem=str(e), english=str(e)) from None
     count = data.get("players", info.default_seats)
     try:
         count = info.check_seats(count)
     except CallbreakError as e:
-        raise MessageError("bad_config", str(e)) from None
+        raise MessageError("bad_config", N_("these settings are not valid: {problem}"), problem=str(e), english=str(e)) from None
     preset = data.get("preset", info.default_preset)
     try:
         info.preset(preset if isinstance(preset, str) else repr(preset))
     except CallbreakError as e:
-        raise MessageError("bad_config", str(e)) from None
+        raise MessageError("bad_config", N_("these settings are not valid: {problem}"), problem=str(e), english=str(e)) from None
     options = data.get("options") or {}
     if not isinstance(options, dict):
-        raise MessageError("bad_config", "options must be an object of option: value")
+        raise MessageError("bad_config", N_("options must be an object of option: value"))
     for key, setting in (("deals", "deals"), ("turn_timer", "timer")):
         if key in options:  # the table's own setting would silently override it
             raise MessageError("bad_config", f"set {key} with the table setting {setting!r}, not as a "
@@ -195,7 +196,7 @@ def parse_config(data: Any, *, url_bots: bool = True) -> dict[str, Any]:
     except MessageError:
         raise
     except CallbreakError as e:
-        raise MessageError("bad_config", str(e)) from None
+        raise MessageError("bad_config", N_("these settings are not valid: {problem}"), problem=str(e), english=str(e)) from None
     # Store the options as the game read them, so the lobby shows every setting in force.
     read = made_game.options.to_dict()
     options = {k: read[k] for k in options if k in read}
@@ -206,8 +207,8 @@ def refuse_url_bots(bots: list[str]) -> None:
     """Refuse (``url_bots_off``) a list of seat bots that seats any bot by URL."""
     urls = [f"seat {i + 1}: {b}" for i, b in enumerate(bots) if players.is_url(b)]
     if urls:
-        raise MessageError("url_bots_off", f"cannot seat a bot by URL ({'; '.join(urls)}): bots by URL "
-                                           "are turned off on this server; pick a bot level instead")
+        raise MessageError("url_bots_off", N_("cannot seat a bot by URL ({urls}): bots by URL are turned off on "
+                                              "this server; pick a bot level instead"), urls="; ".join(urls))
 
 
 def _check_timing(data: dict[str, Any], default_timer: Any) -> tuple[Any, float]:
@@ -551,7 +552,7 @@ class TableService:
         if table is None and self.cluster is not None:  # a table another process opened
             table = self.cluster.load(normalize_code(code))
         if table is None:
-            raise MessageError("no_table", "no open table has that code (finished games are in the history)")
+            raise MessageError("no_table", N_("no open table has that code (finished games are in the history)"))
         return table
 
     def create(self, settings: Any, host_name: Any, seed: Any = None, guest: Any = None, *,
@@ -627,17 +628,17 @@ class TableService:
                     guest: Any = None) -> tuple[Table, str, int]:
         table = self.get(code)
         if table.status != "lobby":
-            raise MessageError("started", "this table has already started; you can watch it")
+            raise MessageError("started", N_("this table has already started; you can watch it"))
         name = clean_name(name)
         player = player_key(guest)
         free = [i for i, s in enumerate(table.seats) if s.kind == "open"]
         if seat is None:
             if not free:
-                raise MessageError("full", "every seat at this table is taken")
+                raise MessageError("full", N_("every seat at this table is taken"))
             seat = free[0]
         _check_seat_number(table, seat)
         if seat not in free:
-            raise MessageError("seat_taken", f"seat {seat} is taken")
+            raise MessageError("seat_taken", N_("seat {seat} is taken"), seat=seat)
         token = secrets.token_urlsafe(24)
         seats = list(table.seats)
         seats[seat] = Seat(kind="human", name=name, token_hash=token_hash(token), player=player)
@@ -665,8 +666,8 @@ class TableService:
         seat = next((s for s, (h, until) in table.handoffs.items()
                      if wanted is not None and until > now and secrets.compare_digest(h, wanted)), None)
         if seat is None:
-            raise MessageError("bad_handoff", "that link to continue on another device is not good "
-                                              "(used, expired, or for another table): make a new one")
+            raise MessageError("bad_handoff", N_("that link to continue on another device is not good "
+                                                 "(used, expired, or for another table): make a new one"))
         token = secrets.token_urlsafe(24)
         old = table.seats[seat].token_hash
         new_hash = token_hash(token)
@@ -700,12 +701,12 @@ class TableService:
         """Before the start, a seated player may move to another open seat."""
         table = self.get(code)
         if table.status != "lobby":
-            raise MessageError("started", "seats are fixed once the table has started")
+            raise MessageError("started", N_("seats are fixed once the table has started"))
         current = self._require_seat(table, token)
         _check_seat_number(table, seat)
         if seat != current:
             if table.seats[seat].kind != "open":
-                raise MessageError("seat_taken", f"seat {seat} is taken")
+                raise MessageError("seat_taken", N_("seat {seat} is taken"), seat=seat)
             seats = list(table.seats)
             seats[seat], seats[current] = seats[current], Seat()
             await self._save_seats(table, seats)  # stored first: a refused write changes nothing
@@ -719,7 +720,7 @@ class TableService:
         table = self.get(code)
         self._require_host(table, token)
         if table.status != "lobby":
-            raise MessageError("started", "this table has already started")
+            raise MessageError("started", N_("this table has already started"))
         bots = table.config["bots"]
         seats = [Seat(kind="bot", name=_bot_name(bots[i], i), bot=bots[i]) if s.kind == "open" else s
                  for i, s in enumerate(table.seats)]
@@ -736,7 +737,7 @@ class TableService:
         table = self.get(code)
         self._require_host(table, token)
         if table.status != "over":
-            raise MessageError("not_over", "a rematch can start once this game is over")
+            raise MessageError("not_over", N_("a rematch can start once this game is over"))
         if table.rematch_code is not None:
             return self.get(table.rematch_code)
         if not self.url_bots:  # a table from before bots by URL were turned off
@@ -784,20 +785,20 @@ class TableService:
         except LeaseLost:
             if self.cluster is not None:
                 self.cluster.lost(table)  # follows the store again: the change is undone here
-            raise MessageError("unavailable", "the table moved to another server process; try "
-                                              "again") from None
+            raise MessageError("unavailable", N_("the table moved to another server process; try "
+                                                 "again")) from None
         except StoreError:
-            raise MessageError("unavailable", "the change could not be saved; try again") from None
+            raise MessageError("unavailable", N_("the change could not be saved; try again")) from None
 
     def _require_seat(self, table: Table, token: Any) -> int:
         seat = table.seat_of(token)
         if seat is None:
-            raise MessageError("bad_token", "that token does not hold a seat at this table")
+            raise MessageError("bad_token", N_("that token does not hold a seat at this table"))
         return seat
 
     def _require_host(self, table: Table, token: Any) -> None:
         if not isinstance(token, str) or not secrets.compare_digest(token_hash(token), table.host_hash):
-            raise MessageError("not_host", "only the host (who created the table) can do that")
+            raise MessageError("not_host", N_("only the host (who created the table) can do that"))
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -806,8 +807,8 @@ class TableService:
         table = self.get(code)
         seat = self._require_seat(table, token)
         if table.match is None or table.status != "playing":
-            raise MessageError("not_playing", "the game is over" if table.status == "over"
-                               else "the game has not started yet")
+            raise MessageError("not_playing", N_("the game is over") if table.status == "over"
+                               else N_("the game has not started yet"))
         if isinstance(version, bool) or not isinstance(version, int):
             raise MessageError("malformed", "an action needs the state 'version' it was made against")
         action = parse_action(action_data, seat)
@@ -822,7 +823,7 @@ class TableService:
             await self._apply(table, action)
         except IllegalActionError as e:
             code_name = "not_your_turn" if type(e).__name__ == "NotYourTurnError" else "illegal"
-            raise engine_refusal(code_name, e) from None
+            raise engine_refusal(code_name, e, action) from None
         await self._advance(table)
         return table
 
@@ -833,17 +834,17 @@ class TableService:
         self._require_host(table, token)
         match = table.match
         if table.status != "playing" or match is None:
-            raise MessageError("not_playing", "only a game in progress can be stopped")
+            raise MessageError("not_playing", N_("only a game in progress can be stopped"))
         if "deals" not in table.config or table.config["deals"] is not None:
-            raise MessageError("not_unlimited", f"this table plays a fixed {table.config.get('deals')} "
-                                                "deals; only a table with unlimited deals can be stopped")
+            raise MessageError("not_unlimited", N_("this table plays a fixed {deals} deals; only a table with "
+                                                   "unlimited deals can be stopped"), deals=table.config.get("deals"))
         if not table.stop_requested:
             # Stored first, so a server restart before the deal ends still stops the table.
             try:
                 await self.write(self.store.update_game, table.id, epoch=table.epoch,
                                  config={**table.stored_config(), "stop_requested": True})
             except Exception:  # any store failure: refuse, and nothing has changed
-                raise MessageError("unavailable", "the stop could not be saved; try again") from None
+                raise MessageError("unavailable", N_("the stop could not be saved; try again")) from None
             table.stop_requested = True
         await self._advance(table)
         return table
@@ -859,7 +860,7 @@ class TableService:
         match = table.match
         assert match is not None
         if table.replica:  # e.g. a bot's answer that comes after the table went to another process
-            raise MessageError("unavailable", "the table moved to another server process; try again")
+            raise MessageError("unavailable", N_("the table moved to another server process; try again"))
         match.verify(action)
         try:
             await self.write(self.store.append_action, table.id, len(match.history), action.to_json(),
@@ -867,11 +868,11 @@ class TableService:
         except LeaseLost:
             if self.cluster is not None:
                 self.cluster.lost(table)
-            raise MessageError("unavailable", "the table moved to another server process; try "
-                                              "again") from None
+            raise MessageError("unavailable", N_("the table moved to another server process; try "
+                                                 "again")) from None
         except StoreError:
-            raise MessageError("unavailable", "the action could not be saved, so it was not "
-                                              "played; try again") from None
+            raise MessageError("unavailable", N_("the action could not be saved, so it was not "
+                                                 "played; try again")) from None
         match.apply(action)
         table.stored_at = time.perf_counter()
         self.metrics.actions.inc()
@@ -1185,7 +1186,7 @@ class TableService:
         async def in_turn() -> Any:
             async with table.lock:
                 if table.replica:
-                    raise MessageError("unavailable", "that table moved to another server process; try again")
+                    raise MessageError("unavailable", N_("that table moved to another server process; try again"))
                 return await self._step(table, method, code, args)
 
         return await whole(in_turn())
@@ -1199,9 +1200,9 @@ class TableService:
         table = self.get(code)
         seat = self._require_seat(table, token)
         if table.match is None or table.status != "playing":
-            raise MessageError("not_playing", "there is nothing to hint outside a game")
+            raise MessageError("not_playing", N_("there is nothing to hint outside a game"))
         if not table.match.legal_actions(seat):
-            raise MessageError("not_your_turn", "it is not your turn")
+            raise MessageError("not_your_turn", N_("it is not your turn"))
         return table, seat, engines.strongest_bot(table.config)
 
 
@@ -1237,7 +1238,7 @@ async def hint_decision(service: TableService, table: Table, seat: int, spec: st
         decision = await service.think(table.config, spec, secrets.randbits(32), view)
     except Exception as e:  # a failing bot must not drop the player's connection
         log.warning("table %s: hint failed: %s", table.code, e)
-        raise MessageError("unavailable", "no hint could be worked out just now; try again") from None
+        raise MessageError("unavailable", N_("no hint could be worked out just now; try again")) from None
     return {"type": "hint", "version": version, "action": decision.action.to_json(),
             "reason": decision.reason or f"what the {spec} bot would do", "bot": spec}
 

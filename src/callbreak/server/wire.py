@@ -14,8 +14,16 @@ from enum import Enum
 from typing import Any
 
 from callbreak.core import Action, CallbreakError, Card, Suit, action_from_json
-from callbreak.core.errors import RecordError
+from callbreak.core.errors import (
+    CallOutOfRangeError,
+    IllegalActionError,
+    IllegalPlayError,
+    NotYourTurnError,
+    RecordError,
+    WrongPhaseError,
+)
 from callbreak.core.game import GameView
+from callbreak.i18n import DEFAULT, format_number, gettext_for, supported
 
 MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted; real messages are a few hundred bytes."""
@@ -25,13 +33,40 @@ CLIENT_ACTIONS = {"play", "call", "look", "redeal", "bid", "pass", "trump", "joi
 deal, stop) belong to the server."""
 
 
-class MessageError(CallbreakError):
-    """A client message we refuse; ``code`` is a short machine-readable reason."""
+def N_(message: str) -> str:
+    """Marks a message for the "server" catalog; it is translated when it is sent (``say``)."""
+    return message
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+
+def say(lang: str, message: str, params: dict[str, Any] | None = None) -> str:
+    """``message`` in ``lang``, its {placeholders} filled from ``params`` (numbers in the
+    language's digits)."""
+    text = gettext_for(lang, "server")(message)
+    if not params:
+        return text
+    return text.format(**{k: format_number(v, lang) if isinstance(v, int) and not isinstance(v, bool) else v
+                          for k, v in params.items()})
+
+
+class MessageError(CallbreakError):
+    """A client message we refuse; ``code`` is a short machine-readable reason, ``message`` the
+    English text: a message marked ``N_`` with its {placeholders} in ``params``, told to each
+    person in their language by :meth:`text`. ``english``: the English text when it says more
+    than the message (an engine's own words, which are not translated)."""
+
+    def __init__(self, code: str, message: str, /, *, english: str | None = None, **params: Any) -> None:
+        text = english if english is not None else message.format(**params) if params else message
+        super().__init__(text)
         self.code = code
-        self.message = message
+        self.message = text
+        self.template = message
+        self.params = params
+
+    def text(self, lang: str) -> str:
+        """The refusal in ``lang`` (a language we do not speak: English)."""
+        if (supported(lang) or DEFAULT) == DEFAULT:
+            return self.message
+        return say(lang, self.template, self.params)
 
 
 _TEXT = [Card(i).text for i in range(52)]  # card texts by index: views are built very often
@@ -89,9 +124,30 @@ def people_text(text: str) -> str:
     return _SEAT.sub(lambda m: f"{m[1]}eat {int(m[2]) + 1}", text)
 
 
-def engine_refusal(code: str, error: Exception) -> MessageError:
+# What each kind of engine refusal tells a player in their language: the engines' own words stay
+# English (they are many, and written for developers); a player gets the kind of refusal, and the
+# card where it is a card. English keeps the engine's words, which say more.
+ENGINE_REFUSALS: list[tuple[type[Exception], str]] = [
+    (NotYourTurnError, N_("it is not your turn")),
+    (IllegalPlayError, N_("you cannot play {card} now")),
+    (CallOutOfRangeError, N_("that call is outside what these rules allow")),
+    (WrongPhaseError, N_("that move does not belong to this part of the game")),
+    (IllegalActionError, N_("that move is not allowed now")),
+]
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def engine_refusal(code: str, error: Exception, action: Any = None) -> MessageError:
     """A refusal to send a player for an engine's error (an illegal move, a malformed action)."""
-    return MessageError(code, people_text(str(error)))
+    english = people_text(str(error))
+    message = next((m for kind, m in ENGINE_REFUSALS if isinstance(error, kind)), N_("that move is not allowed now"))
+    if "{card}" not in message:
+        return MessageError(code, message, english=english)
+    card = getattr(action, "card", None)
+    if not isinstance(card, Card):
+        return MessageError(code, N_("you cannot play that card now"), english=english)
+    text = _TEXT[card]
+    return MessageError(code, message, english=english, card=text[:-1] + SUIT_SIGNS[text[-1]])
 
 
 def _for_people(name: str, value: Any) -> Any:

@@ -5,6 +5,7 @@
 
 import { cardName } from "/static/cards.js";
 import { tableEvents } from "/static/events.js";
+import { personName, t } from "/static/i18n.js";
 
 let region = null;
 
@@ -23,9 +24,13 @@ function speak(text) {
 export function announce(before, after) {
   const events = tableEvents(before, after);
   if (!events) return;
+  const name = (seat) => personName(after.table.seats[seat].name);
   const lines = events.played.map((p) => (p.seat === after.you
-    ? `You played the ${cardName(p.card)}.` : `${after.table.seats[p.seat].name} played the ${cardName(p.card)}.`));
-  if (events.won !== null) lines.push(events.won === after.you ? "You won the trick." : `${after.table.seats[events.won].name} won the trick.`);
-  if (events.yourTurn) lines.push("Your turn.");
+    ? t("You played the {card}.", { card: cardName(p.card) })
+    : t("{name} played the {card}.", { name: name(p.seat), card: cardName(p.card) })));
+  if (events.won !== null) {
+    lines.push(events.won === after.you ? t("You won the trick.") : t("{name} won the trick.", { name: name(events.won) }));
+  }
+  if (events.yourTurn) lines.push(t("Your turn."));
   if (lines.length) speak(lines.join(" "));
 }

@@ -3,8 +3,9 @@
 // is sent and sends actions with the seat's token and the state version they were made against.
 
 import { announce } from "/static/announce.js";
-import { cardBack, cardLabel, cardSvg, sortHand, SUIT_NAMES, SUITS } from "/static/cards.js";
+import { cardBack, cardName, cardSvg, sortHand, suitName, SUITS } from "/static/cards.js";
 import { focusKey, keepFocus } from "/static/focus.js";
+import { botLevel, chooseLanguage, format, lang, LANGUAGES, locale, num, personName, t, tenths, tn } from "/static/i18n.js";
 import { cardPlaces, moveCards } from "/static/motion.js";
 import { soundCues, soundToggle } from "/static/sound.js";
 
@@ -28,10 +29,15 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-function points(tenths) {
-  const sign = tenths < 0 ? "-" : "";
-  const a = Math.abs(tenths);
-  return a % 10 ? `${sign}${Math.floor(a / 10)}.${a % 10}` : `${sign}${a / 10}`;
+function points(value) {
+  return tenths(value);  // kept in tenths of a point; written in the reader's digits
+}
+
+// A sentence in the reader's words with a link where its {link} stands (each language puts it
+// where its word order wants it).
+function withLink(sentence, link) {
+  const [before, after = ""] = sentence.split("{link}");
+  return [before, link, after];
 }
 
 function grouped(code) {
@@ -39,11 +45,11 @@ function grouped(code) {
 }
 
 function toast(message, ms = 3500) {
-  const t = document.getElementById("toast");
-  t.textContent = message;
-  t.hidden = false;
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, ms);
+  toast.timer = setTimeout(() => { box.hidden = true; }, ms);
 }
 
 async function api(method, path, body) {
@@ -51,8 +57,8 @@ async function api(method, path, body) {
     method, headers: body ? { "Content-Type": "application/json" } : {},
     body: body ? JSON.stringify(body) : undefined,
   });
-  const data = await r.json().catch(() => ({ message: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(data.message || data.detail || `HTTP ${r.status}`);
+  const data = await r.json().catch(() => ({ message: t("The server answered with error {status}", { status: r.status }) }));
+  if (!r.ok) throw new Error(data.message || data.detail || t("The server answered with error {status}", { status: r.status }));
   return data;
 }
 
@@ -101,7 +107,22 @@ function rulesLink(game = null) {
   const a = document.getElementById("rules-link");
   if (!a) return;
   a.href = game ? `/rules?game=${encodeURIComponent(game)}` : "/rules";
-  a.title = game ? "This game's rules, in a new tab" : "Every game's rules, in a new tab";
+  a.title = game ? t("This game's rules, in a new tab") : t("Every game's rules, in a new tab");
+}
+
+// The top bar in the reader's language, and the language menu (each language by its own name).
+function topbar() {
+  document.title = t("Call Break");
+  const brand = document.querySelector(".topbar .brand");
+  if (brand) brand.setAttribute("aria-label", t("Call Break: home"));
+  const brandName = document.querySelector(".topbar .brand-name");
+  if (brandName) brandName.textContent = ` ${t("Call Break")}`;
+  const words = { "/history": t("History"), "/stats": t("Leaderboard"), "/scorekeeper": t("Scorekeeper"), "/rules": t("Rules") };
+  for (const a of document.querySelectorAll(".topbar nav a")) a.textContent = words[a.getAttribute("href")] || a.textContent;
+  const menu = h("select", { id: "language", "aria-label": t("Language") },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === lang }, name)));
+  menu.addEventListener("change", () => chooseLanguage(menu.value));
+  document.querySelector(".topbar").append(menu);  // beside the links, in sight however they scroll
 }
 
 function route() {
@@ -128,48 +149,48 @@ function route() {
 async function homePage() {
   const m = await getMeta();
   const name = h("input", { id: "name", maxlength: 24, value: store.getItem("callbreak:name") || "",
-                            placeholder: "Your name", autocomplete: "nickname" });
+                            placeholder: t("Your name"), autocomplete: "nickname" });
   // Call Break and Call Bridge are one engine, chosen by rule preset below; the other games have
   // their own settings.
   const others = m.games.filter((g) => g.name !== "callbreak");
   const gameSel = h("select", { id: "game" },
-    h("option", { value: "callbreak" }, "Call Break (and Call Bridge)"),
+    h("option", { value: "callbreak" }, t("Call Break (and Call Bridge)")),
     others.map((g) => h("option", { value: g.name }, g.title)));
   const gameDesc = h("p", { class: "muted", id: "game-desc" });
   const playersIn = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
-  const gameBots = h("select", { id: "game-bots", "aria-label": "Bots for the empty seats" });
+  const gameBots = h("select", { id: "game-bots", "aria-label": t("Bots for the empty seats") });
   const gameBotsDesc = h("p", { class: "muted", id: "game-bots-desc" });
   // What each chosen bot is, in a line under the choice: people pick opponents by how they play.
   const describeBots = (el, notes, names) => {
-    el.replaceChildren(...[...new Set(names)].map((b) => h("span", { class: "bot-note" }, h("b", {}, b), `: ${notes[b] || ""} `)));
+    el.replaceChildren(...[...new Set(names)].map((b) => h("span", { class: "bot-note" }, h("b", {}, botLevel(b)), `: ${notes[b] || ""} `)));
   };
   let gameBotNotes = {};  // the chosen game's bots, described
   const syncGameBots = (g) => {  // only the bots that play the chosen game
-    gameBots.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === g.strongest_bot }, b)));
+    gameBots.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === g.strongest_bot }, botLevel(b))));
     gameBotNotes = g.bot_descriptions;
     describeBots(gameBotsDesc, gameBotNotes, [gameBots.value]);
   };
   gameBots.addEventListener("change", () => describeBots(gameBotsDesc, gameBotNotes, [gameBots.value]));
-  const gameOptions = h("input", { id: "game-options", placeholder: "optional, e.g. max_hands=3 target=10" });
+  const gameOptions = h("input", { id: "game-options", placeholder: t("optional, e.g. {example}", { example: "max_hands=3 target=10" }) });
   const unlimited = h("input", { id: "unlimited", type: "checkbox" });
   const presetSel = h("select", { id: "preset" },
     m.presets.map((p) => h("option", { value: p.name }, p.title)));
   const desc = h("p", { class: "muted", id: "preset-desc" });
   const deals = h("input", { id: "deals", type: "number", min: 1, max: 100, value: 5 });
   const timer = h("select", { id: "timer" },
-    [["", "No turn timer"], ["15", "15 seconds"], ["30", "30 seconds"], ["60", "60 seconds"]]
-      .map(([v, t]) => h("option", { value: v }, t)));
-  const botSelects = [1, 2, 3].map((i) => h("select", { id: `bot-${i}`, "aria-label": `Bot for seat ${i + 1}` },
-    m.bots.map((b) => h("option", { value: b, selected: b === m.strongest_bot }, b))));
+    [["", t("No turn timer")], ...[15, 30, 60].map((s) => [String(s), tn("{n} second", "{n} seconds", s)])]
+      .map(([v, text]) => h("option", { value: v }, text)));
+  const botSelects = [1, 2, 3].map((i) => h("select", { id: `bot-${i}`, "aria-label": t("Bot for seat {seat}", { seat: i + 1 }) },
+    m.bots.map((b) => h("option", { value: b, selected: b === m.strongest_bot }, botLevel(b)))));
   const botsDesc = h("p", { class: "muted", id: "bots-desc" });
   const syncBots = () => describeBots(botsDesc, m.bot_descriptions, botSelects.map((s) => s.value));
   botSelects.forEach((s) => s.addEventListener("change", syncBots));
   syncBots();
   const botSpeed = h("select", { id: "bot-speed" },
-    [["0.7", "Bots play at a human pace"], ["0.2", "Bots play fast"], ["0", "Bots play instantly"]]
-      .map(([v, t]) => h("option", { value: v }, t)));
-  const botUrl = h("input", { id: "bot-url", placeholder: "optional: a tournament bot URL for seat 4" });
-  const options = h("input", { id: "options", placeholder: "optional overrides, e.g. blind_call=on min_call=2" });
+    [["0.7", t("Bots play at a human pace")], ["0.2", t("Bots play fast")], ["0", t("Bots play instantly")]]
+      .map(([v, text]) => h("option", { value: v }, text)));
+  const botUrl = h("input", { id: "bot-url", placeholder: t("optional: a tournament bot URL for seat 4") });
+  const options = h("input", { id: "options", placeholder: t("optional overrides, e.g. {example}", { example: "blind_call=on min_call=2" }) });
   const err = h("p", { class: "error", id: "create-error" });
   const syncPreset = () => {
     const p = m.presets.find((x) => x.name === presetSel.value);
@@ -178,7 +199,7 @@ async function homePage() {
     unlimited.checked = p.rules.deals === null;
     deals.disabled = unlimited.checked;
     timer.value = p.rules.turn_timer ? String(Math.round(p.rules.turn_timer)) : "";
-    if (!timer.value && p.rules.turn_timer) timer.append(h("option", { value: p.rules.turn_timer }, `${p.rules.turn_timer} s`));
+    if (!timer.value && p.rules.turn_timer) timer.append(h("option", { value: p.rules.turn_timer }, t("{seconds} s", { seconds: p.rules.turn_timer })));
   };
   presetSel.addEventListener("change", syncPreset);
   unlimited.addEventListener("change", () => { deals.disabled = unlimited.checked; });
@@ -189,7 +210,7 @@ async function homePage() {
     const g = others.find((x) => x.name === gameSel.value);
     callbreakPart.hidden = Boolean(g);
     relatedPart.hidden = !g;
-    gameDesc.textContent = g ? `${g.description} (${g.min_players}-${g.max_players} players)` : "";
+    gameDesc.textContent = g ? t("{description} ({low}-{high} players)", { description: g.description, low: g.min_players, high: g.max_players }) : "";
     if (g) {
       syncGameBots(g);
       playersIn.min = g.min_players; playersIn.max = g.max_players;
@@ -204,7 +225,7 @@ async function homePage() {
     const opts = {};
     for (const part of options.value.split(/[\s,]+/).filter(Boolean)) {
       const [k, v] = part.split("=");
-      if (!k || v === undefined) { err.textContent = `Option "${part}" should look like key=value`; return; }
+      if (!k || v === undefined) { err.textContent = t("Option \"{option}\" should look like key=value", { option: part }); return; }
       opts[k] = v;
     }
     const bots = [botSelects[0].value, ...botSelects.map((s) => s.value)];  // seat 1 is the host's unless they move
@@ -216,7 +237,7 @@ async function homePage() {
       const gameOpts = {};
       for (const part of gameOptions.value.split(/[\s,]+/).filter(Boolean)) {
         const [k, v] = part.split("=");
-        if (!k || v === undefined) { err.textContent = `Option "${part}" should look like key=value`; return; }
+        if (!k || v === undefined) { err.textContent = t("Option \"{option}\" should look like key=value", { option: part }); return; }
         gameOpts[k] = v;
       }
       settings = { game: gameSel.value, players: Number(playersIn.value), bots: gameBots.value,
@@ -229,7 +250,7 @@ async function homePage() {
     const waiting = setTimeout(async () => {
       const ready = await fetch("/readyz").then((r) => r.json()).catch(() => ({}));
       if (pending && ready.preparing) {
-        status.textContent = `${ready.preparing[0].toUpperCase()}${ready.preparing.slice(1)}…`;
+        status.textContent = t("Preparing the expert, first use: up to a minute…");  // ready.preparing, in words
         status.hidden = false;
       }
     }, 500);
@@ -247,52 +268,51 @@ async function homePage() {
   }
 
   callbreakPart.append(
-    h("label", { for: "preset" }, "Rules"), presetSel, desc,
+    h("label", { for: "preset" }, t("Rules")), presetSel, desc,
     h("div", { class: "row" },
-      h("div", {}, h("label", { for: "deals" }, "Deals"), deals),
-      h("label", { class: "check" }, unlimited, " Unlimited deals (the host stops the table)")),
-    h("fieldset", { class: "bots" }, h("legend", {}, "Bots for the seats nobody takes"),
-      h("div", { class: "row" }, botSelects.map((sel, i) => h("label", { class: "bot-pick" }, `Seat ${i + 2}`, sel))),
+      h("div", {}, h("label", { for: "deals" }, t("Deals")), deals),
+      h("label", { class: "check" }, unlimited, " ", t("Unlimited deals (the host stops the table)"))),
+    h("fieldset", { class: "bots" }, h("legend", {}, t("Bots for the seats nobody takes")),
+      h("div", { class: "row" }, botSelects.map((sel, i) => h("label", { class: "bot-pick" }, t("Seat {seat}", { seat: i + 2 }), sel))),
       botsDesc),
-    h("details", {}, h("summary", {}, "More options"),
-      h("label", { for: "options" }, "Rule overrides"), options,
-      m.url_bots ? [h("label", { for: "bot-url" }, "Seat a tournament-protocol bot"), botUrl] : []));
+    h("details", {}, h("summary", {}, t("More options")),
+      h("label", { for: "options" }, t("Rule overrides")), options,
+      m.url_bots ? [h("label", { for: "bot-url" }, t("Seat a tournament-protocol bot")), botUrl] : []));
   relatedPart.append(
     h("div", { class: "row" },
-      h("div", {}, h("label", { for: "players" }, "Players"), playersIn),
-      h("div", {}, h("label", { for: "game-bots" }, "Bots for the seats nobody takes"), gameBots)),
+      h("div", {}, h("label", { for: "players" }, t("Players")), playersIn),
+      h("div", {}, h("label", { for: "game-bots" }, t("Bots for the seats nobody takes")), gameBots)),
     gameBotsDesc,
-    h("label", { for: "game-options" }, "Game options"), gameOptions);
+    h("label", { for: "game-options" }, t("Game options")), gameOptions);
   syncGame();
   const status = h("p", { class: "muted", id: "create-status", role: "status", hidden: true });
   // A public server has a ceiling on tables with bots: say so before anyone fills in the form.
   const full = h("p", { class: "error", id: "server-full", hidden: true });
   api("GET", "/api/capacity").then((c) => {
     if (!c.full) return;
-    full.textContent = `This server is full: it is running as many tables with bots as it can (${c.ceiling}). ` +
-      "Try again in a few minutes, or join a friend's table with its link or code.";
+    full.textContent = t("This server is full: it is running as many tables with bots as it can ({ceiling}). Try again in a few minutes, or join a friend's table with its link or code.", { ceiling: c.ceiling });
     full.hidden = false;
   }).catch(() => {});
-  const joinCode = h("input", { id: "join-code", placeholder: "Room code, e.g. ABCD-EFGH-JKMN", autocomplete: "off" });
+  const joinCode = h("input", { id: "join-code", placeholder: t("Room code, e.g. {example}", { example: "ABCD-EFGH-JKMN" }), autocomplete: "off" });
   app.append(
     h("div", { class: "grid2" },
       h("form", { class: "panel", onsubmit: create },
-        h("h2", {}, "Start a table"),
-        h("label", { for: "name" }, "Your name"), name,
-        h("label", { for: "game" }, "Game"), gameSel, gameDesc,
+        h("h2", {}, t("Start a table")),
+        h("label", { for: "name" }, t("Your name")), name,
+        h("label", { for: "game" }, t("Game")), gameSel, gameDesc,
         callbreakPart, relatedPart,
-        h("label", { for: "timer" }, "Turn timer"), timer,
-        h("label", { for: "bot-speed" }, "Bot speed"), botSpeed,
-        full, h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, "Create table")), status, err),
+        h("label", { for: "timer" }, t("Turn timer")), timer,
+        h("label", { for: "bot-speed" }, t("Bot speed")), botSpeed,
+        full, h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, t("Create table"))), status, err),
       h("form", { class: "panel", onsubmit: (e) => { e.preventDefault();
         const code = joinCode.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
         if (code) navigate(`/t/${code}`); } },
-        h("h2", {}, "Join friends"),
-        h("p", { class: "muted" }, "Got a link? Just open it. Or type the room code:"),
-        joinCode, h("p", {}, h("button", { type: "submit", id: "join-go" }, "Go to table")),
-        h("h3", {}, "Playing with real cards?"),
-        h("p", {}, h("a", { href: "/scorekeeper", "data-link": true }, "Open the scorekeeper"),
-          " to keep the score of a game at a real table."))));
+        h("h2", {}, t("Join friends")),
+        h("p", { class: "muted" }, t("Got a link? Just open it. Or type the room code:")),
+        joinCode, h("p", {}, h("button", { type: "submit", id: "join-go" }, t("Go to table"))),
+        h("h3", {}, t("Playing with real cards?")),
+        h("p", {}, withLink(t("{link} to keep the score of a game at a real table."),
+          h("a", { href: "/scorekeeper", "data-link": true }, t("Open the scorekeeper")))))));
 }
 
 // --- the table -----------------------------------------------------------------------------
@@ -332,7 +352,7 @@ function tablePage(code) {
     online = up;
     document.body.classList.toggle("offline", !up);
     connBar.hidden = up;
-    if (!up) connBar.textContent = "Connection lost — reconnecting…";
+    if (!up) connBar.textContent = t("Connection lost — reconnecting…");
   }
 
   function connect() {
@@ -356,12 +376,12 @@ function tablePage(code) {
   function tickConnection() {
     if (online) return;
     const left = reconnectAt === null ? 0 : Math.ceil((reconnectAt - performance.now()) / 1000);
-    connBar.textContent = left > 0 ? `Connection lost — reconnecting in ${left} s…` : "Connection lost — reconnecting…";
+    connBar.textContent = left > 0 ? t("Connection lost — reconnecting in {seconds} s…", { seconds: left }) : t("Connection lost — reconnecting…");
   }
 
   function send(message) {
     if (!online || !ws || ws.readyState !== WebSocket.OPEN) {
-      toast("Not sent: the connection is down. It reconnects by itself; try again then.");
+      toast(t("Not sent: the connection is down. It reconnects by itself; try again then."));
       return false;
     }
     ws.send(JSON.stringify({ token, ...message }));
@@ -390,13 +410,15 @@ function tablePage(code) {
   function noticeText(n) {
     const names = state.table.seats.map((s) => s.name);
     const mine = n.seat === state.you;
-    const who = mine ? "your" : `${names[n.seat]}'s`;
+    const who = names[n.seat];
     const a = n.action;
     let what;
-    if (a.type === "call" || a.type === "bid") what = `${who} ${a.type} was set to ${a.tricks}`;
-    else if (a.type === "play") what = `${who} ${cardLabel(a.card)} was played`;
-    else what = `${mine ? "you" : names[n.seat]}: ${describeAction(a)}`;
-    return n.why === "timer" ? `Time ran out: ${what}.` : `${mine ? "You were" : `${names[n.seat]} was`} away, so a bot stood in: ${what}.`;
+    if (a.type === "call") what = mine ? t("your call was set to {tricks}", { tricks: a.tricks }) : t("{name}'s call was set to {tricks}", { name: who, tricks: a.tricks });
+    else if (a.type === "bid") what = mine ? t("your bid was set to {tricks}", { tricks: a.tricks }) : t("{name}'s bid was set to {tricks}", { name: who, tricks: a.tricks });
+    else if (a.type === "play") what = mine ? t("your {card} was played", { card: cardName(a.card) }) : t("{name}'s {card} was played", { name: who, card: cardName(a.card) });
+    else what = `${mine ? t("you") : who}: ${describeAction(a)}`;
+    if (n.why === "timer") return t("Time ran out: {what}.", { what });
+    return mine ? t("You were away, so a bot stood in: {what}.", { what }) : t("{name} was away, so a bot stood in: {what}.", { name: who, what });
   }
 
   function showNotices() {
@@ -407,9 +429,9 @@ function tablePage(code) {
     const shown = fresh.slice(-2);
     const earlier = fresh.length - shown.length;
     noticeBox.replaceChildren(h("ul", {},
-      earlier ? h("li", { class: "muted" }, `…and ${earlier} earlier move${earlier > 1 ? "s" : ""} played by the clock`) : null,
+      earlier ? h("li", { class: "muted" }, tn("…and {n} earlier move played by the clock", "…and {n} earlier moves played by the clock", earlier)) : null,
       shown.map((n) => h("li", { class: n.seat === state.you ? "mine" : "" }, noticeText(n)))),
-      h("button", { id: "notices-ok", onclick: markNoticesSeen }, "OK"));
+      h("button", { id: "notices-ok", onclick: markNoticesSeen }, t("OK")));
     noticeBox.hidden = false;
   }
 
@@ -425,7 +447,7 @@ function tablePage(code) {
       if (state && state.version !== m.version) { picked.clear(); lifted = null; }
       if (pending && m.version > pending.version) pending = null;  // applied: nothing lost
       else if (pending && reconnected) {  // back after a drop, and the table never got it
-        toast("Your last move did not reach the table: make it again.", 6000);
+        toast(t("Your last move did not reach the table: make it again."), 6000);
         pending = null;
       }
       reconnected = false;
@@ -448,18 +470,18 @@ function tablePage(code) {
     } else if (m.type === "moved") {
       token = null;
       store.removeItem(tokenKey(code));
-      toast("Your seat moved to another device: this one now watches.", 8000);
+      toast(t("Your seat moved to another device: this one now watches."), 8000);
     } else if (m.type === "rematch") {
       // A seated player keeps their seat key at the rematch.
       if (m.seat != null && token) store.setItem(tokenKey(m.code), token);
-      toast("Rematch! Moving to the new table…");
+      toast(t("Rematch! Moving to the new table…"));
       setTimeout(() => navigate(`/t/${m.code}`), 600);
     }
   }
 
   function renderMissing() {
-    root.replaceChildren(h("div", { class: "panel" }, h("h2", {}, "No open table with that code"),
-      h("p", {}, "Check the code, or look for the game in the ", h("a", { href: "/history", "data-link": true }, "history"), ".")));
+    root.replaceChildren(h("div", { class: "panel" }, h("h2", {}, t("No open table with that code")),
+      h("p", {}, withLink(t("Check the code, or look for the game in the {link}."), h("a", { href: "/history", "data-link": true }, t("history"))))));
   }
 
   function render() {
@@ -474,21 +496,23 @@ function tablePage(code) {
 
   // Lobby: seats, share link, join, start.
   function renderLobby() {
-    const t = state.table;
+    const table = state.table;
     const me = state.you;
-    const link = `${location.origin}/t/${t.code}`;
+    const link = `${location.origin}/t/${table.code}`;
     const nameInput = h("input", { id: "join-name", maxlength: 24, value: store.getItem("callbreak:name") || "",
-                                   placeholder: "Your name" });
+                                   placeholder: t("Your name") });
     const seatSlot = (s) => {
       const mine = s.seat === me;
-      const label = s.kind === "open" ? `Open — ${article(t.bots[s.seat])} ${t.bots[s.seat]} bot plays unless someone sits` : s.name;
+      const level = botLevel(table.bots[s.seat]);
+      const label = s.kind === "open" ? (article(level) === "an" ? t("Open — an {level} bot plays unless someone sits", { level })
+        : t("Open — a {level} bot plays unless someone sits", { level })) : personName(s.name);
       const takeable = s.kind === "open" && (me === null || me === undefined ? true : true);
       return h("div", { class: `seat-slot ${s.kind !== "open" ? "taken" : ""} ${mine ? "me" : ""}`,
                         "data-seat": s.seat },
-        h("div", {}, h("strong", {}, `Seat ${s.seat + 1}`), mine ? " (you)" : "", s.seat === t.host_seat ? " · host" : ""),
+        h("div", {}, h("strong", {}, t("Seat {seat}", { seat: s.seat + 1 })), mine ? ` ${t("(you)")}` : "", s.seat === table.host_seat ? ` · ${t("host")}` : ""),
         h("div", {}, label),
         takeable ? h("button", { class: "take-seat", "data-seat": s.seat, onclick: () => takeSeat(s.seat) },
-          me === null ? "Sit here" : "Move here") : null);
+          me === null ? t("Sit here") : t("Move here")) : null);
     };
     async function takeSeat(seat) {
       try {
@@ -505,19 +529,19 @@ function tablePage(code) {
       } catch (x) { toast(x.message); }
     }
     root.replaceChildren(h("div", { class: "panel" },
-      h("h2", {}, "Table ", h("span", { class: "code", id: "room-code" }, grouped(t.code))),
-      h("p", {}, `${gameName(t)} · `,
-        t.unlimited ? "unlimited deals · " : t.deals ? `${t.deals} deal${t.deals > 1 ? "s" : ""} · ` : "",
-        `${t.players} players · `, t.timer ? `${t.timer} s turn timer` : "no turn timer"),
+      h("h2", {}, t("Table"), " ", h("span", { class: "code", id: "room-code" }, grouped(table.code))),
+      h("p", {}, `${gameName(table)} · `,
+        table.unlimited ? `${t("unlimited deals")} · ` : table.deals ? `${tn("{n} deal", "{n} deals", table.deals)} · ` : "",
+        `${tn("{n} player", "{n} players", table.players)} · `, table.timer ? t("{seconds} s turn timer", { seconds: table.timer }) : t("no turn timer")),
       // The host's start comes first: on a phone it is in sight without scrolling past the seats.
-      h("p", {}, me !== null && me === t.host_seat
-        ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, "Start the game")
-        : h("span", { class: "muted" }, me === null ? "Pick a seat to play, or stay to watch." : "Waiting for the host to start…")),
-      h("div", { class: "row" }, h("input", { id: "share-link", "aria-label": "Table link", value: link, readonly: true, onclick: (e) => e.target.select() }),
-        h("button", { id: "copy-link", onclick: () => copyLink(link) }, "Copy link")),
-      h("p", { class: "muted" }, "Send the link to friends. Seats nobody takes are played by bots."),
-      me === null ? h("div", {}, h("label", { for: "join-name" }, "Your name (then pick a seat)"), nameInput) : null,
-      h("div", { class: "seat-list" }, t.seats.map(seatSlot)),
+      h("p", {}, me !== null && me === table.host_seat
+        ? h("button", { class: "primary", id: "start", onclick: () => send({ type: "start" }) }, t("Start the game"))
+        : h("span", { class: "muted" }, me === null ? t("Pick a seat to play, or stay to watch.") : t("Waiting for the host to start…"))),
+      h("div", { class: "row" }, h("input", { id: "share-link", "aria-label": t("Table link"), value: link, readonly: true, onclick: (e) => e.target.select() }),
+        h("button", { id: "copy-link", onclick: () => copyLink(link) }, t("Copy link"))),
+      h("p", { class: "muted" }, t("Send the link to friends. Seats nobody takes are played by bots.")),
+      me === null ? h("div", {}, h("label", { for: "join-name" }, t("Your name (then pick a seat)")), nameInput) : null,
+      h("div", { class: "seat-list" }, table.seats.map(seatSlot)),
       me !== null ? h("p", {}, deviceButton()) : null));
   }
 
@@ -526,9 +550,9 @@ function tablePage(code) {
     const fallback = () => {
       const input = document.getElementById(field);
       if (input) { input.focus(); input.select(); }
-      toast("Select the link and copy it");
+      toast(t("Select the link and copy it"));
     };
-    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => toast("Link copied"), fallback);
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => toast(t("Link copied")), fallback);
     else fallback();
   }
 
@@ -539,44 +563,45 @@ function tablePage(code) {
 
   function renderTable() {
     const v = state.view;
-    const t = state.table;
+    const table = state.table;
     const mySeat = state.you;
     const n = v.hand_sizes.length;
     const compass = n === 4;
     const rel = (seat) => (seat - (mySeat ?? 0) + n) % n;  // 0 = you (bottom), then round the table
     const myTurn = mySeat !== null && v.to_act === mySeat && v.phase !== "over";
-    const names = t.seats.map((s) => s.name);
+    const names = table.seats.map((s) => s.name);
     const fmt = pointsOf(v);
 
     const seatBox = (seat) => {
-      const s = t.seats[seat];
+      const s = table.seats[seat];
       const out = v.in_game && !v.in_game[seat];
       return h("div", { class: `seat ${compass ? `seat-${AREAS[rel(seat)]}` : "gseat"} ${v.to_act === seat ? "turn" : ""} ${out ? "gone" : ""}`,
                         "data-seat": seat },
-        h("div", { class: "name", title: s.name }, s.name, seat === mySeat ? " (you)" : "", s.kind === "bot" ? botMark() : ""),
+        h("div", { class: "name", title: personName(s.name) }, personName(s.name), seat === mySeat ? ` ${t("(you)")}` : "", s.kind === "bot" ? botMark() : ""),
         h("div", { class: "tricks-count" }, tricksLine(v, seat)),
         seatNotes(v, seat) ? h("div", { class: "seat-info" }, seatNotes(v, seat)) : null,
-        h("div", {}, `${v.totals ? "total" : "score"} ${fmt(scoresOf(v)[seat])}`, v.dealer === seat ? " · dealer" : "",
-          v.streak && v.streak[seat] ? ` · out ${v.streak[seat]}×` : ""),
-        s.connected ? null : h("div", { class: "away" }, "away — a bot plays after the timer"),
-        s.faults ? h("div", { class: "away faults", title: s.last_fault }, `${s.faults} bot fault${s.faults === 1 ? "" : "s"}: default played`) : null,
-        seat === mySeat ? null : compass ? h("div", { class: "backs", role: "img", "aria-label": `${v.hand_sizes[seat]} cards in hand` }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack()))
-          : h("div", { class: "muted-light" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
+        h("div", {}, v.totals ? t("total {points}", { points: fmt(scoresOf(v)[seat]) }) : t("score {points}", { points: fmt(scoresOf(v)[seat]) }),
+          v.dealer === seat ? ` · ${t("dealer")}` : "",
+          v.streak && v.streak[seat] ? ` · ${t("out {count}×", { count: v.streak[seat] })}` : ""),
+        s.connected ? null : h("div", { class: "away" }, t("away — a bot plays after the timer")),
+        s.faults ? h("div", { class: "away faults", title: s.last_fault }, tn("{n} bot fault: default played", "{n} bot faults: default played", s.faults)) : null,
+        seat === mySeat ? null : compass ? h("div", { class: "backs", role: "img", "aria-label": tn("{n} card in hand", "{n} cards in hand", v.hand_sizes[seat]) }, Array.from({ length: v.hand_sizes[seat] }, () => cardBack()))
+          : h("div", { class: "muted-light" }, tn("{n} card", "{n} cards", v.hand_sizes[seat])));
     };
 
     // The trick: around the middle at four seats, in a row with each player's name otherwise.
     const played = (c, seat, last) => compass
       ? h("div", { class: `played pos-${rel(seat)} ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c, "data-seat": seat }, cardSvg(c))
-      : h("div", { class: `gplayed ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c, "data-seat": seat }, cardSvg(c), h("div", {}, names[seat]));
+      : h("div", { class: `gplayed ${last ? "last" : ""}`, [last ? "data-last-card" : "data-card"]: c, "data-seat": seat }, cardSvg(c), h("div", {}, personName(names[seat])));
     let lastWinner = null;
-    const trick = h("div", { class: compass ? "trick" : "gtrick", id: "trick", role: "group", "aria-label": "Cards on the table" },
+    const trick = h("div", { class: compass ? "trick" : "gtrick", id: "trick", role: "group", "aria-label": t("Cards on the table") },
       v.trick.map((c, i) => played(c, v.trick_seats[i], false)));
     if (!v.trick.length && v.tricks.length && (v.phase === "play" || v.phase === "over")) {
       // Keep the trick just won in sight (faded) until the next card is led.
       const last = v.tricks[v.tricks.length - 1];
       const seats = trickSeats(last, n);
       last.cards.forEach((c, i) => trick.append(played(c, seats[i], true)));
-      lastWinner = names[last.winner];
+      lastWinner = personName(names[last.winner]);
       trick.dataset.winner = last.winner;  // where the won trick goes (motion.js)
     }
 
@@ -588,7 +613,7 @@ function tablePage(code) {
     const legalList = hand.filter((c) => legalCards.has(c));
     if (selected >= legalList.length) selected = legalList.length - 1;
     const hintCard = hint && hint.action.type === "play" ? hint.action.card : null;
-    const handRow = h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" },
+    const handRow = h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("Your hand") },
       hand.map((c) => {
         const legal = legalCards.has(c) || exchanging;
         const chosen = exchanging ? picked.has(c)
@@ -602,7 +627,7 @@ function tablePage(code) {
                              } }, cardSvg(c));
       }));
     if (v.hand === null && mySeat !== null && v.hand_sizes[mySeat]) {
-      handRow.append(h("p", {}, "Your cards are face down (you may call blind before looking)."));
+      handRow.append(h("p", {}, t("Your cards are face down (you may call blind before looking).")));
     }
 
     // A control for each kind of action the view lists as legal now.
@@ -611,28 +636,28 @@ function tablePage(code) {
     const calls = legal("call", (a) => !a.blind);
     const blinds = legal("call", (a) => a.blind);
     if (calls.length) {
-      controls.append(h("span", {}, "Your call:"),
-        ...calls.map((a) => h("button", { class: "call", "data-call": a.tricks, "aria-label": `Call ${a.tricks}`, onclick: () => act(a) }, a.tricks)));
+      controls.append(h("span", {}, t("Your call:")),
+        ...calls.map((a) => h("button", { class: "call", "data-call": a.tricks, "aria-label": t("Call {n}", { n: num(a.tricks) }), onclick: () => act(a) }, num(a.tricks))));
     }
     if (blinds.length) {
-      controls.append(h("span", {}, "Blind (doubled):"),
-        ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, "aria-label": `Call ${a.tricks} blind`, onclick: () => act(a) }, a.tricks)));
+      controls.append(h("span", {}, t("Blind (doubled):")),
+        ...blinds.map((a) => h("button", { class: "call-blind", "data-blind": a.tricks, "aria-label": t("Call {n} blind", { n: num(a.tricks) }), onclick: () => act(a) }, num(a.tricks))));
     }
-    for (const a of legal("look")) controls.append(h("button", { id: "look", onclick: () => act(a) }, "Look at my cards"));
+    for (const a of legal("look")) controls.append(h("button", { id: "look", onclick: () => act(a) }, t("Look at my cards")));
     const bids = legal("bid");
     if (bids.length) {
-      controls.append(h("span", {}, "Your bid:"),
-        ...bids.map((a) => h("button", { class: "bid", "data-bid": a.tricks, "aria-label": `Bid ${a.tricks}`, onclick: () => act(a) }, a.tricks)));
+      controls.append(h("span", {}, t("Your bid:")),
+        ...bids.map((a) => h("button", { class: "bid", "data-bid": a.tricks, "aria-label": t("Bid {n}", { n: num(a.tricks) }), onclick: () => act(a) }, num(a.tricks))));
     }
-    for (const a of legal("pass")) controls.append(h("button", { id: "pass", onclick: () => act(a) }, "Pass"));
+    for (const a of legal("pass")) controls.append(h("button", { id: "pass", onclick: () => act(a) }, t("Pass")));
     const trumps = legal("trump");
     if (trumps.length) {
-      controls.append(h("span", {}, "Trump:"), ...trumps.map((a) => h("button", { class: "trump", "data-suit": a.suit,
-        "aria-label": `Name ${SUIT_NAMES[a.suit]} trump`, onclick: () => act(a) }, SUITS[a.suit])));
+      controls.append(h("span", {}, t("Trump:")), ...trumps.map((a) => h("button", { class: "trump", "data-suit": a.suit,
+        "aria-label": t("Name {suit} trump", { suit: suitName(a.suit) }), onclick: () => act(a) }, SUITS[a.suit])));
     }
     for (const a of legal("join")) {
       controls.append(h("button", { class: "join", "data-playing": String(a.playing), onclick: () => act(a) },
-        a.playing ? "Play this hand" : "Sit this hand out"));
+        a.playing ? t("Play this hand") : t("Sit this hand out")));
     }
     if (exchanging) {
       const allowed = new Set(legal("exchange").map((a) => [...a.cards].sort().join(",")));
@@ -641,67 +666,67 @@ function tablePage(code) {
         const cards = [...picked];
         picked.clear();
         act({ type: "exchange", cards });
-      } }, picked.size ? `Exchange ${picked.size} card${picked.size > 1 ? "s" : ""}` : "Keep my hand"),
-      h("span", { class: "muted-light" }, "Pick the cards to throw away, then exchange."));
+      } }, picked.size ? tn("Exchange {n} card", "Exchange {n} cards", picked.size) : t("Keep my hand")),
+      h("span", { class: "muted-light" }, t("Pick the cards to throw away, then exchange.")));
     }
     for (const a of legal("settle")) {
       controls.append(h("button", { class: "settle", "data-penalize": String(a.penalize_others), onclick: () => act(a) },
-        a.penalize_others ? "Give each other player +5" : "Take −5 myself"));
+        a.penalize_others ? t("Give each other player +{points}", { points: 5 }) : t("Take −{points} myself", { points: 5 })));
     }
     if (lifted !== null && legalCards.has(lifted)) {
       const card = lifted;  // this button plays this card, however often it is tapped
       controls.append(h("button", { class: "primary", id: "play-lifted", onclick: () => act({ type: "play", card }) },
-        `Play ${cardLabel(card)}`),
-      h("button", { id: "put-back", onclick: () => { lifted = null; render(); } }, "Put back"));
+        t("Play {card}", { card: cardName(card) })),
+      h("button", { id: "put-back", onclick: () => { lifted = null; render(); } }, t("Put back")));
     }
     for (const a of legal("redeal")) {
       controls.append(h("button", { class: "redeal", onclick: () => act(a) },
-        a.claim ? "Show my hand and claim a redeal" : "Keep my hand"));
+        a.claim ? t("Show my hand and claim a redeal") : t("Keep my hand")));
     }
     if (myTurn && v.legal.length) {
-      controls.append(h("button", { id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
+      controls.append(h("button", { id: "hint", onclick: () => send({ type: "hint" }) }, t("Hint")));
     }
     const hintText = h("div", { class: "hint-text", id: "hint-text" },
-      hint ? `Hint (${hint.bot}): ${describeAction(hint.action)} — ${hint.reason}` : "",
-      !hint && lastWinner ? h("span", { id: "last-trick" }, `${lastWinner} won the last trick`) : null);
+      hint ? t("Hint ({bot}): {action} — {reason}", { bot: botLevel(hint.bot), action: describeAction(hint.action), reason: hint.reason }) : "",
+      !hint && lastWinner ? h("span", { id: "last-trick" }, t("{name} won the last trick", { name: lastWinner })) : null);
 
     const clock = h("span", { class: "clock", id: "clock" },
-      h("span", { class: "clock-bar", id: "clock-bar", role: "progressbar", "aria-label": "Time left" }, h("span", {})),
+      h("span", { class: "clock-bar", id: "clock-bar", role: "progressbar", "aria-label": t("Time left") }, h("span", {})),
       h("span", { id: "clock-text" }));
-    const turnText = v.phase === "over" ? "Game over"
-      : mySeat !== null && v.to_act === mySeat ? "Your turn" : v.to_act !== null && v.to_act >= 0 ? `${names[v.to_act]} ${TO_ACT[v.phase] || "to play"}` : "";
+    const turnText = v.phase === "over" ? t("Game over")
+      : mySeat !== null && v.to_act === mySeat ? t("Your turn") : v.to_act !== null && v.to_act >= 0 ? (TO_ACT[v.phase] || TO_ACT.play)(personName(names[v.to_act])) : "";
     const number = v.deal_number ?? v.hand_number;
     const of = "deals" in v ? v.deals : v.options && (v.options.max_hands || v.options.deals);
     const status = h("div", { class: "status" },
-      mySeat === null ? h("span", { id: "watching", title: "You see what every player sees: no hands" }, "Watching") : null,
-      h("span", { id: "game-title" }, h("span", { class: "game-name" }, `${gameName(t)} · `),
-        `${"deal_number" in v ? "Deal" : "Hand"} ${of && number > of ? of : number}${of ? ` of ${of}` : ""}`),
-      PHASE_TEXT[v.phase] ? h("span", { id: "phase" }, PHASE_TEXT[v.phase]) : null,
-      h("span", {}, v.trump ? `Trump ${SUITS[v.trump]}` : "No trump yet", v.low_high ? " · 2 high" : ""),
-      v.upcard ? h("span", { class: "upcard" }, "Upcard ", h("span", { class: "mini-card" }, cardSvg(v.upcard))) : null,
-      v.stock_size ? h("span", {}, `Stock ${v.stock_size}`) : null,
+      mySeat === null ? h("span", { id: "watching", title: t("You see what every player sees: no hands") }, t("Watching")) : null,
+      h("span", { id: "game-title" }, h("span", { class: "game-name" }, `${gameName(table)} · `),
+        dealOf("deal_number" in v, of && number > of ? of : number, of)),
+      PHASE_TEXT[v.phase] ? h("span", { id: "phase" }, PHASE_TEXT[v.phase]()) : null,
+      h("span", {}, v.trump ? t("Trump {suit}", { suit: SUITS[v.trump] }) : t("No trump yet"), v.low_high ? ` · ${t("2 high")}` : ""),
+      v.upcard ? h("span", { class: "upcard" }, t("Upcard"), " ", h("span", { class: "mini-card" }, cardSvg(v.upcard))) : null,
+      v.stock_size ? h("span", {}, t("Stock {count}", { count: v.stock_size })) : null,
       h("span", { id: "turn" }, turnText), clock,
-      state.preparing ? h("span", { id: "preparing", class: "muted" }, state.preparing) : null,
-      stopButton(t),
-      h("button", { id: "show-scores", onclick: () => showScores(v.phase === "over") }, "Scores"));
+      state.preparing ? h("span", { id: "preparing", class: "muted" }, t("preparing the expert, first use: up to a minute")) : null,
+      stopButton(table),
+      h("button", { id: "show-scores", onclick: () => showScores(v.phase === "over") }, t("Scores")));
 
     if (dockedScores && (v.phase === "over" || v.trick.length || v.tricks.length)) dockedScores = false;  // play is on
-    const docked = dockedScores ? h("div", { class: "board-scores", id: "scoreboard", role: "region", "aria-label": "Scoreboard" },
-      h("div", { class: "panel" }, h("h2", {}, "Scoreboard"), scoreTable(names, v),
-        h("button", { id: "close-scores", onclick: () => { dockedScores = false; render(); } }, "Close"))) : null;
+    const docked = dockedScores ? h("div", { class: "board-scores", id: "scoreboard", role: "region", "aria-label": t("Scoreboard") },
+      h("div", { class: "panel" }, h("h2", {}, t("Scoreboard")), scoreTable(names, v),
+        h("button", { id: "close-scores", onclick: () => { dockedScores = false; render(); } }, t("Close")))) : null;
     const others = [...Array(n).keys()].filter((s) => s !== mySeat);
     const board = compass
       ? h("div", { class: "board" }, others.map(seatBox), trick, mySeat !== null ? seatBox(mySeat) : null, docked)
       : h("div", { class: "board gboard" },  // you last, the others in the order they play after you
         h("div", { class: "gseats" }, [...others.filter((s) => s > (mySeat ?? -1)), ...others.filter((s) => s < (mySeat ?? -1)),
           ...(mySeat !== null ? [mySeat] : [])].map(seatBox)), trick, docked);
-    root.replaceChildren(h("div", { class: "felt", "data-game": t.game || "callbreak" }, status, board, handRow, controls, hintText,
+    root.replaceChildren(h("div", { class: "felt", "data-game": table.game || "callbreak" }, status, board, handRow, controls, hintText,
       v.notice ? h("p", { class: "notice", id: "notice" }, v.notice) : null,
-      v.discards && v.discards.length ? h("p", { class: "muted-light" }, "You threw away: ", v.discards.map(cardLabel).join(", ")) : null,
-      mySeat === null ? null : h("div", { class: "keys" }, "Keys: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " choose, ", h("kbd", {}, "Enter"),
-        " play, digits + ", h("kbd", {}, "Enter"), " call or bid, ", h("kbd", {}, "H"), " hint, ", h("kbd", {}, "S"), " scores")),
-      ...(v.redeal ? [h("p", { class: "panel" }, `Deal thrown in: ${v.redeal.reason}`)] : []),
-      v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton(), soundToggle()) : gameOverActions(t));
+      v.discards && v.discards.length ? h("p", { class: "muted-light" }, t("You threw away:"), " ", v.discards.map(cardName).join(", ")) : null,
+      mySeat === null ? null : h("div", { class: "keys" }, t("Keys:"), " ", h("kbd", {}, "←"), h("kbd", {}, "→"), " ", t("choose,"), " ", h("kbd", {}, "Enter"),
+        " ", t("play, digits +"), " ", h("kbd", {}, "Enter"), " ", t("call or bid,"), " ", h("kbd", {}, "H"), " ", t("hint,"), " ", h("kbd", {}, "S"), " ", t("scores"))),
+      ...(v.redeal ? [h("p", { class: "panel" }, t("Deal thrown in: {reason}", { reason: v.redeal.reason }))] : []),
+      v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton(), soundToggle()) : gameOverActions(table));
     tickClock();
 
     // A scoreboard after each deal and at the end.
@@ -722,26 +747,27 @@ function tablePage(code) {
 
   // The table's game as people know it: its preset's title (Call Bridge is a preset of Call
   // Break's), else the game's.
-  function gameName(t) {
-    const game = meta && meta.games.find((g) => g.name === (t.game || "callbreak"));
-    const preset = game && game.presets.find((p) => p.name === t.preset);
-    return `${preset ? preset.title : t.title}${t.practice ? ", practice (seeded)" : ""}`;
+  function gameName(table) {
+    const game = meta && meta.games.find((g) => g.name === (table.game || "callbreak"));
+    const preset = game && game.presets.find((p) => p.name === table.preset);
+    const title = preset ? preset.title : table.title;
+    return table.practice ? t("{game}, practice (seeded)", { game: title }) : title;
   }
 
   // What comes after the last trick, on the page itself: it stays when the final scoreboard is
   // closed.
-  function gameOverActions(t) {
-    const isHost = state.you !== null && state.you === t.host_seat;
+  function gameOverActions(table) {
+    const isHost = state.you !== null && state.you === table.host_seat;
     return h("div", { class: "row game-over-actions", id: "game-over-actions" },
-      isHost ? h("button", { class: "primary", id: "end-rematch", onclick: () => send({ type: "rematch" }) }, "Rematch")
-        : h("span", { class: "muted-light" }, "The host can start a rematch."),
-      h("a", { class: "button", href: `/history/${t.code}`, "data-link": true, id: "end-replay" }, "Replay this game"),
-      h("a", { class: "button", href: `/review/${t.code}`, "data-link": true, id: "end-review" }, "Review this game"));
+      isHost ? h("button", { class: "primary", id: "end-rematch", onclick: () => send({ type: "rematch" }) }, t("Rematch"))
+        : h("span", { class: "muted-light" }, t("The host can start a rematch.")),
+      h("a", { class: "button", href: `/history/${table.code}`, "data-link": true, id: "end-replay" }, t("Replay this game")),
+      h("a", { class: "button", href: `/review/${table.code}`, "data-link": true, id: "end-review" }, t("Review this game")));
   }
 
   function deviceButton() {
     if (state.you === null || state.you === undefined || !token) return null;
-    return h("button", { id: "other-device", onclick: showHandoff }, "Continue on another device");
+    return h("button", { id: "other-device", onclick: showHandoff }, t("Continue on another device"));
   }
 
   async function showHandoff() {
@@ -750,30 +776,30 @@ function tablePage(code) {
     const link = `${location.origin}${made.link}`;
     document.querySelectorAll(".modal").forEach((x) => x.remove());
     const modal = h("div", { class: "modal", id: "handoff", onclick: (e) => { if (e.target === modal) modal.remove(); } },
-      h("div", { class: "panel", role: "dialog", "aria-label": "Continue on another device" },
-        h("h2", {}, "Continue on another device"),
-        h("p", {}, "Open this link on the other device within 10 minutes. Your seat moves there, and this device will only watch. Keep it to yourself: whoever opens it takes your seat."),
-        h("input", { id: "handoff-link", "aria-label": "Link for the other device", value: link, readonly: true, onclick: (e) => e.target.select() }),
-        h("div", { class: "row" }, h("button", { onclick: () => copyLink(link, "handoff-link") }, "Copy link"),
-          h("button", { id: "close-handoff", onclick: () => modal.remove() }, "Close"))));
+      h("div", { class: "panel", role: "dialog", "aria-label": t("Continue on another device") },
+        h("h2", {}, t("Continue on another device")),
+        h("p", {}, t("Open this link on the other device within {minutes} minutes. Your seat moves there, and this device will only watch. Keep it to yourself: whoever opens it takes your seat.", { minutes: 10 })),
+        h("input", { id: "handoff-link", "aria-label": t("Link for the other device"), value: link, readonly: true, onclick: (e) => e.target.select() }),
+        h("div", { class: "row" }, h("button", { onclick: () => copyLink(link, "handoff-link") }, t("Copy link")),
+          h("button", { id: "close-handoff", onclick: () => modal.remove() }, t("Close")))));
     document.body.append(modal);
   }
 
-  function stopButton(t) {
+  function stopButton(table) {
     // Unlimited deals: the host ends the table; it stops when the deal in hand is over.
-    if (!t.unlimited || t.status !== "playing" || state.you === null || state.you !== t.host_seat) return null;
-    if (t.stop_requested) return h("span", { id: "stopping" }, "Stopping after this deal");
-    return h("button", { id: "stop-table", onclick: () => send({ type: "stop" }) }, "Stop the table");
+    if (!table.unlimited || table.status !== "playing" || state.you === null || state.you !== table.host_seat) return null;
+    if (table.stop_requested) return h("span", { id: "stopping" }, t("Stopping after this deal"));
+    return h("button", { id: "stop-table", onclick: () => send({ type: "stop" }) }, t("Stop the table"));
   }
 
   function showScores(final) {
     const v = state.view;
-    const t = state.table;
-    const names = t.seats.map((s) => s.name);
+    const table = state.table;
+    const names = table.seats.map((s) => s.name);
     document.querySelectorAll(".modal").forEach((x) => x.remove());
     const close = () => modal.remove();
-    const winners = v.winners.map((s) => names[s]).join(" and ");
-    const isHost = state.you !== null && state.you === t.host_seat;
+    const winners = v.winners.map((s) => personName(names[s])).join(t(" and "));
+    const isHost = state.you !== null && state.you === table.host_seat;
     // Between deals the scores sit over the board, not in a pop-up: the hand, the calls and the
     // clock stay in sight, a tap on a call makes the call, and the keys keep working.
     if (!final) {
@@ -782,17 +808,17 @@ function tablePage(code) {
       return;
     }
     const modal = h("div", { class: "modal", id: "scoreboard", onclick: (e) => { if (e.target === modal) close(); } },
-      h("div", { class: "panel", role: "dialog", "aria-label": "Scoreboard" },
-        h("h2", {}, final ? `Game over — ${winners} win${v.winners.length > 1 ? "" : "s"}!` : "Scoreboard"),
-        t.low_wins ? h("p", { class: "muted" }, "The lowest score is best.") : null,
+      h("div", { class: "panel", role: "dialog", "aria-label": t("Scoreboard") },
+        h("h2", {}, final ? tn("Game over — {winners} wins!", "Game over — {winners} win!", v.winners.length, { winners }) : t("Scoreboard")),
+        table.low_wins ? h("p", { class: "muted" }, t("The lowest score is best.")) : null,
         scoreTable(names, v),
-        v.chips ? h("p", {}, "Chips: ", names.map((n, i) => `${n} ${v.chips[i] > 0 ? "+" : ""}${v.chips[i]}`).join(", ")) : null,
+        v.chips ? h("p", {}, t("Chips:"), " ", names.map((n, i) => `${personName(n)} ${v.chips[i] > 0 ? "+" : ""}${num(v.chips[i])}`).join(", ")) : null,
         h("div", { class: "row" },
-          h("button", { id: "close-scores", onclick: close }, "Close"),
-          final && isHost ? h("button", { class: "primary", id: "rematch", onclick: () => send({ type: "rematch" }) }, "Rematch") : null,
-          final && !isHost ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
-          final ? h("a", { href: `/history/${t.code}`, "data-link": true, onclick: close }, "Replay this game") : null,
-          final ? h("a", { href: `/review/${t.code}`, "data-link": true, onclick: close, id: "review-link" }, "Review this game") : null)));
+          h("button", { id: "close-scores", onclick: close }, t("Close")),
+          final && isHost ? h("button", { class: "primary", id: "rematch", onclick: () => send({ type: "rematch" }) }, t("Rematch")) : null,
+          final && !isHost ? h("span", { class: "muted" }, t("The host can start a rematch.")) : null,
+          final ? h("a", { href: `/history/${table.code}`, "data-link": true, onclick: close }, t("Replay this game")) : null,
+          final ? h("a", { href: `/review/${table.code}`, "data-link": true, onclick: close, id: "review-link" }, t("Review this game")) : null)));
     document.body.append(modal);
     modal.querySelector("#close-scores").focus();
   }
@@ -808,9 +834,10 @@ function tablePage(code) {
     el.querySelector("#clock-bar > span").style.width = `${Math.round(share * 100)}%`;
     el.querySelector("#clock-bar").setAttribute("aria-valuenow", String(Math.ceil(left)));
     const low = left < Math.min(5, (clockTotal || 10) / 3);
-    const who = state.view && state.view.to_act === state.you ? "You have" : "";
-    el.querySelector("#clock-text").textContent = kind === "absent" ? `a bot plays in ${Math.ceil(left)} s`
-      : low && who ? `Hurry: ${Math.ceil(left)} s` : `${Math.ceil(left)} s left`;
+    const mine = state.view && state.view.to_act === state.you;
+    const seconds = Math.ceil(left);
+    el.querySelector("#clock-text").textContent = kind === "absent" ? t("a bot plays in {seconds} s", { seconds })
+      : low && mine ? t("Hurry: {seconds} s", { seconds }) : t("{seconds} s left", { seconds });
     el.classList.toggle("low", low);
   }
   clockTimer = setInterval(() => { tickClock(); tickConnection(); }, 250);
@@ -832,7 +859,7 @@ function tablePage(code) {
         const n = Number(callBuffer);
         callBuffer = "";
         const a = v.legal.find((x) => (x.type === "call" && !x.blind || x.type === "bid") && x.tricks === n);
-        if (a) act(a); else toast(`You cannot ${bidWord(v)} ${n} now`);
+        if (a) act(a); else toast(bidWord(v) === "bid" ? t("You cannot bid {tricks} now", { tricks: n }) : t("You cannot call {tricks} now", { tricks: n }));
         e.preventDefault();
       } else if (selected >= 0 && playable[selected]) {
         act({ type: "play", card: playable[selected] });
@@ -840,7 +867,7 @@ function tablePage(code) {
       }
     } else if (/^[0-9]$/.test(e.key)) {
       callBuffer = (callBuffer + e.key).slice(-2);
-      toast(`${bidWord(v)[0].toUpperCase()}${bidWord(v).slice(1)} ${callBuffer}? Press Enter`, 1500);
+      toast(bidWord(v) === "bid" ? t("Bid {tricks}? Press Enter", { tricks: num(Number(callBuffer)) }) : t("Call {tricks}? Press Enter", { tricks: num(Number(callBuffer)) }), 1500);
     } else if (e.key === "h" || e.key === "H") {
       send({ type: "hint" });
     } else if (e.key === "s" || e.key === "S") {
@@ -869,7 +896,7 @@ function tablePage(code) {
     api("POST", `/api/tables/${code}/claim`, { handoff }).then((claimed) => {
       token = claimed.token;
       store.setItem(tokenKey(code), token);
-      toast("This device has your seat now.");
+      toast(t("This device has your seat now."));
     }, (x) => toast(x.message, 8000)).finally(connect);
   } else {
     connect();
@@ -879,12 +906,18 @@ function tablePage(code) {
 // A wide table scrolls sideways inside its panel rather than widening the page on a phone.
 const PHONE = window.matchMedia("(max-width: 560px)");
 
-function article(word) {
+// "Deal 2 of 5" (Call Break) or "Hand 3" (the related games count hands).
+function dealOf(isDeal, number, total) {
+  if (isDeal) return total ? t("Deal {number} of {total}", { number, total }) : t("Deal {number}", { number });
+  return total ? t("Hand {number} of {total}", { number, total }) : t("Hand {number}", { number });
+}
+
+function article(word) {  // English's a or an (the other languages' messages have none)
   return /^[aeiou]/i.test(word) ? "an" : "a";
 }
 
 function botMark() {
-  return h("span", { class: "bot-mark", title: "a bot", "aria-label": "bot" }, " ⚙");
+  return h("span", { class: "bot-mark", title: t("a bot"), "aria-label": t("bot") }, " ⚙");
 }
 
 function scrolling(table) {
@@ -897,15 +930,17 @@ function scrolling(table) {
 // them one vocabulary): these read each field the view has, so one renderer draws every game.
 
 const PHASE_TEXT = {
-  redeal_claim: "Redeal claims", call: "Calling", auction: "Bidding", trump: "Naming trump",
-  join: "Play or sit out", exchange: "Exchanging cards", settle: "Bidder's choice", play: "Playing",
-  over: "Game over",
+  redeal_claim: () => t("Redeal claims"), call: () => t("Calling"), auction: () => t("Bidding"), trump: () => t("Naming trump"),
+  join: () => t("Play or sit out"), exchange: () => t("Exchanging cards"), settle: () => t("Bidder's choice"), play: () => t("Playing"),
+  over: () => t("Game over"),
 };
 
 // What the seat to act is doing, by phase: "Ann to call", not "to play", during the calls.
 const TO_ACT = {
-  redeal_claim: "to claim or keep", call: "to call", auction: "to bid", trump: "to name trump",
-  join: "to choose", exchange: "to exchange", settle: "to choose", play: "to play",
+  redeal_claim: (name) => t("{name} to claim or keep", { name }), call: (name) => t("{name} to call", { name }),
+  auction: (name) => t("{name} to bid", { name }), trump: (name) => t("{name} to name trump", { name }),
+  join: (name) => t("{name} to choose", { name }), exchange: (name) => t("{name} to exchange", { name }),
+  settle: (name) => t("{name} to choose", { name }), play: (name) => t("{name} to play", { name }),
 };
 
 function scoresOf(v) {
@@ -914,7 +949,7 @@ function scoresOf(v) {
 
 // How a view's scores read: Call Break's are kept in tenths of a point, the others' in points.
 function pointsOf(v) {
-  return v.totals ? points : (p) => String(p);
+  return v.totals ? points : num;
 }
 
 function bidWord(v) {
@@ -929,67 +964,79 @@ function trickSeats(trick, players) {
 function tricksLine(v, seat) {
   if (v.calls) {
     const call = v.calls[seat];
-    return call === null ? (v.phase === "call" ? "calling…" : "") : `won ${v.won[seat]} / called ${call}${v.blind[seat] ? " blind" : ""}`;
+    if (call === null) return v.phase === "call" ? t("calling…") : "";
+    const line = t("won {won} / called {call}", { won: v.won[seat], call });
+    return v.blind[seat] ? `${line} ${t("blind")}` : line;
   }
-  return `${v.won[seat]} trick${v.won[seat] === 1 ? "" : "s"}`;
+  return tn("{n} trick", "{n} tricks", v.won[seat]);
 }
 
 // A seat's part in the hand's contract, where the game has one: bid or pass, in or out, exchanges.
 function seatNotes(v, seat) {
-  if (v.in_game && !v.in_game[seat]) return "out of the game";
+  if (v.in_game && !v.in_game[seat]) return t("out of the game");
   const bits = [];
-  if (v.bids && v.bids[seat] !== null) bits.push(`bid ${v.bids[seat]}`);
-  else if (v.passed && v.passed[seat]) bits.push("passed");
-  if (v.declarer === seat && v.contract !== null && v.contract !== undefined) bits.push(`contract ${v.contract}`);
-  if (v.joined && v.joined[seat] === true) bits.push("in");
-  else if (v.joined && v.joined[seat] === false) bits.push("out");
-  if (v.exchanged && v.exchanged[seat] !== null) bits.push(`took ${v.exchanged[seat]}`);
-  if (v.active && v.phase === "play" && !v.active[seat]) bits.push("not playing");
+  if (v.bids && v.bids[seat] !== null) bits.push(t("bid {tricks}", { tricks: v.bids[seat] }));
+  else if (v.passed && v.passed[seat]) bits.push(t("passed"));
+  if (v.declarer === seat && v.contract !== null && v.contract !== undefined) bits.push(t("contract {tricks}", { tricks: v.contract }));
+  if (v.joined && v.joined[seat] === true) bits.push(t("in"));
+  else if (v.joined && v.joined[seat] === false) bits.push(t("out"));
+  if (v.exchanged && v.exchanged[seat] !== null) bits.push(t("took {count}", { count: v.exchanged[seat] }));
+  if (v.active && v.phase === "play" && !v.active[seat]) bits.push(t("not playing"));
   return bits.join(" · ");
 }
 
 // An action in words: "play the 10 of hearts" for a hint; with the seats' names, "Ann plays …".
+// Each is a whole sentence per form, so each language can put the name and the verb its own way.
 function describeAction(a, names) {
-  const who = a.seat !== undefined && names ? names[a.seat] : null;
-  const verb = (base, third = `${base}s`) => (who ? `${who} ${third}` : base);
-  if (a.type === "play") return `${verb("play")} the ${cardLabel(a.card)}`;
-  if (a.type === "call") return `${verb("call")} ${a.tricks}${a.blind ? " blind" : ""}`;
-  if (a.type === "look") return `${verb("look")} at the cards`;
-  if (a.type === "redeal") return a.claim ? `${verb("claim")} a redeal` : `${verb("keep")} the hand`;
-  if (a.type === "bid") return `${verb("bid")} ${a.tricks}`;
-  if (a.type === "pass") return verb("pass", "passes");
-  if (a.type === "trump") return `${verb("name")} ${SUITS[a.suit]} trump`;
-  if (a.type === "join") return a.playing ? `${verb("play")} the hand` : `${verb("sit")} this hand out`;
-  if (a.type === "exchange") return `${verb("exchange")} ${a.cards ? a.cards.length : a.count} card(s)`;
-  if (a.type === "settle") return a.penalize_others ? `${verb("give")} each other player +5` : `${verb("take")} -5`;
+  const name = a.seat !== undefined && names ? personName(names[a.seat]) : null;
+  const say = (base, third, args = {}) => format(name ? third : base, { name, ...args });  // both already in the reader's words
+  const card = a.card ? cardName(a.card) : "";
+  const count = a.cards ? a.cards.length : a.count;
+  if (a.type === "play") return say(t("play the {card}"), t("{name} plays the {card}"), { card });
+  if (a.type === "call") {
+    return a.blind ? say(t("call {tricks} blind"), t("{name} calls {tricks} blind"), { tricks: a.tricks })
+      : say(t("call {tricks}"), t("{name} calls {tricks}"), { tricks: a.tricks });
+  }
+  if (a.type === "look") return say(t("look at the cards"), t("{name} looks at the cards"));
+  if (a.type === "redeal") return a.claim ? say(t("claim a redeal"), t("{name} claims a redeal")) : say(t("keep the hand"), t("{name} keeps the hand"));
+  if (a.type === "bid") return say(t("bid {tricks}"), t("{name} bids {tricks}"), { tricks: a.tricks });
+  if (a.type === "pass") return say(t("pass"), t("{name} passes"));
+  if (a.type === "trump") return say(t("name {suit} trump"), t("{name} names {suit} trump"), { suit: SUITS[a.suit] });
+  if (a.type === "join") return a.playing ? say(t("play the hand"), t("{name} plays the hand")) : say(t("sit this hand out"), t("{name} sits this hand out"));
+  if (a.type === "exchange") return say(t("exchange {count} card(s)"), t("{name} exchanges {count} card(s)"), { count });
+  if (a.type === "settle") {
+    return a.penalize_others ? say(t("give each other player +{points}"), t("{name} gives each other player +{points}"), { points: 5 })
+      : say(t("take -{points}"), t("{name} takes -{points}"), { points: 5 });
+  }
   return a.type;
 }
 
 // A seat's line in a replay: its contract, tricks and score so far.
 function seatSummary(v, seat) {
   const notes = seatNotes(v, seat);
-  const call = v.calls ? `called ${v.calls[seat] ?? "–"}, ` : "";
-  return ` — ${call}won ${v.won[seat]}, ${v.totals ? "total" : "score"} ${pointsOf(v)(scoresOf(v)[seat])}${notes ? `, ${notes}` : ""}`;
+  const call = v.calls ? `${t("called {call}", { call: v.calls[seat] ?? "–" })}, ` : "";
+  const score = pointsOf(v)(scoresOf(v)[seat]);
+  return ` — ${call}${t("won {won}", { won: v.won[seat] })}, ${v.totals ? t("total {points}", { points: score }) : t("score {points}", { points: score })}${notes ? `, ${notes}` : ""}`;
 }
 
 // The score table of a view: one row per deal scored, the running totals below.
 function scoreTable(names, v) {
   const fmt = pointsOf(v);
   const cell = (r, s) => {
-    if (r.calls) return `${r.won[s]}/${r.calls[s]}${r.blind[s] ? "B" : ""} → ${fmt(r.points[s])}`;
+    if (r.calls) return `${num(r.won[s])}/${num(r.calls[s])}${r.blind[s] ? t("B") : ""} → ${fmt(r.points[s])}`;
     if (r.active && !r.active[s]) return `– ${r.points[s] ? fmt(r.points[s]) : ""}`;
-    return `${r.won[s]} tr → ${r.points[s] > 0 ? "+" : ""}${fmt(r.points[s])}`;
+    return `${t("{won} tr", { won: r.won[s] })} → ${r.points[s] > 0 ? "+" : ""}${fmt(r.points[s])}`;
   };
   return h("div", { class: "score-block" }, scrolling(h("table", { class: "scores", id: "game-scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, "deal_number" in v ? "Deal" : "Hand"), names.map((n) => h("th", {}, n)))),
-    h("tbody", {}, v.results.map((r) => h("tr", { title: r.note || null }, h("td", {}, r.tiebreak ? "tie-break" : r.number),
-      r.points.map((p, s) => h("td", { title: r.calls ? `called ${r.calls[s]}, won ${r.won[s]}` : null }, cell(r, s)))))),
-    h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), scoresOf(v).map((t) => h("td", {}, fmt(t))))))),
+    h("thead", {}, h("tr", {}, h("th", {}, "deal_number" in v ? t("Deal") : t("Hand")), names.map((n) => h("th", {}, personName(n))))),
+    h("tbody", {}, v.results.map((r) => h("tr", { title: r.note || null }, h("td", {}, r.tiebreak ? t("tie-break") : num(r.number)),
+      r.points.map((p, s) => h("td", { title: r.calls ? t("called {call}, won {won}", { call: r.calls[s], won: r.won[s] }) : null }, cell(r, s)))))),
+    h("tfoot", {}, h("tr", {}, h("td", {}, t("Total")), scoresOf(v).map((total) => h("td", {}, fmt(total))))))),
     // The cells' key in words on the page (a tooltip never shows on a phone).
     v.results.length ? h("p", { class: "legend", id: "score-legend" }, v.results[0].calls
-      ? "Each cell: tricks won/called → points (B: called blind)."
-      : "Each cell: tricks won → points; – : not playing that hand.") : null,
-    v.results.filter((r) => r.note).map((r) => h("p", { class: "legend" }, `Hand ${r.number}: ${r.note}`)));
+      ? t("Each cell: tricks won/called → points (B: called blind).")
+      : t("Each cell: tricks won → points; – : not playing that hand.")) : null,
+    v.results.filter((r) => r.note).map((r) => h("p", { class: "legend" }, `${t("Hand {number}", { number: r.number })}: ${r.note}`)));
 }
 
 // --- history and replay --------------------------------------------------------------------
@@ -1003,16 +1050,16 @@ async function historyPage() {
     const preset = game && game.presets.find((p) => p.name === g.preset);
     return preset ? preset.title : game ? game.title : g.preset;
   };
-  app.append(h("div", { class: "panel" }, h("h2", {}, "Finished games"),
+  app.append(h("div", { class: "panel" }, h("h2", {}, t("Finished games")),
     data.games.length ? scrolling(h("table", { class: "scores", id: "history" },
-      h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "Rules"), h("th", {}, "Players (total)"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("When")), h("th", {}, t("Rules")), h("th", {}, t("Players (total)")), h("th", {}, ""))),
       h("tbody", {}, data.games.map((g) => h("tr", {},
-        h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString() : ""),
+        h("td", {}, g.finished_at ? new Date(g.finished_at).toLocaleString(locale) : ""),
         h("td", {}, rulesTitle(g)),
-        h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${s.name} ${points(s.total)}`).join(", ")),
-        h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, "Replay"), " ",
-          h("a", { href: `/review/${g.code}`, "data-link": true }, "Review")))))))
-      : h("p", { class: "muted" }, "No finished games yet.")));
+        h("td", {}, g.seats.map((s) => `${s.winner ? "★ " : ""}${personName(s.name)} ${points(s.total)}`).join(", ")),
+        h("td", {}, h("a", { href: `/history/${g.code}`, "data-link": true }, t("Replay")), " ",
+          h("a", { href: `/review/${g.code}`, "data-link": true }, t("Review"))))))))
+      : h("p", { class: "muted" }, t("No finished games yet."))));
 }
 
 async function replayPage(code) {
@@ -1023,14 +1070,14 @@ async function replayPage(code) {
   let i = 0;
   let playing = null;
   const view = h("div", {});
-  const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: 0, "aria-label": "Move" });
+  const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: 0, "aria-label": t("Move") });
   slider.addEventListener("input", () => { i = Number(slider.value); show(); });
   const step = (d) => { i = Math.max(0, Math.min(data.frames.length - 1, i + d)); slider.value = i; show(); };
   // Every seat's hand as far as it was seen, with the seat's line (contract, tricks, total).
   const hands = (f, line) => h("div", { class: "replay-hands" }, data.seats.map((n, s) => h("div", { class: "panel" },
-    h("div", {}, h("strong", {}, n), line(s)),
+    h("div", {}, h("strong", {}, personName(n)), line(s)),
     h("div", { class: "hand" }, sortHand(f.hands[s].filter((c) => c !== "??")).map((c) => h("span", { class: "card" }, cardSvg(c))),
-      f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` +${f.hands[s].filter((c) => c === "??").length} unseen`) : null))));
+      f.hands[s].filter((c) => c === "??").length ? h("span", { class: "muted" }, ` ${t("+{count} unseen", { count: f.hands[s].filter((c) => c === "??").length })}`) : null))));
   function show() {
     const f = data.frames[i];
     const v = f.view;
@@ -1038,36 +1085,37 @@ async function replayPage(code) {
     const number = v.deal_number ?? v.hand_number;
     const of = "deals" in v ? v.deals : null;
     view.replaceChildren(
-      h("p", {}, h("strong", {}, `${"deal_number" in v ? "Deal" : "Hand"} ${of ? Math.min(number, of) : number} · move ${i + 1}/${data.frames.length}: `),
+      h("p", {}, h("strong", {}, `${dealOf("deal_number" in v, of ? Math.min(number, of) : number, null)} · ${t("move {number}/{total}", { number: i + 1, total: data.frames.length })}: `),
         describeAction(a, data.seats)),
       hands(f, (s) => seatSummary(v, s)),
-      h("div", { class: "felt" }, h("div", { class: "row" }, "Trick: ",
+      h("div", { class: "felt" }, h("div", { class: "row" }, t("Trick:"), " ",
         (v.trick.length ? v.trick : (v.tricks.length && a.type === "play" ? v.tricks[v.tricks.length - 1].cards : []))
           .map((c) => h("span", { class: "card", style: "margin-left:4px" }, cardSvg(c))))),
       scoreTable(data.seats, v));
   }
-  app.append(h("div", { class: "panel" }, h("h2", {}, `Replay ${grouped(data.code)}`),
-    h("p", {}, `Winner${data.winners.length > 1 ? "s" : ""}: ${data.winners.map((s) => data.seats[s]).join(", ")}`),
+  app.append(h("div", { class: "panel" }, h("h2", {}, t("Replay"), " ", grouped(data.code)),
+    h("p", {}, tn("Winner: {names}", "Winners: {names}", data.winners.length, { names: data.winners.map((s) => personName(data.seats[s])).join(", ") })),
     h("div", { class: "row" },
-      h("button", { onclick: () => step(-1) }, "◀ Back"), h("button", { onclick: () => step(1) }, "Next ▶"),
+      h("button", { onclick: () => step(-1) }, t("◀ Back")), h("button", { onclick: () => step(1) }, t("Next ▶")),
       h("button", { onclick: (e) => {
-        if (playing) { clearInterval(playing); playing = null; e.target.textContent = "Play"; return; }
-        e.target.textContent = "Pause";
+        if (playing) { clearInterval(playing); playing = null; e.target.textContent = t("Play"); return; }
+        e.target.textContent = t("Pause");
         playing = setInterval(() => { if (i >= data.frames.length - 1) { clearInterval(playing); playing = null; } else step(1); }, 600);
-      } }, "Play"), slider), view));
+      } }, t("Play")), slider), view));
   leave = () => { if (playing) clearInterval(playing); };
   show();
 }
 
 async function statsPage() {
   const data = await api("GET", "/api/stats");
-  const row = (r, rank) => h("tr", {}, h("td", {}, rank + 1), h("td", {}, r.name, r.kind === "bot" ? botMark() : r.player ? h("span", { class: "muted", title: "player id" }, ` #${r.player.slice(0, 4)}`) : ""),
-    h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, `${Math.round(r.win_rate * 100)}%`),
-    h("td", {}, r.avg_per_deal), h("td", {}, `${Math.round(r.call_accuracy * 100)}%`));
-  app.append(h("div", { class: "panel" }, h("h2", {}, "Leaderboard"),
+  const percent = (share) => t("{percent}%", { percent: Math.round(share * 100) });
+  const row = (r, rank) => h("tr", {}, h("td", {}, num(rank + 1)), h("td", {}, personName(r.name), r.kind === "bot" ? botMark() : r.player ? h("span", { class: "muted", title: t("player id") }, ` #${r.player.slice(0, 4)}`) : ""),
+    h("td", {}, num(r.games)), h("td", {}, num(r.wins)), h("td", {}, percent(r.win_rate)),
+    h("td", {}, num(r.avg_per_deal)), h("td", {}, percent(r.call_accuracy)));
+  app.append(h("div", { class: "panel" }, h("h2", {}, t("Leaderboard")),
     data.leaderboard.length ? scrolling(h("table", { class: "scores", id: "leaderboard" },
-      h("thead", {}, h("tr", {}, ["#", "Player", "Games", "Wins", "Win rate", "Avg per deal", "Calls made"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, data.leaderboard.map(row)))) : h("p", { class: "muted" }, "Finish a game to appear here.")));
+      h("thead", {}, h("tr", {}, ["#", t("Player"), t("Games"), t("Wins"), t("Win rate"), t("Avg per deal"), t("Calls made")].map((x) => h("th", {}, x)))),
+      h("tbody", {}, data.leaderboard.map(row)))) : h("p", { class: "muted" }, t("Finish a game to appear here."))));
 }
 
 // --- scorekeeper ---------------------------------------------------------------------------
@@ -1075,7 +1123,7 @@ async function statsPage() {
 async function newSheetPage() {
   const m = await getMeta();
   const presetSel = h("select", { id: "sheet-preset" }, m.presets.map((p) => h("option", { value: p.name }, p.title)));
-  const names = [0, 1, 2, 3].map((i) => h("input", { id: `sheet-name-${i}`, maxlength: 24, value: ["North", "East", "South", "West"][i], "aria-label": `Player ${i + 1}'s name` }));
+  const names = [0, 1, 2, 3].map((i) => h("input", { id: `sheet-name-${i}`, maxlength: 24, value: [t("North"), t("East"), t("South"), t("West")][i], "aria-label": t("Player {n}'s name", { n: num(i + 1) }) }));
   const err = h("p", { class: "error" });
   app.append(h("form", { class: "panel", onsubmit: async (e) => {
     e.preventDefault();
@@ -1084,15 +1132,16 @@ async function newSheetPage() {
       store.setItem(sheetKey(made.code), made.key);
       navigate(made.link);
     } catch (x) { err.textContent = x.message; }
-  } }, h("h2", {}, "Scorekeeper"),
-    h("p", { class: "muted" }, "For a game with real cards: enter each deal's calls and tricks; the totals follow the rules you pick."),
-    h("label", { for: "sheet-preset" }, "Rules"), presetSel,
-    h("label", {}, "Players"), h("div", { class: "row" }, names),
-    h("p", {}, h("button", { class: "primary", id: "sheet-create", type: "submit" }, "Start the sheet")), err));
+  } }, h("h2", {}, t("Scorekeeper")),
+    h("p", { class: "muted" }, t("For a game with real cards: enter each deal's calls and tricks; the totals follow the rules you pick.")),
+    h("label", { for: "sheet-preset" }, t("Rules")), presetSel,
+    h("label", {}, t("Players")), h("div", { class: "row" }, names),
+    h("p", {}, h("button", { class: "primary", id: "sheet-create", type: "submit" }, t("Start the sheet"))), err));
 }
 
 async function sheetPage(code) {
   const key = store.getItem(sheetKey(code));
+  await getMeta();  // the rule sets' names, in the reader's language
   let sheet;
   try { sheet = (await api("GET", `/api/sheets/${code}`)).sheet; } catch (x) {
     app.append(h("p", { class: "error" }, x.message)); return;
@@ -1101,17 +1150,17 @@ async function sheetPage(code) {
   app.append(wrap);
   function render() {
     const link = `${location.origin}/s/${code}`;
-    const rows = sheet.rows.map((r, n) => h("tr", {}, h("td", {}, n + 1),
-      r.points.map((p, s) => h("td", {}, `${r.won[s]}/${r.calls[s]}${r.blind[s] ? "B" : ""} → ${points(p)}`))));
+    const rows = sheet.rows.map((r, n) => h("tr", {}, h("td", {}, num(n + 1)),
+      r.points.map((p, s) => h("td", {}, `${num(r.won[s])}/${num(r.calls[s])}${r.blind[s] ? t("B") : ""} → ${points(p)}`))));
     const table = h("table", { class: "scores", id: "sheet-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Deal"), sheet.names.map((n) => h("th", {}, n)))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("Deal")), sheet.names.map((n) => h("th", {}, n)))),
       h("tbody", {}, rows),
-      h("tfoot", {}, h("tr", {}, h("td", {}, "Total"), sheet.totals.map((t, s) => h("td", { "data-total": s }, points(t))))));
+      h("tfoot", {}, h("tr", {}, h("td", {}, t("Total")), sheet.totals.map((total, s) => h("td", { "data-total": s }, points(total))))));
     const [lo, hi] = sheet.call_range;
     const inputs = sheet.names.map((n, s) => ({
-      call: h("input", { type: "number", min: lo, max: hi, id: `call-${s}`, "aria-label": `${n} called` }),
-      won: h("input", { type: "number", min: 0, max: 13, id: `won-${s}`, "aria-label": `${n} won` }),
-      blind: h("input", { type: "checkbox", id: `blind-${s}`, "aria-label": `${n} called blind` }),
+      call: h("input", { type: "number", min: lo, max: hi, id: `call-${s}`, "aria-label": t("{name} called", { name: n }) }),
+      won: h("input", { type: "number", min: 0, max: 13, id: `won-${s}`, "aria-label": t("{name} won", { name: n }) }),
+      blind: h("input", { type: "checkbox", id: `blind-${s}`, "aria-label": t("{name} called blind", { name: n }) }),
     }));
     const err = h("p", { class: "error", id: "sheet-error" });
     async function addDeal(e) {
@@ -1120,8 +1169,8 @@ async function sheetPage(code) {
       const deal = { calls: inputs.map((x) => Number(x.call.value)), won: inputs.map((x) => Number(x.won.value)),
                      blind: inputs.map((x) => x.blind.checked) };
       const wonSum = deal.won.reduce((a, b) => a + b, 0);
-      if (inputs.some((x) => x.call.value === "" || x.won.value === "")) { err.textContent = "Enter every call and every trick count."; return; }
-      if (wonSum !== 13) { err.textContent = `The tricks add up to ${wonSum}; a deal has 13.`; return; }
+      if (inputs.some((x) => x.call.value === "" || x.won.value === "")) { err.textContent = t("Enter every call and every trick count."); return; }
+      if (wonSum !== 13) { err.textContent = t("The tricks add up to {sum}; a deal has {tricks}.", { sum: wonSum, tricks: 13 }); return; }
       try {
         sheet = (await api("PUT", `/api/sheets/${code}`, { key, sheet: { ...sheet, deals: [...sheet.deals, deal] } })).sheet;
         render();
@@ -1134,22 +1183,24 @@ async function sheetPage(code) {
       } catch (x) { err.textContent = x.message; }
     }
     const leaders = sheet.leaders.map((s) => sheet.names[s]).join(", ");
+    const presetTitle = meta ? (meta.presets.find((p) => p.name === sheet.preset) || { title: sheet.preset }).title : sheet.preset;
     wrap.replaceChildren(h("div", { class: "panel" },
-      h("h2", {}, `Score sheet ${grouped(code)}`),
-      h("p", {}, `${sheet.preset}${sheet.deals_planned ? ` · ${sheet.deals_planned} deals` : ""}`,
-        sheet.rows.length ? ` · ${sheet.complete ? "finished, won by" : "leading"}: ${leaders}` : ""),
-      h("div", { class: "row" }, h("input", { value: link, readonly: true, id: "sheet-link", "aria-label": "Score sheet link" }),
-        h("span", { class: "muted" }, key ? "Anyone with the link can follow the score; only this browser can edit." : "View only.")),
+      h("h2", {}, t("Score sheet"), " ", grouped(code)),
+      h("p", {}, `${presetTitle}${sheet.deals_planned ? ` · ${tn("{n} deal", "{n} deals", sheet.deals_planned)}` : ""}`,
+        sheet.rows.length ? ` · ${sheet.complete ? t("finished, won by: {names}", { names: leaders }) : t("leading: {names}", { names: leaders })}` : ""),
+      h("div", { class: "row" }, h("input", { value: link, readonly: true, id: "sheet-link", "aria-label": t("Score sheet link") }),
+        h("span", { class: "muted" }, key ? t("Anyone with the link can follow the score; only this browser can edit.") : t("View only."))),
       scrolling(table),
-      key ? h("form", { onsubmit: addDeal, id: "deal-form" }, h("h3", {}, `Deal ${sheet.rows.length + 1}`),
-        h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, `Called (${lo}–${hi})`), h("th", {}, "Won"),
-          sheet.blind_calls ? h("th", {}, "Blind") : null)),
+      key ? h("form", { onsubmit: addDeal, id: "deal-form" }, h("h3", {}, t("Deal {number}", { number: sheet.rows.length + 1 })),
+        h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Called ({low}–{high})", { low: lo, high: hi })), h("th", {}, t("Won")),
+          sheet.blind_calls ? h("th", {}, t("Blind")) : null)),
           h("tbody", {}, inputs.map((x, s) => h("tr", {}, h("td", {}, sheet.names[s]), h("td", {}, x.call), h("td", {}, x.won),
             sheet.blind_calls ? h("td", {}, x.blind) : null)))),
-        h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "add-deal" }, "Add deal"),
-          sheet.deals.length ? h("button", { type: "button", onclick: undo }, "Undo last deal") : null), err) : null));
+        h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "add-deal" }, t("Add deal")),
+          sheet.deals.length ? h("button", { type: "button", onclick: undo }, t("Undo last deal")) : null), err) : null));
   }
   render();
 }
 
+topbar();
 route();

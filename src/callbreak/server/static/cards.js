@@ -1,8 +1,9 @@
 // Playing cards drawn as SVG, written for this project. Four-colour suits keep every card
 // legible at a glance on a small screen: spades black, hearts red, clubs green, diamonds blue.
 
+import { num, t } from "/static/i18n.js";
+
 export const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
-export const SUIT_NAMES = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 export const SUIT_COLOURS = { S: "#1b1b1f", H: "#c8102e", C: "#137a35", D: "#1c4fc4" };
 const RANK_ORDER = "23456789TJQKA";
 
@@ -25,16 +26,17 @@ export function sortHand(cards) {
   });
 }
 
-/** A card's name as a person says it ("10H": "10 of hearts", "KS": "king of spades"): the one
- * place the page names a card, for the screen reader's names and every sentence about a card. */
-export function cardName(card) {
-  const { rank, suit } = parseCard(card);
-  const names = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
-  return `${names[rank] || rank} of ${SUIT_NAMES[suit]}`;
+/** A card as the reader's language says it: "king of spades", "हुकुमको बादशाह", ... */
+export function cardName(text) {
+  const { rank, suit } = parseCard(text);
+  const names = { J: t("jack"), Q: t("queen"), K: t("king"), A: t("ace") };
+  return t("{rank} of {suit}", { rank: names[rank] || num(Number(rank === "T" ? 10 : rank)), suit: suitName(suit) });
 }
 
-// The name cardName had before (app.js still calls it by that name).
-export const cardLabel = cardName;
+/** A suit's name in the reader's language ("spades"). */
+export function suitName(suit) {
+  return { S: t("spades"), H: t("hearts"), C: t("clubs"), D: t("diamonds") }[suit];
+}
 
 const NS = "http://www.w3.org/2000/svg";
 

@@ -4,6 +4,7 @@
 // this browser. The audio starts only from that click, as browsers require.
 
 import { tableEvents } from "/static/events.js";
+import { t } from "/static/i18n.js";
 
 const KEY = "callbreak:sound";
 let context = null;
@@ -110,9 +111,9 @@ export function soundToggle() {
     const icon = speaker(on);
     const words = document.createElement("span");
     words.className = "sound-words";
-    words.textContent = " Sound";  // its name stays; aria-pressed says whether it is on
+    words.textContent = ` ${t("Sound")}`;  // its name stays; aria-pressed says whether it is on
     button.replaceChildren(icon, words);
-    button.title = on ? "Sounds are on: turn them off" : "Sounds are off: turn them on";
+    button.title = on ? t("Sounds are on: turn them off") : t("Sounds are off: turn them on");
   };
   button.addEventListener("click", () => {
     window.localStorage.setItem(KEY, soundOn() ? "off" : "on");
