@@ -122,6 +122,10 @@ class Cluster:
         epoch = await self.service.write(self.store.acquire_lease, table.id, self.me, LEASE_SECONDS)
         if epoch is None:  # cannot happen for a new game; refuse rather than run it unowned
             raise MessageError("unavailable", "the new table could not be claimed; try again")
+        self.owns(table, epoch)
+
+    def owns(self, table: Table, epoch: int) -> None:
+        """This process holds the table's lease (``epoch``): it runs the table."""
         table.epoch, table.replica = epoch, False
         self.owned_since[table.code] = time.monotonic()
 
