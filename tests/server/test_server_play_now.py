@@ -73,6 +73,7 @@ def test_two_guests_within_the_wait_share_a_table_with_two_bots_and_count_by_gue
     bob = ask(client, BOB, "Bob")
     # Bob sees who is coming, and Ann does at her next poll: the same group, the same deadline.
     assert bob["players"] == ["Ann", "Bob"], "Bob came after Ann's wait ran out"
+    assert (bob["you"], bob["seats"]) == (1, 4)
     assert poll(client, ann["ticket"], ANN)["players"] == ["Ann", "Bob"]
     ann, bob = seated(client, ann["ticket"], ANN), seated(client, bob["ticket"], BOB)
     assert ann["code"] == bob["code"] and (ann["seat"], bob["seat"]) == (0, 1)

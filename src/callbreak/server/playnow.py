@@ -193,7 +193,7 @@ class PlayNow:
         place = party.place
         out: dict[str, Any] = {"ticket": place.ticket, "status": place.status, "rules": place.rules,
                                "title": PRESETS[place.rules].title, "seats": self._seats(),
-                               "players": party.names}
+                               "players": party.names, "you": party.you}
         if place.status == "waiting":
             out["seconds_left"] = round(party.seconds_left, 1)
         elif place.status == "seated":

@@ -52,6 +52,7 @@ class Party:
     place: Place
     names: list[str]
     seconds_left: float
+    you: int | None  # the place's own index in ``names``
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +146,9 @@ class PlayNowQueue:
             if place.status == "seated":
                 names = conn.execute(text_sql("SELECT name FROM play_now WHERE table_code = :code "
                                               "ORDER BY seat"), {"code": place.table_code}).scalars().all()
-                return Party(place, list(names), 0.0)
+                return Party(place, list(names), 0.0, place.seat)
             if place.status != "waiting":
-                return Party(place, [], 0.0)
+                return Party(place, [], 0.0, None)
             queue = conn.execute(text_sql(
                 f"SELECT ticket, name, {self._since_sql('due_at')} FROM play_now "
                 f"WHERE status = 'waiting' AND rules = :rules ORDER BY joined_at, ticket"),
@@ -155,7 +156,7 @@ class PlayNowQueue:
         # The queue is seated a table at a time from its head: this place's group is its slice.
         index = next(i for i, r in enumerate(queue) if r[0] == ticket)
         group = queue[index - index % seats: index - index % seats + seats]
-        return Party(place, [str(r[1]) for r in group], max(0.0, -float(group[0][2])))
+        return Party(place, [str(r[1]) for r in group], max(0.0, -float(group[0][2])), index % seats)
 
     def leave_queue(self, ticket: str) -> None:
         """Give up a place still waiting (a seated one stays seated)."""
