@@ -38,7 +38,7 @@ def test_two_processes_racing_to_seat_a_group_make_one_table(db_url: str) -> Non
                 t.join()
             made = [r for r in results if r is not None]
             assert len(made) == 1, results
-            code, people, epoch = made[0]
+            _, code, people, epoch = made[0]
             assert [p.name for p in people] == ["ann", "bob", "cat"] and epoch == 1
             held = stores[1].queue_place(f"bob-{n}")  # seated at a table not over: the place he holds
             assert held is not None and (held.status, held.table_code) == ("seated", code)

@@ -162,7 +162,10 @@ class PlayNow:
                 self.store.join_queue, ticket=ticket, guest=key, name=name, rules=rules,
                 seat_hash=token_hash(seat_token(guest, ticket)), address=maker_keys(who)["address"],
                 wait=self.settings.wait)
-        await self.match(place.rules)  # the group may be full now
+        try:
+            await self.match(place.rules)  # the group may be full now
+        except Exception as e:  # the matchmaker's next round tries again
+            log.error("play now: matchmaking failed: %s", e)
         return await self.status(place.ticket, guest)
 
     async def status(self, ticket: Any, guest: Any) -> dict[str, Any]:
@@ -249,10 +252,16 @@ class PlayNow:
         seated = await self.service.write(self.store.seat_waiting, rules, len(bots), STALE_SECONDS, build, lease)
         if seated is None:
             return False
-        code, people, epoch = seated
+        game_id, code, people, epoch = seated
         log.info("play now: table %s made for %s (%s) with %d bots", code, ", ".join(p.name for p in people),
                  rules, len(bots) - len(people))
-        await self.service.run_made(code, epoch)
+        try:
+            await self.service.run_made(code, epoch)
+        except Exception as e:
+            log.error("play now: cannot run the table %s just made here (%s); it is left to be taken over",
+                      code, e)
+            if cluster is not None and epoch is not None:  # another process (or this one's next tick) takes it
+                await self.service.write(self.store.release_lease, game_id, cluster.me, epoch)
         return True
 
     async def _config(self, rules: str) -> dict[str, Any] | None:

@@ -171,15 +171,15 @@ class PlayNowQueue:
                 "SELECT DISTINCT rules FROM play_now WHERE status = 'waiting'")).scalars()]
 
     def seat_waiting(self, rules: str, seats: int, stale: float, build: Callable[[list[Place]], NewGame],
-                     lease: tuple[str, float] | None = None) -> tuple[str, list[Place], int | None] | None:
+                     lease: tuple[str, float] | None = None) -> tuple[int, str, list[Place], int | None] | None:
         """Seat the head of the queue for ``rules`` at a new game, if it is ready: ``seats``
         people, or fewer whose first is due. The places of people who stopped asking (none for
         ``stale`` seconds: a closed tab) are given up first. ``build`` makes the game for the
         people (in seat order); it is stored with status ``playing``, and with ``lease``
         (owner, seconds) its lease is taken at once (epoch 1): the maker runs it.
 
-        Returns (the game's code, the people, the lease's epoch or None), or None if nobody
-        was ready or another seating got there first.
+        Returns (the game's id and code, the people, the lease's epoch or None), or None if
+        nobody was ready or another seating got there first.
         """
         pick = (f"SELECT {_COLUMNS}, {self._since_sql('p.due_at')} >= 0 FROM play_now p "
                 f"WHERE p.status = 'waiting' AND p.rules = :rules ORDER BY p.joined_at, p.ticket LIMIT :seats")
@@ -218,4 +218,4 @@ class PlayNowQueue:
             return None
         seated = [Place(p.ticket, p.guest, p.name, p.rules, "seated", p.seat_hash, p.address, game.code, i)
                   for i, p in enumerate(people)]
-        return game.code, seated, epoch
+        return int(game_id), game.code, seated, epoch
