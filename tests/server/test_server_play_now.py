@@ -13,6 +13,7 @@ import pytest
 from server_helpers import SeatClient, pg_url_fixture  # noqa: F401 (a fixture)
 from starlette.testclient import TestClient
 
+from callbreak.server import playnow
 from callbreak.server.app import create_app
 from callbreak.server.limits import Limits
 from callbreak.server.playnow import PlayNowSettings
@@ -141,6 +142,21 @@ def test_a_guest_who_leaves_is_not_seated(served: tuple[TestClient, Store]) -> N
     assert poll(client, ann["ticket"], ANN)["status"] == "left"
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM games").scalar_one() == 1
+
+
+def test_a_place_whose_page_stopped_asking_is_given_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(playnow, "STALE_SECONDS", 1.5)  # (10 s on a server: a page asks every second)
+    store = Store(f"sqlite:///{tmp_path / 'stale.db'}")
+    with TestClient(create_app(store, play_now=PlayNowSettings(wait=4.0, deals=1, bot="random"))) as client:
+        ann = ask(client, ANN, "Ann")  # and then her tab is closed: she never asks again
+        bob = ask(client, BOB, "Bob")
+        assert bob["players"] == ["Ann", "Bob"]
+        bob = seated(client, bob["ticket"], BOB)  # Bob's page keeps asking
+        table = client.get(f"/api/tables/{bob['code']}").json()
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot", "bot"], "Ann took a seat"
+        assert table["seats"][0]["name"] == "Bob"
+        assert poll(client, ann["ticket"], ANN)["status"] == "left"
+    store.close()
 
 
 def test_bad_requests_are_refused_with_what_was_wrong(served: tuple[TestClient, Store]) -> None:
