@@ -128,6 +128,7 @@ class Cluster:
         """This process holds the table's lease (``epoch``): it runs the table."""
         table.epoch, table.replica = epoch, False
         self.owned_since[table.code] = time.monotonic()
+        self.owner_seen.pop(table.code, None)  # (if it followed the table: it speaks for it now)
 
     def take_over(self) -> int:
         """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""

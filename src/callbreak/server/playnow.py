@@ -143,6 +143,10 @@ class PlayNow:
         self.store = service.store
         self.settings = settings
         self.configs: dict[str, dict[str, Any]] = {}  # rules -> checked table settings
+        # Held while this process seats a group, from before its transaction until the table
+        # runs here: a poll that finds its place seated waits for it, so nobody is sent to a
+        # table this process has stored but not yet listed.
+        self.seating = asyncio.Lock()
 
     def meta(self) -> dict[str, Any]:
         """What the lobby offers."""
@@ -171,6 +175,9 @@ class PlayNow:
     async def status(self, ticket: Any, guest: Any) -> dict[str, Any]:
         """Where the ticket stands, for its own guest only."""
         party = await self._party(ticket, guest, seen=True)
+        if party.place.status == "seated":
+            async with self.seating:
+                pass
         return self._json(party, guest)
 
     async def leave(self, ticket: Any, guest: Any) -> dict[str, Any]:
@@ -230,6 +237,10 @@ class PlayNow:
 
     async def _seat(self, rules: str) -> bool:
         """Make one table for the head of the queue of ``rules`` if it is ready; whether made."""
+        async with self.seating:
+            return await self._seat_now(rules)
+
+    async def _seat_now(self, rules: str) -> bool:
         config = await self._config(rules)
         if config is None:
             return False

@@ -599,13 +599,14 @@ class TableService:
         """Run here a table made outside the lobby (Play now: server/playnow.py), stored with its
         seats filled and its status ``playing``, whose lease (``epoch``) this process took as it
         was made: it is listed, dealt, and its clock armed, as a restored table is."""
-        stored = await asyncio.to_thread(self.store.load_game, code)
-        if stored is None:
-            raise StoreError(f"the table {code} just made is not in the store")
-        table = self._restore(stored)
+        table = self.tables.get(code)  # a replica, if a player's request here loaded it meanwhile
+        if table is None:
+            stored = await asyncio.to_thread(self.store.load_game, code)
+            if stored is None:
+                raise StoreError(f"the table {code} just made is not in the store")
+            table = self.tables[code] = self._restore(stored)
         if self.cluster is not None and epoch is not None:
             self.cluster.owns(table, epoch)
-        self.tables[code] = table
         async with table.lock:
             await self._advance(table)
         return table
