@@ -17,8 +17,8 @@ from test_browser_table import WAITING
 pytestmark = pytest.mark.browser
 
 # A short game: one deal, random bots that play at once. The wait is long enough for two
-# presses a moment apart, and short enough to wait out.
-QUICK = ("--play-now-wait", "10", "--play-now-deals", "1", "--play-now-bot", "random", "--play-now-bot-delay", "0")
+# presses a moment apart (and the looks at the waiting screen), and short enough to wait out.
+QUICK = ("--play-now-wait", "12", "--play-now-deals", "1", "--play-now-bot", "random", "--play-now-bot-delay", "0")
 
 
 @pytest.fixture(name="url")
@@ -32,12 +32,11 @@ def url_fixture(tmp_path: Path) -> Iterator[str]:
         proc.wait(10)
 
 
-def press_play_now(browser: Any, url: str, name: str) -> Any:
+def lobby_of(browser: Any, url: str, name: str) -> Any:
+    """A person's own browser (its own guest identity) at the lobby, their name typed."""
     page = browser.new_context(viewport={"width": 1100, "height": 860}).new_page()
     page.goto(url + "/")
     page.fill("#name", name)
-    page.click("#play-now")
-    page.wait_for_selector("#play-now-players")
     return page
 
 
@@ -60,11 +59,11 @@ def move(page: Any) -> str:
 
 
 def test_two_people_press_play_now_meet_at_one_table_and_play_it_out(browser: Any, url: str) -> None:
-    ann = press_play_now(browser, url, "Ann")
-    bob = press_play_now(browser, url, "Bob")
+    ann, bob = lobby_of(browser, url, "Ann"), lobby_of(browser, url, "Bob")
     errors: list[str] = []
     for page in (ann, bob):
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.click("#play-now")
     # Each sees the other coming, and the seconds left before bots take the empty seats.
     for page, me in ((ann, "Ann (you)"), (bob, "Bob (you)")):
         page.wait_for_function("() => ['Ann', 'Bob'].every((n) => "
