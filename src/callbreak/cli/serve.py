@@ -68,6 +68,19 @@ def serve(
     lobby_expiry: Annotated[float | None, typer.Option(
         envvar="CALLBREAK_LOBBY_EXPIRY", rich_help_panel="Limits (0: none)",
         help="Seconds a table never started lives before it is removed (default 1800).")] = None,
+    play_now_wait: Annotated[float | None, typer.Option(
+        envvar="CALLBREAK_PLAY_NOW_WAIT", rich_help_panel="Play now",
+        help="Seconds the first person of a Play now group waits for others before bots fill the "
+             "seats nobody took (default 8).")] = None,
+    play_now_deals: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_PLAY_NOW_DEALS", rich_help_panel="Play now",
+        help="Deals a Play now table plays (default: its rules' own, 5 for Call Break).")] = None,
+    play_now_bot: Annotated[str | None, typer.Option(
+        envvar="CALLBREAK_PLAY_NOW_BOT", rich_help_panel="Play now",
+        help="The bot level that fills Play now seats (default: the strongest).")] = None,
+    play_now_bot_delay: Annotated[float | None, typer.Option(
+        envvar="CALLBREAK_PLAY_NOW_BOT_DELAY", rich_help_panel="Play now",
+        help="Seconds a Play now bot waits before it plays (default 0.7, a human pace).")] = None,
 ) -> None:
     """Start the web app and print its URL."""
     import uvicorn
@@ -75,8 +88,19 @@ def serve(
     from callbreak.core import CallbreakError
     from callbreak.server.app import create_app, setup_logging
     from callbreak.server.limits import Limits
+    from callbreak.server.playnow import PlayNowSettings
     from callbreak.store import Store
 
+    quick = {"wait": play_now_wait, "deals": play_now_deals, "bot": play_now_bot,
+             "bot_delay": play_now_bot_delay}
+    for name, setting in quick.items():  # every process reads its Play now settings from the environment
+        if setting is not None:
+            os.environ[f"CALLBREAK_PLAY_NOW_{name.upper()}"] = str(setting)
+    try:
+        PlayNowSettings.from_env().check()
+    except (CallbreakError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
     try:
         store = Store(db)
     except CallbreakError as e:
@@ -129,7 +153,7 @@ def serve(
             shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
         return
     uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
-                           limits=Limits.from_env()),
+                           limits=Limits.from_env(), play_now=PlayNowSettings.from_env()),
                 **options)
 
 

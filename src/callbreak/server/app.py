@@ -36,6 +36,7 @@ from callbreak.server import engines, pwa, scorekeeper
 from callbreak.server.limits import Limits, Refusal
 from callbreak.server.loopwatch import LoopWatch
 from callbreak.server.metrics import Metrics
+from callbreak.server.playnow import PlayNow, PlayNowSettings
 from callbreak.server.reviews import ReviewJobs
 from callbreak.server.tables import (
     HANDOFF_TTL,
@@ -73,7 +74,7 @@ STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
           "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "server_full": 503,
-          "rate_limited": 429, "no_language": 404}
+          "rate_limited": 429, "no_language": 404, "no_ticket": 404, "not_your_ticket": 403}
 
 
 # What `callbreak serve` prints, in every process: the time and the process id come first.
@@ -114,11 +115,12 @@ def app_from_env() -> FastAPI:
     setup_logging(keep=True)  # a worker starts afresh
     return create_app(store,
                       url_bots=os.environ.get("CALLBREAK_NO_URL_BOTS", "") not in ("1", "true"),
-                      warm_in_child=True, limits=Limits.from_env())
+                      warm_in_child=True, limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
 
 
 def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None,
-               warm_in_child: bool = False, limits: Limits | None = None) -> FastAPI:
+               warm_in_child: bool = False, limits: Limits | None = None,
+               play_now: PlayNowSettings | None = None) -> FastAPI:
     """The ASGI app over ``store``; unfinished tables resume when it starts.
 
     ``url_bots=False`` refuses any table that seats a bot by URL, so that nobody can make a public
@@ -131,7 +133,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     process first with ``warm_in_child``, as ``callbreak serve`` does; see server/warmup.py),
     and a :class:`~callbreak.server.loopwatch.LoopWatch` logs any stall of the event loop.
     ``limits``: what one client may make and send (server/limits.py); none by default here,
-    ``callbreak serve`` gives its settings (``Limits.from_env()``).
+    ``callbreak serve`` gives its settings (``Limits.from_env()``). ``play_now``: how Play now
+    tables are made (server/playnow.py; defaults if None).
     """
     if practice is None:
         practice = os.environ.get("CALLBREAK_PRACTICE", "") == "1"
@@ -139,6 +142,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     limits = limits if limits is not None else Limits.none()
     service = TableService(store, url_bots=url_bots, practice=practice, metrics=metrics, limits=limits)
     reviews = ReviewJobs(store, stored_record)
+    quick = PlayNow(service, play_now if play_now is not None else PlayNowSettings())
 
     def lag_seen(lag: float) -> None:
         metrics.loop_lag.observe(lag)
@@ -163,7 +167,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             resumed = await Cluster.start(service)
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        matching = asyncio.create_task(quick.run(), name="play-now")  # (after the cluster: it leases)
         yield
+        matching.cancel()
         for table in service.tables.values():
             service._cancel_clock(table)
         reviews.close()
@@ -317,6 +323,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                            "strongest_bot": engines.strongest_bot({"game": g.name})}
                           for g in games()],
                 "practice": service.practice, "max_message_bytes": MAX_MESSAGE_BYTES,
+                "play_now": quick.meta(tr),
                 "capacity": capacity()}
 
     @app.get("/api/capacity")
@@ -410,6 +417,28 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             settings, data.get("name"), data.get("seed"), data.get("guest"), config=config, made_by=who))
         return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
                 "table": table.lobby_json()}
+
+    # --- Play now ----------------------------------------------------------------------------
+
+    @app.post("/api/play-now")
+    async def play_now_ask(request: Request) -> dict[str, Any]:
+        """A place at the next table of these rules (``{"guest", "name", "rules"}``), or the
+        place this guest holds already: a ticket to poll."""
+        data = await body(request)
+        return await quick.ask(data.get("guest"), data.get("name"), data.get("rules"),
+                               request.client.host if request.client else None)
+
+    @app.post("/api/play-now/{ticket}")
+    async def play_now_status(ticket: str, request: Request) -> dict[str, Any]:
+        """Where a ticket stands (``{"guest"}``: its own guest only): the people coming and the
+        seconds left, then the table, seat and seat token."""
+        data = await body(request)
+        return await quick.status(ticket, data.get("guest"))
+
+    @app.post("/api/play-now/{ticket}/leave")
+    async def play_now_leave(ticket: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        return await quick.leave(ticket, data.get("guest"))
 
     @app.get("/api/tables/{code}")
     async def lobby(code: str) -> dict[str, Any]:

@@ -122,8 +122,13 @@ class Cluster:
         epoch = await self.service.write(self.store.acquire_lease, table.id, self.me, LEASE_SECONDS)
         if epoch is None:  # cannot happen for a new game; refuse rather than run it unowned
             raise MessageError("unavailable", N_("the new table could not be claimed; try again"))
+        self.owns(table, epoch)
+
+    def owns(self, table: Table, epoch: int) -> None:
+        """This process holds the table's lease (``epoch``): it runs the table."""
         table.epoch, table.replica = epoch, False
         self.owned_since[table.code] = time.monotonic()
+        self.owner_seen.pop(table.code, None)  # (if it followed the table: it speaks for it now)
 
     def take_over(self) -> int:
         """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""

@@ -597,6 +597,22 @@ class TableService:
         self.tables[code] = table
         return table, token, 0
 
+    async def run_made(self, code: str, epoch: int | None) -> Table:
+        """Run here a table made outside the lobby (Play now: server/playnow.py), stored with its
+        seats filled and its status ``playing``, whose lease (``epoch``) this process took as it
+        was made: it is listed, dealt, and its clock armed, as a restored table is."""
+        table = self.tables.get(code)  # a replica, if a player's request here loaded it meanwhile
+        if table is None:
+            stored = await asyncio.to_thread(self.store.load_game, code)
+            if stored is None:
+                raise StoreError(f"the table {code} just made is not in the store")
+            table = self.tables[code] = self._restore(stored)
+        if self.cluster is not None and epoch is not None:
+            self.cluster.owns(table, epoch)
+        async with table.lock:
+            await self._advance(table)
+        return table
+
     # The steps a client asks for (run() runs them at their table, in turn); the plain methods
     # run one to its end on the calling thread.
 
@@ -722,8 +738,7 @@ class TableService:
         if table.status != "lobby":
             raise MessageError("started", N_("this table has already started"))
         bots = table.config["bots"]
-        seats = [Seat(kind="bot", name=_bot_name(bots[i], i), bot=bots[i]) if s.kind == "open" else s
-                 for i, s in enumerate(table.seats)]
+        seats = [bot_seat(bots[i], i) if s.kind == "open" else s for i, s in enumerate(table.seats)]
         match = engines.new_game(table.config)
         await self._store_change(table, seats=[s.to_json() for s in seats], status="playing")  # stored first
         table.seats, table.status, table.match = seats, "playing", match
@@ -1220,6 +1235,11 @@ def rematch_message(code: str, seat: int | None) -> dict[str, Any]:
 def _mix(seed: int, version: int, salt: int) -> int:
     digest = hashlib.sha256(f"{seed}:{version}:{salt}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def bot_seat(level: str, seat: int) -> Seat:
+    """The seat ``seat`` taken by a bot of ``level`` (a seat nobody took, as the game starts)."""
+    return Seat(kind="bot", name=_bot_name(level, seat), bot=level)
 
 
 def _bot_name(level: str, seat: int | None) -> str:

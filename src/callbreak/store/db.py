@@ -22,6 +22,7 @@ from sqlalchemy.exc import OperationalError
 
 from callbreak.core import CallbreakError
 from callbreak.store.models import ActionRow, GameRow, ResultRow, ReviewRow, SheetRow
+from callbreak.store.queue import PlayNowQueue
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 log = logging.getLogger("callbreak.store")
@@ -78,8 +79,8 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Store:
-    """Persistence for games, results and score sheets."""
+class Store(PlayNowQueue):
+    """Persistence for games, results, score sheets and the Play now queue (store/queue.py)."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = normalize_url(url or default_url())

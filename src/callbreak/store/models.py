@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -105,3 +105,28 @@ class ReviewRow(Base):
     settings: Mapped[str] = mapped_column(Text)  # JSON of the review settings
     data: Mapped[str] = mapped_column(Text)  # JSON of the review
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class PlayNowRow(Base):
+    """One person's place in the Play now queue (one row per guest identity): ``waiting`` for
+    people who want the same ``rules``, then ``seated`` at ``table_code`` (or ``left``).
+
+    Times are the database's clock, so every process sharing it agrees on who is due.
+    """
+
+    __tablename__ = "play_now"
+    __table_args__ = (Index("ix_play_now_waiting", "status", "rules", "joined_at"),)
+
+    ticket: Mapped[str] = mapped_column(String(32), primary_key=True)
+    guest: Mapped[str] = mapped_column(String(64), unique=True)  # the guest's player key
+    name: Mapped[str] = mapped_column(String(64))
+    rules: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    # The hash of the seat token, which only the guest's own requests can work out again.
+    seat_hash: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)  # maker key, as games'
+    joined_at: Mapped[datetime] = mapped_column(DateTime)
+    due_at: Mapped[datetime] = mapped_column(DateTime)  # when bots fill the seats nobody took
+    seen_at: Mapped[datetime] = mapped_column(DateTime)  # the guest's latest request
+    table_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)

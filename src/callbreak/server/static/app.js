@@ -294,7 +294,7 @@ async function homePage() {
     full.hidden = false;
   }).catch(() => {});
   const joinCode = h("input", { id: "join-code", placeholder: t("Room code, e.g. {example}", { example: "ABCD-EFGH-JKMN" }), autocomplete: "off" });
-  app.append(
+  app.append(playNowPanel(m, name),
     h("div", { class: "grid2" },
       h("form", { class: "panel", onsubmit: create },
         h("h2", {}, t("Start a table")),
@@ -313,6 +313,97 @@ async function homePage() {
         h("h3", {}, t("Playing with real cards?")),
         h("p", {}, withLink(t("{link} to keep the score of a game at a real table."),
           h("a", { href: "/scorekeeper", "data-link": true }, t("Open the scorekeeper")))))));
+}
+
+// --- Play now: one button to a table with whoever else is waiting; bots fill the rest -------
+
+// The lobby's Play now panel. A press takes a place in the server's queue (the same place for
+// this browser, however often it is pressed); the page polls its ticket for who is coming and
+// the seconds left, and goes to the table once it is made.
+function playNowPanel(m, nameInput) {
+  const quick = m.play_now;
+  const panel = h("section", { class: "panel", id: "play-now-panel" });
+  const err = h("p", { class: "error", id: "play-now-error" });
+  const rules = h("select", { id: "play-now-rules", "aria-label": t("Rules for Play now") },
+    quick.rules.map((r) => h("option", { value: r.name, selected: r.name === quick.default }, r.title)));
+  let ticket = null;
+  let timer = null;
+
+  const leaveUrl = () => `/api/play-now/${ticket}/leave`;
+  const onHide = () => { if (ticket) navigator.sendBeacon(leaveUrl(), JSON.stringify({ guest: guestId() })); };
+  function stop() {
+    clearTimeout(timer);
+    window.removeEventListener("pagehide", onHide);
+    ticket = null;
+  }
+
+  function idle() {
+    stop();
+    const button = h("button", { class: "primary", id: "play-now", type: "button" }, t("Play now"));
+    button.addEventListener("click", async () => {
+      err.textContent = "";
+      if (!nameInput.value.trim()) {
+        err.textContent = t("Type your name first (under “Your name”).");
+        nameInput.focus();
+        return;
+      }
+      button.disabled = true;  // one place per press, however long the answer takes
+      try {
+        store.setItem("callbreak:name", nameInput.value);
+        show(await api("POST", "/api/play-now", { guest: guestId(), name: nameInput.value, rules: rules.value }));
+      } catch (x) { err.textContent = x.message; button.disabled = false; }
+    });
+    panel.replaceChildren(h("h2", {}, t("Play now")),
+      h("p", { class: "muted" }, t("Sit down with whoever else is waiting for the same rules. After {seconds} seconds, bots take the seats nobody took and the game starts.",
+        { seconds: num(Math.round(quick.wait)) })),
+      h("div", { class: "row" }, h("label", { for: "play-now-rules" }, t("Rules")), rules, button), err);
+  }
+
+  function show(s) {
+    if (s.status === "seated") {
+      stop();
+      store.setItem(tokenKey(s.code), s.token);
+      navigate(s.link);
+      return;
+    }
+    if (s.status !== "waiting") { idle(); return; }
+    if (!ticket) {  // waiting starts: leaving the page gives the place up
+      ticket = s.ticket;
+      window.addEventListener("pagehide", onHide);
+      leave = () => { if (ticket) api("POST", leaveUrl(), { guest: guestId() }).catch(() => {}); stop(); };
+    }
+    const seats = Array.from({ length: s.seats }, (_, i) => s.players[i]);
+    const left = Math.ceil(s.seconds_left);
+    const quit = h("button", { id: "play-now-leave", type: "button" }, t("Leave the queue"));
+    quit.addEventListener("click", async () => {
+      const held = ticket;
+      stop();
+      try { show(await api("POST", `/api/play-now/${held}/leave`, { guest: guestId() })); } catch (x) { err.textContent = x.message; idle(); }
+    });
+    panel.replaceChildren(h("h2", {}, t("Play now: {rules}", { rules: (quick.rules.find((r) => r.name === s.rules) || s).title })),
+      h("p", { id: "play-now-status", role: "status" },
+        left > 0 ? t("Waiting for players: bots take the empty seats in {seconds} s.", { seconds: num(left) }) : t("Making the table…")),
+      h("ol", { id: "play-now-players" }, seats.map((name, i) =>
+        h("li", { class: name === undefined ? "muted" : "" }, name === undefined ? t("a bot, unless someone comes")
+          : i === s.you ? `${name} ${t("(you)")}` : name))),
+      h("p", {}, quit), err);
+    clearTimeout(timer);
+    timer = setTimeout(poll, quick.poll * 1000);
+  }
+
+  async function poll() {
+    if (!ticket) return;
+    try {
+      err.textContent = "";
+      show(await api("POST", `/api/play-now/${ticket}`, { guest: guestId() }));
+    } catch (x) {  // the server away for a moment: say so and ask again
+      err.textContent = x.message;
+      timer = setTimeout(poll, quick.poll * 1000);
+    }
+  }
+
+  idle();
+  return panel;
 }
 
 // --- the table -----------------------------------------------------------------------------
