@@ -105,6 +105,7 @@ def test_a_whole_game_on_a_phone_reads_in_the_browsers_language(browser: Any, ba
             page.wait_for_timeout(30)
         if not shown and page.locator("#trick [data-card]").count() >= 2 and page.locator("#hand .card").count():
             check_page(page, lang, "the table")
+            page.wait_for_function("!document.querySelector('.moving')")  # the picture: cards at rest
             shot(page, f"table-{lang}")
             shown = True
     assert shown
