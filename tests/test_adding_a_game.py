@@ -142,7 +142,6 @@ def test_a_web_table_plays_the_new_game(tmp_path: Path) -> None:
         assert r.status_code == 200, r.text
         code, token = r.json()["code"], r.json()["token"]
         assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
-        deadline = time.monotonic() + 60
         while True:
             s = client.post(f"/api/tables/{code}/state", json={"token": token}).json()
             view = s["view"]
@@ -155,7 +154,6 @@ def test_a_web_table_plays_the_new_game(tmp_path: Path) -> None:
                 assert r.status_code == 200, r.text
             else:
                 time.sleep(0.002)
-            assert time.monotonic() < deadline
         assert sum(view["scores"]) == 13
         history = client.get(f"/api/history/{code}").json()
         assert history["game"] == "plain-whist" and len(history["frames"]) == 26

@@ -5,7 +5,6 @@ fit a phone screen."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import httpx
@@ -83,11 +82,9 @@ def test_create_a_horsethief_table_and_play_it_out_with_clicks(browser: Any, bas
         page.wait_for_selector("#game-title")
         assert page.locator(".gseat").count() == 3
         moves: list[str] = []
-        deadline = time.monotonic() + 120
         while step(page, moves) != "over":
             if moves.count("play") == 2:
                 shot(page, "related-desktop")
-            assert time.monotonic() < deadline, f"the game did not finish: {moves}"
         if "play" in moves:
             break
     assert "play" in moves and ("join" in moves or "exchange" in moves), moves
@@ -185,9 +182,8 @@ def test_a_finished_related_game_is_reviewed_in_the_browser(browser: Any, base_u
     page.click("#start")
     page.wait_for_selector("#game-title")
     moves: list[str] = []
-    deadline = time.monotonic() + 120
     while step(page, moves) != "over":
-        assert time.monotonic() < deadline, f"the game did not finish: {moves}"
+        pass  # (until then; a hang is the per-test timeout's)
     page.click("#scoreboard #review-link")
     page.wait_for_selector("#review-summary", timeout=180000)
     assert page.locator("#review-summary tbody tr").count() == players

@@ -39,8 +39,7 @@ def play_ducking(http: httpx.Client, code: str, token: str) -> list[int]:
     plays last to a trick an opponent holds and its call is not made yet: a losing card then. Returns the
     moves (indices among the seat moves of the game) where it ducked."""
     ducked: list[int] = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    while True:
         s = http.post(f"/api/tables/{code}/state", json={"token": token}).json()
         view = s["view"]
         if view["phase"] == "over":
@@ -76,9 +75,7 @@ def play_ducking(http: httpx.Client, code: str, token: str) -> list[int]:
 def _review_labels(http: httpx.Client, code: str) -> dict[int, str]:
     """The finished review's class of each decision, by its index in the record."""
     http.post(f"/api/history/{code}/review")
-    deadline = time.monotonic() + 180
     while (status := http.get(f"/api/history/{code}/review").json())["status"] != "done":
-        assert time.monotonic() < deadline, status
         time.sleep(0.2)
     return {d["index"]: d["label"] for d in status["review"]["decisions"]}
 

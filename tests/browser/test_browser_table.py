@@ -4,7 +4,6 @@ reload in the middle of a trick and carry on, join by link, and keep score with 
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -82,7 +81,6 @@ def test_create_a_table_and_play_a_whole_deal_with_clicks(browser: Any, base_url
     shot(page, "lobby")
     page.click("#start")
     plays = 0
-    deadline = time.monotonic() + 120
     hinted = False
     while (what := step(page)) != "over":
         plays += what == "play"
@@ -97,8 +95,6 @@ def test_create_a_table_and_play_a_whole_deal_with_clicks(browser: Any, base_url
                                    timeout=180000)
             assert " — " in page.locator("#hint-text").inner_text()
             hinted = True
-            deadline = time.monotonic() + 120  # the rest of the deal, however long the hint took
-        assert time.monotonic() < deadline
     assert 13 <= plays <= 14  # one retried click may count twice
     assert hinted
     shot(page, "game-over")
@@ -142,13 +138,11 @@ def test_reload_mid_trick_and_carry_on(browser: Any, base_url: str) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.querySelector('.seat-bottom').textContent.includes('called 2')")
     # Play until it is our turn with cards already on the table (mid-trick).
-    deadline = time.monotonic() + 60
     while True:
         page.wait_for_function(WAITING, timeout=20000)
         if page.evaluate(WAITING) == "play" and page.locator("#trick .played:not(.last)").count() > 0:
             break
         step(page)
-        assert time.monotonic() < deadline
     hand_before = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
     trick_before = page.locator("#trick .played:not(.last)").evaluate_all("els => els.map(e => e.dataset.card)")
     shot(page, "table-phone-before-reload")
@@ -168,7 +162,7 @@ def test_reload_mid_trick_and_carry_on(browser: Any, base_url: str) -> None:
     page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{chosen}\"]')")
     shot(page, "table-phone-after-reload")
     while step(page) != "over":
-        assert time.monotonic() < deadline + 60
+        pass  # (until then; a hang is the per-test timeout's)
     # The final scoreboard fits a phone: the page does not scroll sideways, and a wide score
     # table scrolls inside its panel, so every player's total can be reached.
     assert page.evaluate(FITS_WIDTH)

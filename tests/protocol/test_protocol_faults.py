@@ -214,8 +214,7 @@ def test_a_seat_out_of_time_gets_a_token_budget_not_none(
     live = serve(create_app("anything"))
     r = httpx.post(live.url + "/play", json=dict(FIXTURE["body"], timeBudget=0), timeout=5)
     assert r.status_code == 200 and r.json()["value"] in FIXTURE["legal"]
-    end = time.monotonic() + 2  # the answer may be the default, sent before the bot started
-    while not _Timed.given and time.monotonic() < end:
+    while not _Timed.given:  # the answer may be the default, sent before the bot started
         time.sleep(0.01)
     assert len(_Timed.given) == 1 and 0 < _Timed.given[0] <= server_module.MIN_THINK
 

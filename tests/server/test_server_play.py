@@ -167,9 +167,7 @@ def test_hint_gives_a_legal_action_with_a_reason(client: TestClient) -> None:
     made = create(client, bots="random", deals=1)
     code, token = made["code"], made["token"]
     client.post(f"/api/tables/{code}/start", json={"token": token})
-    deadline = time.monotonic() + 10
     while (view := state(client, code, token)["view"])["to_act"] != 0:
-        assert time.monotonic() < deadline
         time.sleep(0.02)
     r = client.post(f"/api/tables/{code}/hint", json={"token": token})
     assert r.status_code == 200
@@ -205,14 +203,11 @@ def test_a_hint_that_fails_is_an_error_and_the_connection_stays(client: TestClie
     assert r.status_code == 503 and r.json()["error"] == "unavailable"
 
 
-def wait_for(check: Any, seconds: float = 60.0) -> Any:  # (only a hang runs into it)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        result = check()
-        if result:
-            return result
+def wait_for(check: Any) -> Any:
+    """``check()``'s first true answer (a hang is the per-test timeout's)."""
+    while not (result := check()):
         time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+    return result
 
 
 def test_turn_timer_plays_the_default_action_for_a_player_who_waits(client: TestClient) -> None:
@@ -249,7 +244,7 @@ def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: 
         ws.send_text(json.dumps({"type": "start", "token": token}))
         ws.receive_json()
     # Ann is gone: a stand-in bot calls and plays for seat 0 when its timer runs out.
-    wait_for(lambda: len(state(client, code)["view"]["tricks"]) >= 1, 30)
+    wait_for(lambda: len(state(client, code)["view"]["tricks"]) >= 1)
     assert state(client, code)["table"]["seats"][0]["connected"] is False
     # What was played in her name is on the table's notices, for her to see when she is back:
     # her call and the card of the first trick, played by a stand-in bot.
@@ -445,9 +440,7 @@ def test_a_deal_the_store_cannot_save_is_dealt_once_it_can(client: TestClient, s
     monkeypatch.setattr(store, "append_action", flaky)
     r = client.post(f"/api/tables/{code}/start", json={"token": made["token"]})
     assert r.status_code == 200, r.text  # the start was stored; the deal is the server's to do
-    deadline = time.monotonic() + 60  # (a hang: three retries a second apart)
     while (s := state(client, code, made["token"]))["view"]["phase"] != "call":
-        assert time.monotonic() < deadline, f"never dealt: {s['view']['phase']}, refused {refused}"
         time.sleep(0.1)
     assert len(refused) == 3 and len(s["view"]["hand"]) == 13
     kinds = [a["type"] for a in store.load_game(code).actions]  # type: ignore[union-attr]
@@ -473,7 +466,6 @@ def test_a_game_end_the_store_cannot_record_is_recorded_once_it_can(client: Test
         real(game_id, results)
 
     monkeypatch.setattr(store, "finish_game", flaky)
-    deadline = time.monotonic() + 60
     while (s := state(client, code, token))["view"]["phase"] != "over":
         view = s["view"]
         if view["to_act"] == 0 and view["legal"]:
@@ -481,9 +473,7 @@ def test_a_game_end_the_store_cannot_record_is_recorded_once_it_can(client: Test
             r = client.post(f"/api/tables/{code}/action",
                             json={"token": token, "version": s["version"], "action": ordinary[0]})
             assert r.status_code == 200, r.text  # the last card too
-        assert time.monotonic() < deadline
         time.sleep(0.002)
     while (stored := store.load_game(code)) is None or stored.status != "over":
-        assert time.monotonic() < deadline, f"the end was never recorded ({len(refused)} refused)"
         time.sleep(0.1)
     assert len(refused) == 2

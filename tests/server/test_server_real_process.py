@@ -65,7 +65,6 @@ def test_a_real_server_refuses_seeds_and_resumes_its_own_deals_after_a_kill(tmp_
 
 def _play_to_second_deal(http: Any, code: str, token: str) -> list[str]:
     """Play seat 0 (first legal action) until the second deal is dealt; seat 0's hand then."""
-    deadline = time.monotonic() + 60
     while True:
         s = http.post(f"/api/tables/{code}/state", json={"token": token}).json()
         view = s["view"]
@@ -78,4 +77,3 @@ def _play_to_second_deal(http: Any, code: str, token: str) -> list[str]:
             assert r.status_code == 200, r.text
         else:
             time.sleep(0.005)
-        assert time.monotonic() < deadline, "the game did not reach its second deal"

@@ -93,9 +93,7 @@ def play(http: Any, code: str, token: str, until: int | None = None, patient: bo
     """Play seat 0 (first ordinary legal action) until the game is over or ``until`` is reached
     on seat 0's turn. Returns the last state seen. ``patient``: as a page does while a server
     process is replaced, try again on a lost connection or a "try again" refusal."""
-    deadline = time.monotonic() + 60
     while True:
-        assert time.monotonic() < deadline, "the game did not progress"
         try:
             got = http.post(f"/api/tables/{code}/state", json={"token": token})
             if patient and got.status_code == 503:

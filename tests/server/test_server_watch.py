@@ -21,10 +21,8 @@ def metric(text: str, name: str) -> float:
 
 def wait_ready(client: TestClient) -> dict[str, object]:
     """Until the process is ready and its bots' kernel too (every bot can play)."""
-    deadline = time.monotonic() + 120
     while (r := client.get("/readyz")).status_code != 200 or r.json()["kernel"] != "ready":
         assert r.json()["database"] == "ok", r.text
-        assert time.monotonic() < deadline, r.text  # (a hang)
         time.sleep(0.05)
     return r.json()  # type: ignore[no-any-return]
 
@@ -34,9 +32,7 @@ def test_metrics_count_a_game_its_sockets_its_bots_and_the_loop(client: TestClie
     made = create(client, deals=1, bots="random")
     seat = SeatClient(client, made["code"], made["token"])
     seat.start()
-    deadline = time.monotonic() + 30
     while not any(m.get("type") == "state" for m in seat.messages):
-        assert time.monotonic() < deadline
         time.sleep(0.01)
     during = client.get("/metrics")
     assert during.status_code == 200 and during.headers["content-type"].startswith("text/plain")
