@@ -150,4 +150,10 @@ def test_a_language_chosen_in_the_menu_is_remembered(browser: Any, base_url: str
     # The server speaks it too: the cookie the menu set.
     answer = page.evaluate("() => fetch('/api/tables/ZZZZZZZZZZZZ').then((r) => r.json())")
     assert answer["error"] == "no_table" and not re.search(r"[A-Za-z]{3,}", answer["message"]), answer
+    # What the rules say at a table (a view's notice_words, a hand's words) in the page's language:
+    # a list of seats said seat by seat, in its digits; a note without words stays as sent.
+    said = page.evaluate("""() => import('/static/i18n.js').then((m) => [
+      m.said({template: 'donuts: {seats}', params: {seats: [2, 4]}}, 'donuts: seat 1, seat 3'),
+      m.said(null, 'as sent')])""")
+    assert said == ["ডোনাট (একটিও পিঠ পায়নি): আসন ২, আসন ৪", "as sent"]
     context.close()

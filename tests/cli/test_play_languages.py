@@ -9,17 +9,18 @@ import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 from typer.testing import CliRunner
 
 from callbreak.cli.main import app as cli
-from callbreak.cli.tui import language
+from callbreak.cli.tui import language, render
 from callbreak.cli.tui.app import PlayApp
 from callbreak.cli.tui.replay_app import ReplayApp
 from callbreak.cli.tui.session import Session, Turn
 from callbreak.core import Phase
-from callbreak.record import record_of
+from callbreak.record import loads, record_of, replay
 
 runner = CliRunner()
 
@@ -231,3 +232,21 @@ def test_a_refused_card_or_call_is_explained_in_the_language() -> None:
             app.exit()
 
     asyncio.run(main())
+
+
+def test_a_hands_note_is_said_in_the_terminals_language() -> None:
+    """The related games' notes (how a hand ended) are said in the terminal's language, seats
+    from 1 in its digits; English keeps the sentence, seats from 1 too."""
+    fixture = Path(__file__).parents[1] / "record" / "fixtures" / "v1-donut.json"
+    game = replay(loads(fixture.read_text()))
+    view = game.view(0)
+    assert view.results[-1].note == "donuts: seat 3, seat 4"  # the engine's English, seats from 0
+    shown = {}
+    for lang in ("en", "bn"):
+        language.use(lang)
+        console = Console(width=200, record=True)
+        console.print(render.scoreboard(view, [f"P{i}" for i in range(view.players)], final=True))
+        shown[lang] = console.export_text()
+    language.use("en")
+    assert "donuts: seat 4, seat 5" in shown["en"]
+    assert "ডোনাট (একটিও পিঠ পায়নি): আসন ৪, আসন ৫" in shown["bn"]

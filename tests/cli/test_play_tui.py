@@ -278,7 +278,7 @@ def test_a_redeal_claim_is_offered_and_taken_under_catsatcards() -> None:
         assert Redeal(0, True) in app.session.view().legal
         await pilot.press("y")
         await _until(pilot, lambda: Redeal(0, True) in app.session.game.history)
-        await _until(pilot, lambda: any("Thrown in: seat 0 shows" in m for m in app.log_lines))
+        await _until(pilot, lambda: any("Thrown in: seat 1 shows" in m for m in app.log_lines))  # seats from 1, as people count
         app.exit()
 
     _run(session, body)

@@ -38,6 +38,7 @@ from callbreak.core.rules import (
 )
 from callbreak.core.scoring import deal_points, expected_deal_points, settle_stakes
 from callbreak.core.view import Phase
+from callbreak.i18n import say
 
 ALL_SPADES = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"
 
@@ -376,7 +377,12 @@ def test_min_call_total_8_redeals_seed_000() -> None:
         m.apply(Redeal(m.turn, False))
     call_all(m, [1, 2, 2, 2])
     assert m.phase is Phase.DEAL and m.dealer == 0 and m.redeal is not None
-    assert "7" in m.redeal.reason and "8" in m.redeal.reason
+    assert m.redeal.reason == "calls total 7, under the minimum of 8"
+    words = m.view(None).notice_words
+    assert words is not None and say(words, "en") == m.redeal.reason
+    assert say(words, "ne") == "कलको जम्मा ७, न्यूनतम ८ भन्दा कम"
+    assert say(words, "bn") == "কলের মোট ৭, সর্বনিম্ন ৮-এর কম"
+    assert say(words, "hi") == "कॉल का कुल 7, न्यूनतम 8 से कम"
     m.apply(fill_deal({1: "KS QH", 2: "QS KH", 3: "JS JH", 0: "AS AH"}))
     while m.phase is Phase.REDEAL_CLAIM:
         m.apply(Redeal(m.turn, False))

@@ -9,6 +9,7 @@ from callbreak.core.actions import Bid, NameTrump, Pass, Play
 from callbreak.core.cards import Card, Suit, parse_cards
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, IllegalPlayError, RulesError
 from callbreak.games import BatakIhaleli, BatakKozMaca, GamePhase
+from callbreak.i18n import say
 
 HEARTS12 = "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H"
 CLUBS = [c.text for c in parse_cards("AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C")]
@@ -55,6 +56,14 @@ def test_seed000_batak_dealer_takes_it_at_4_when_everyone_passes() -> None:
     g.apply(fill_deal(g, {}))
     play_seq(g, [Pass(3), Pass(0), Pass(1), Pass(2)])
     assert g.declarer == 0 and g.contract == 4 and g.phase is GamePhase.TRUMP
+    # The English notice is the engine's (seats from 0), as records and logs keep it; each
+    # reader's language says it from its words, seats from 1, numbers in the language's digits.
+    notice = g.view(None).notice_words
+    assert g.notice == "everyone passed: the dealer (seat 0) takes it at 4"
+    assert notice is not None and say(notice, "en") == "everyone passed: the dealer (seat 1) takes it at 4"
+    assert say(notice, "ne") == "सबैले पास गरे: डिलर (सिट १) ले ४ मा लिन्छ"
+    assert say(notice, "hi") == "सबने पास किया: डीलर (सीट 1) 4 पर लेता है"
+    assert say(notice, "bn") == "সবাই পাস দিল: ডিলার (আসন ১) ৪-এ নেয়"
 
 
 def test_seed000_batak_dealer_speaking_last_must_bid_at_least_4_after_three_passes() -> None:
@@ -145,6 +154,11 @@ def test_seed000_batak_ihaleli_scoring_bidder_and_defenders() -> None:
     play_out_hand(failed)
     assert failed.results[-1].won == (0, 13, 0, 0)
     assert failed.scores == [-5, 13, -5, -5]  # the bidder fails; a defender scores its tricks
+    note = failed.results[-1]
+    assert note.note == "seat 0 fails a bid of 5 with 0 tricks" and note.words is not None
+    assert say(note.words, "bn") == "আসন ১ ০ পিঠ জিতে ৫-এর ডাক পূরণ করতে পারল না"
+    made_words = made.results[-1].words
+    assert made_words is not None and say(made_words, "ne") == "सिट १ ले १३ हात जितेर ७ को बोली पुर्‍यायो"
 
 
 def test_seed000_batak_koz_maca_calls_once_from_dealers_right_with_spades_trump() -> None:

@@ -9,6 +9,7 @@ from callbreak.core.actions import Bid, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import Card, Suit
 from callbreak.core.errors import CallOutOfRangeError, RulesError, WrongPhaseError
 from callbreak.games import GameDealer, GamePhase, Snarples
+from callbreak.i18n import say
 
 
 def play_out_hand(g: Snarples) -> None:
@@ -44,7 +45,13 @@ def test_seed000_snarples_all_pass_the_same_dealer_deals_again() -> None:
     g.apply(fill_deal(g, {}))
     play_seq(g, [Pass(1), Pass(2), Pass(3), Pass(0)])
     assert g.phase is GamePhase.DEAL and g.dealer == 0 and not g.results
-    assert "passed" in g.notice
+    assert g.notice == "everyone passed: the same dealer deals again"
+    words = g.view(2).notice_words
+    assert words is not None and say(words, "en") == g.notice
+    assert say(words, "hi") == "सबने पास किया: वही डीलर फिर से बाँटता है"
+    assert say(words, "ne") == "सबैले पास गरे: उही डिलरले फेरि बाँड्छ"
+    g.apply(fill_deal(g, {}))
+    assert g.notice == "" and g.view(2).notice_words is None  # a new deal clears it
 
 
 def test_seed000_snarples_others_choose_to_play_or_sit_out_from_dealers_left() -> None:

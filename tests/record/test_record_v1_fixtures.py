@@ -21,6 +21,7 @@ from callbreak.core.errors import RecordError
 from callbreak.core.match import Match
 from callbreak.core.rules import make_rules
 from callbreak.games import TrickGame, game_info
+from callbreak.i18n import say
 from callbreak.record import VERSION, dumps, loads, narrate, redact, replay, replay_states, seat_label
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -59,6 +60,19 @@ def _check_final(game: Any, final: dict[str, Any]) -> None:
         assert now["hands"] == final["hands"]
         assert len(game.results) == len(final["hands"])
     assert {k: now[k] for k in final if k in now} == {k: final[k] for k in final if k in now}
+
+
+def test_an_old_records_hand_notes_are_said_in_each_language() -> None:
+    """The notes are derived on replay, not stored: an old record's hands have their words too,
+    a list of seats said seat by seat."""
+    game = replay(loads(_fixture("donut")[0]))
+    assert isinstance(game, TrickGame)
+    first, dropped = game.results[0], game.results[10]
+    assert first.note == "donuts: seat 1, seat 3" and first.words is not None
+    assert say(first.words, "en") == "donuts: seat 2, seat 4"
+    assert say(first.words, "bn") == "ডোনাট (একটিও পিঠ পায়নি): আসন ২, আসন ৪"
+    assert dropped.note == "everyone dropped: the dealer (seat 0) takes 3 off" and dropped.words is not None
+    assert say(dropped.words, "ne") == "सबै बसे: डिलर (सिट १) को ३ घट्छ"
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -119,3 +119,25 @@ def test_a_refusal_on_the_table_socket_is_told_in_the_pages_language(client: Tes
         reply = ws.receive_json()
     assert reply["code"] == "not_playing"
     assert reply["message"] == said("ne", "the game has not started yet") != "the game has not started yet"
+
+
+def test_a_related_games_notice_reaches_the_page_as_words_its_language_can_say(client: TestClient) -> None:
+    """Everyone passes at Batak: the view carries the English notice (seats from 1, as before)
+    and its message id with the values, and the page's catalog can say that id."""
+    made = create(client, game="batak-ihaleli", players=4, timer=None)
+    code = made["code"]
+    tokens = [made["token"]] + [join(client, code, n)["token"] for n in ("Bob", "Cat", "Dan")]
+    assert client.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
+    for _ in range(4):
+        s = state(client, code)
+        r = client.post(f"/api/tables/{code}/action", json={
+            "token": tokens[s["view"]["to_act"]], "version": s["version"], "action": {"type": "pass"}})
+        assert r.status_code == 200, r.text
+    view = state(client, code)["view"]
+    template = "everyone passed: the dealer (seat {seat}) takes it at {bid}"
+    dealer = view["dealer"] + 1
+    assert view["notice"] == f"everyone passed: the dealer (seat {dealer}) takes it at 4"
+    assert view["notice_words"] == {"template": template, "params": {"seat": dealer, "bid": 4}}
+    nepali = client.get("/api/i18n/ne").json()
+    assert nepali[template] == i18n.gettext_for("ne", "games")(template) != template
+    assert "Your turn" in nepali  # the page's own words are still there

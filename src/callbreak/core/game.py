@@ -45,6 +45,7 @@ from callbreak.core.actions import CHANCE, Action, Deal, Play
 from callbreak.core.cards import Card, Suit
 from callbreak.core.errors import IllegalActionError
 from callbreak.core.tricks import check_seat, check_turn
+from callbreak.core.words import Words
 
 __all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "Game", "GameOf", "GameView", "Options", "TrickState",
            "TrickView", "ViewT"]
@@ -349,6 +350,11 @@ class TrickView:
     def notice(self) -> str:
         """Why the last deal was thrown in or what its end settled, if anything ("" if not)."""
         return ""
+
+    @property
+    def notice_words(self) -> Words | None:
+        """The notice as a message id and its values, for the reader's language (None if none)."""
+        return None
 
     @property
     def deal_limit(self: _WithOptions) -> int | None:

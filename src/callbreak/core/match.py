@@ -55,6 +55,7 @@ from callbreak.core.tricks import (
     legal_mask,
 )
 from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
+from callbreak.core.words import N_, Words
 
 PLAYERS = 4
 _NO_SPADE_LEAD = "may not lead the first trick (no spade lead)"
@@ -489,7 +490,7 @@ class Match(TrickState):
         rules = self.rules
         for s in order:
             reason = _automatic_redeal(hands[s], rules)
-            if reason:
+            if reason is not None:
                 self._thrown_in(reason, s, ())
                 return
         if rules.redeal_weak_hand is WeakHand.NO_SPADE_OR_NO_FACE:
@@ -502,9 +503,9 @@ class Match(TrickState):
             return
         self._begin_calls()
 
-    def _thrown_in(self, reason: str, seat: int | None, shown: tuple[Card, ...]) -> None:
+    def _thrown_in(self, reason: Words, seat: int | None, shown: tuple[Card, ...]) -> None:
         """The same dealer deals again (catsatcards, Nepali house rules, pagat.com)."""
-        self.redeal = RedealNotice(reason, seat, shown)
+        self.redeal = RedealNotice(reason.english, seat, shown, reason)
         self.hands = [0] * PLAYERS
         self.phase = Phase.DEAL
         self.turn = CHANCE
@@ -512,9 +513,9 @@ class Match(TrickState):
     def _redeal_claim(self, action: Redeal) -> None:
         if action.claim:
             hand = self.hands[action.seat]
-            why = "no spades" if not hand & SUIT_MASKS[0] else "no ace, king, queen or jack"
-            self._thrown_in(f"seat {action.seat} shows a hand with {why}", action.seat,
-                            cards_of(hand))
+            why = (N_("seat {seat} shows a hand with no spades") if not hand & SUIT_MASKS[0]
+                   else N_("seat {seat} shows a hand with no ace, king, queen or jack"))
+            self._thrown_in(Words.of(why, seat=action.seat), action.seat, cards_of(hand))
             return
         self.claims.pop(0)
         if self.claims:
@@ -538,7 +539,8 @@ class Match(TrickState):
         total = sum(c for c in self.calls if c is not None)
         need = self.rules.min_call_total
         if need is not None and total < need:
-            self._thrown_in(f"calls total {total}, under the minimum of {need}", None, ())
+            self._thrown_in(Words.of(N_("calls total {total}, under the minimum of {need}"),
+                                     total=total, need=need), None, ())
             return
         if self.rules.side_off_declaration:
             # Voids are declared before the first lead (pagat.com): public from now on.
@@ -753,11 +755,11 @@ def _weak(hand: int) -> bool:
     return not hand & SUIT_MASKS[0] or not hand & _FACES
 
 
-def _automatic_redeal(hand: int, rules: Rules) -> str | None:
+def _automatic_redeal(hand: int, rules: Rules) -> Words | None:
     if rules.redeal_weak_hand is WeakHand.NO_SPADE and not hand & SUIT_MASKS[0]:
-        return "a hand without spades"
+        return Words.of(N_("a hand without spades"))
     if rules.redeal_one_suit_hand and any(hand == m for m in SUIT_MASKS):
-        return "a hand of thirteen cards of one suit"
+        return Words.of(N_("a hand of thirteen cards of one suit"))
     return None
 
 

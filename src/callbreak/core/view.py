@@ -16,6 +16,7 @@ from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.game import TrickView
 from callbreak.core.rules import Rules, Trump
 from callbreak.core.scoring import format_points
+from callbreak.core.words import Words
 
 
 class Phase(str, Enum):
@@ -58,6 +59,11 @@ class DealResult:
         return ""
 
     @property
+    def words(self) -> Words | None:
+        """The note as a message id and values (Call Break: none)."""
+        return None
+
+    @property
     def shown_points(self) -> tuple[str, ...]:
         """Each seat's points as people read them (``3.1``: they are kept in tenths)."""
         return tuple(format_points(p) for p in self.points)
@@ -72,9 +78,10 @@ class DealResult:
 class RedealNotice:
     """Why the last deal was thrown in; ``shown`` is a claimant's hand, shown to everyone."""
 
-    reason: str
+    reason: str  # the English, as records and logs read it
     seat: int | None
     shown: tuple[Card, ...] = ()
+    words: Words | None = None  # the reason as a message id and values, for the reader's language
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -196,6 +203,10 @@ class SeatView(TrickView):
     @property
     def notice(self) -> str:
         return self.redeal.reason if self.redeal is not None else ""
+
+    @property
+    def notice_words(self) -> Words | None:
+        return self.redeal.words if self.redeal is not None else None
 
     @property
     def scores(self) -> tuple[float, ...]:

@@ -58,6 +58,7 @@ from callbreak.core.tricks import (
     follow_suit_mask,
     trick_winner,
 )
+from callbreak.core.words import Words
 
 
 class GamePhase(str, Enum):
@@ -99,7 +100,8 @@ class HandResult:
     active: tuple[bool, ...]
     won: tuple[int, ...]
     points: tuple[int, ...]
-    note: str = ""
+    note: str = ""  # the English, as records keep it; ``words`` is the same for every language
+    words: Words | None = None
 
     @property
     def tiebreak(self) -> bool:
@@ -241,6 +243,7 @@ class GameView(TrickView):
     stock_size: int
     discards: tuple[Card, ...]  # this seat's own discards this hand
     notice: str
+    notice_words: Words | None  # the notice as a message id and values, for the reader's language
     winners: tuple[int, ...]
     legal: tuple[Action, ...]
 
@@ -250,7 +253,7 @@ class GameView(TrickView):
         "in_game", "active", "joined", "bids", "passed", "declarer", "contract", "trump",
         "low_high", "trump_broken", "upcard", "may_sit_out", "leader", "trick", "trick_seats",
         "tricks", "won", "scores", "results", "streak", "exchanged", "stock_size", "notice",
-        "winners",
+        "notice_words", "winners",
     )
     PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "hand", "discards", "legal")
 
@@ -368,7 +371,7 @@ class TrickGame(TrickState):
         "phase", "dealer", "turn", "hand_number", "upcard", "in_game", "active", "joined", "bids",
         "passed", "declarer", "contract", "trump", "low_high", "trump_broken", "may_sit_out",
         "leader", "trick", "trick_seats", "tricks", "won", "scores", "results", "streak",
-        "exchanged", "notice", "winners",
+        "exchanged", "notice", "notice_words", "winners",
     )
 
     def __init__(self, players: int | None = None, options: GameOptions | None = None,
@@ -410,6 +413,7 @@ class TrickGame(TrickState):
         self.winners: tuple[int, ...] = ()
         self.history: list[Action] = []
         self.notice = ""
+        self.notice_words: Words | None = None
         self._reset_hand()
 
     def _check_options(self) -> None:
@@ -620,7 +624,7 @@ class TrickGame(TrickState):
 
     def _deal(self, deal: Deal) -> None:
         self._reset_hand()
-        self.notice = ""
+        self.say(None)
         self.hands = [sum(1 << c for c in h) for h in deal.hands]
         self.dealt = list(self.hands)
         self.upcard = deal.upcard
@@ -630,9 +634,14 @@ class TrickGame(TrickState):
     def _begin_hand(self) -> None:
         raise NotImplementedError
 
-    def throw_in(self, why: str) -> None:
+    def say(self, words: Words | None) -> None:
+        """Make ``words`` the notice every seat reads (None: no notice)."""
+        self.notice = words.english if words is not None else ""
+        self.notice_words = words
+
+    def throw_in(self, why: Words) -> None:
         """The hand is not played; the same dealer deals again."""
-        self.notice = why
+        self.say(why)
         self.hands = [0] * self.players
         self.phase = GamePhase.DEAL
         self.turn = CHANCE
@@ -666,18 +675,18 @@ class TrickGame(TrickState):
             points, note = self._score_hand()
             self.finish_hand(points, note)
 
-    def _score_hand(self) -> tuple[list[int], str]:
+    def _score_hand(self) -> tuple[list[int], Words | None]:
         raise NotImplementedError
 
-    def finish_hand(self, points: Sequence[int], note: str = "") -> None:
+    def finish_hand(self, points: Sequence[int], note: Words | None = None) -> None:
         """Record the hand, add its points, and end the game or move to the next deal."""
         self.results.append(HandResult(
             self.hand_number, self.dealer, self.declarer, self.contract,
             Suit(self.trump) if self.trump >= 0 else None, tuple(self.active), tuple(self.won),
-            tuple(points), note))
+            tuple(points), note.english if note is not None else "", note))
         for s in range(self.players):
             self.scores[s] += points[s]
-        self.notice = note
+        self.say(note)
         self.hands = [0] * self.players
         self.leader = None
         winners = self._winners_after_hand()
@@ -749,7 +758,7 @@ class TrickGame(TrickState):
             scores=tuple(self.scores), results=tuple(self.results), streak=tuple(self.streak),
             exchanged=tuple(self.exchanged), stock_size=len(self.stock),
             discards=() if seat is None else cards_of(self.discards[seat]),
-            notice=self.notice, winners=self.winners,
+            notice=self.notice, notice_words=self.notice_words, winners=self.winners,
             legal=tuple(self.legal_actions(seat)) if seat is not None else (),
         )
 

@@ -42,6 +42,7 @@ from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
 from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.tricks import lead_mask_unbroken, legal_mask
+from callbreak.core.words import N_, Words
 from callbreak.games.base import GameOptions, GamePhase, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
@@ -192,11 +193,12 @@ class BatakIhaleli(_Batak):
         self.contract = bid
         if forced:
             self.bids[seat] = bid
-            self.notice = f"everyone passed: the dealer (seat {seat}) takes it at {bid}"
+            self.say(Words.of(N_("everyone passed: the dealer (seat {seat}) takes it at {bid}"),
+                              seat=seat, bid=bid))
         self.phase = GamePhase.TRUMP
         self.turn = seat
 
-    def _score_hand(self) -> tuple[list[int], str]:
+    def _score_hand(self) -> tuple[list[int], Words | None]:
         assert self.declarer is not None and self.contract is not None
         bid, d = self.contract, self.declarer
         points = []
@@ -205,8 +207,9 @@ class BatakIhaleli(_Batak):
                 points.append(bid if self.won[s] >= bid else -bid)
             else:
                 points.append(self.won[s] if self.won[s] else -bid)
-        made = "makes" if self.won[d] >= bid else "fails"
-        return points, f"seat {d} {made} a bid of {bid} with {self.won[d]} tricks"
+        made = (N_("seat {seat} makes a bid of {bid} with {tricks} tricks") if self.won[d] >= bid
+                else N_("seat {seat} fails a bid of {bid} with {tricks} tricks"))
+        return points, Words.of(made, seat=d, bid=bid, tricks=self.won[d])
 
 
 class BatakKozMaca(_Batak):
@@ -245,12 +248,12 @@ class BatakKozMaca(_Batak):
             first = max(order, key=lambda s: (self.bids[s] or 0, -order.index(s)))
         self.start_play(first)
 
-    def _score_hand(self) -> tuple[list[int], str]:
+    def _score_hand(self) -> tuple[list[int], Words | None]:
         points = []
         for s in range(self.players):
             call = self.bids[s] or 0
             points.append(call if self.won[s] >= call else -call)
-        return points, ""
+        return points, None
 
 
 register_game(trick_game(BatakIhaleli))

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from callbreak.core.actions import Action, Deal, Join, NameTrump
 from callbreak.core.cards import Card, Rank, Suit
 from callbreak.core.errors import IllegalActionError
+from callbreak.core.words import N_, Words
 from callbreak.games.base import GameOptions, GamePhase, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
@@ -151,15 +152,16 @@ class Donut(TrickGame):
         self.active = [j is True for j in self.joined]
         if sum(self.active) == 1:
             points = [-3 if s == self.dealer else 0 for s in range(self.players)]
-            self.finish_hand(points, f"everyone dropped: the dealer (seat {self.dealer}) takes 3 off")
+            self.finish_hand(points, Words.of(
+                N_("everyone dropped: the dealer (seat {seat}) takes 3 off"), seat=self.dealer))
             return
         self.start_play(self.next_seat(self.dealer, self.active))
 
-    def _score_hand(self) -> tuple[list[int], str]:
+    def _score_hand(self) -> tuple[list[int], Words | None]:
         points = [(-self.won[s] if self.won[s] else 3) if self.active[s] else 0
                   for s in range(self.players)]
         donuts = [s for s in range(self.players) if self.active[s] and not self.won[s]]
-        return points, ("donuts: " + ", ".join(f"seat {s}" for s in donuts)) if donuts else ""
+        return points, Words.of(N_("donuts: {seats}"), seats=tuple(donuts)) if donuts else None
 
     def _winners_after_hand(self) -> tuple[int, ...] | None:
         if any(sc <= 0 for sc in self.scores):

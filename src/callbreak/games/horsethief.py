@@ -29,6 +29,7 @@ from itertools import combinations
 from callbreak.core.actions import Action, Deal, Exchange, Join
 from callbreak.core.cards import FULL_DECK, Card, Suit, cards_of
 from callbreak.core.errors import IllegalActionError, IllegalPlayError, RulesError
+from callbreak.core.words import N_, Words
 from callbreak.games.base import GameOptions, GamePhase, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
@@ -150,7 +151,7 @@ class Horsethief(TrickGame):
         self.joined[seat] = True
         self.active = [s == seat for s in range(self.players)]
         points = [5 if s == seat else 0 for s in range(self.players)]
-        self.finish_hand(points, f"everyone else is out: seat {seat} takes 5 unplayed")
+        self.finish_hand(points, Words.of(N_("everyone else is out: seat {seat} takes 5 unplayed"), seat=seat))
 
     def _after_joining(self) -> None:
         self.active = [j is True for j in self.joined]
@@ -166,10 +167,10 @@ class Horsethief(TrickGame):
                 return
         self.start_play(self.next_seat(self.dealer, self.active))
 
-    def _score_hand(self) -> tuple[list[int], str]:
+    def _score_hand(self) -> tuple[list[int], Words | None]:
         points = [(self.won[s] if self.won[s] else -5) if self.active[s] else 0
                   for s in range(self.players)]
-        return points, ""
+        return points, None
 
     def _winners_after_hand(self) -> tuple[int, ...] | None:
         if max(self.scores) < self.options.target:

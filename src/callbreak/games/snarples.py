@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from callbreak.core.actions import Action, Bid, Join, NameTrump, Pass, Settle
 from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
+from callbreak.core.words import N_, Words
 from callbreak.games.base import GameOptions, GamePhase, GameView, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
@@ -123,7 +124,7 @@ class Snarples(TrickGame):
                 return
             high = self._high()
             if not high:
-                self.throw_in("everyone passed: the same dealer deals again")
+                self.throw_in(Words.of(N_("everyone passed: the same dealer deals again")))
                 return
             self.declarer = next(s for s in range(self.players) if self.bids[s] == high)
             self.contract = high
@@ -147,10 +148,10 @@ class Snarples(TrickGame):
                 for s in self.seats_in_game:
                     if s != self.declarer:
                         points[s] += 5
-                note = f"everyone sat out: seat {self.declarer} gives the others 5 each"
+                note = Words.of(N_("everyone sat out: seat {seat} gives the others 5 each"), seat=self.declarer)
             else:
                 points[self.declarer] -= 5
-                note = f"everyone sat out: seat {self.declarer} takes 5 off"
+                note = Words.of(N_("everyone sat out: seat {seat} takes 5 off"), seat=self.declarer)
             self._close_hand(points, note)
 
     def _next_join(self, after: int) -> None:
@@ -174,7 +175,7 @@ class Snarples(TrickGame):
             return
         self.start_play(self.declarer)
 
-    def _score_hand(self) -> tuple[list[int], str]:
+    def _score_hand(self) -> tuple[list[int], Words | None]:
         assert self.declarer is not None and self.contract is not None
         d, bid = self.declarer, self.contract
         points = list(self.sitter_penalty)
@@ -185,15 +186,17 @@ class Snarples(TrickGame):
                 points[s] += -self.won[s] if self.won[s] >= bid else 5
             else:
                 points[s] += -self.won[s] if self.won[s] else 5
-        note = f"seat {d} {'makes' if self.won[d] >= bid else 'is punted on'} a bid of {bid}"
+        note = Words.of(N_("seat {seat} makes a bid of {bid}") if self.won[d] >= bid
+                        else N_("seat {seat} is punted on a bid of {bid}"), seat=d, bid=bid)
         if self.trump == Suit.SPADES and self.CARDS_EACH in self.won:
-            note = f"Spade Out: seat {self.won.index(self.CARDS_EACH)} takes every trick with spades trump"
+            note = Words.of(N_("Spade Out: seat {seat} takes every trick with spades trump"),
+                            seat=self.won.index(self.CARDS_EACH))
         return points, note
 
-    def _close_hand(self, points: list[int], note: str) -> None:
+    def _close_hand(self, points: list[int], note: Words | None) -> None:
         self.finish_hand(points, note)
 
-    def finish_hand(self, points: list[int] | tuple[int, ...], note: str = "") -> None:  # type: ignore[override]
+    def finish_hand(self, points: list[int] | tuple[int, ...], note: Words | None = None) -> None:  # type: ignore[override]
         # Sitting-out runs count hands, so they are updated however the hand ended.
         for s in self.seats_in_game:
             self.streak[s] = self.streak[s] + 1 if self.joined[s] is False else 0

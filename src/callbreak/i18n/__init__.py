@@ -23,6 +23,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
+from callbreak.core.words import SEAT, Words
+
 # Each language by its own name, as a language menu shows it.
 LANGUAGES: dict[str, str] = {"en": "English", "ne": "नेपाली", "hi": "हिन्दी", "bn": "বাংলা"}
 DEFAULT = "en"
@@ -44,6 +46,10 @@ DOMAINS: dict[str, list[tuple[str, str, Keywords]]] = {
     "review": [("review/**/*.py", "python", PY_KEYWORDS)],
     # Cards named in words ("king of spades"), for every sentence that names one.
     "cards": [("i18n/cards.py", "python", PY_KEYWORDS)],
+    # What the rules say at the table (a deal thrown in, how a hand ended), marked N_() where the
+    # core and the games write it: one catalog that the page (with "web") and the terminal read.
+    "games": [("core/words.py", "python", {"N_": None}), ("core/match.py", "python", {"N_": None}),
+              ("games/**/*.py", "python", {"N_": None})],
 }
 
 
@@ -145,3 +151,16 @@ def format_number(value: float, lang: str, tenths: bool = False) -> str:
     lang = supported(lang) or DEFAULT
     text = format_decimal(value, format="#,##0.0" if tenths else "#,##0.###", locale=lang)
     return native_digits(text, lang)
+
+
+def say(words: Words, lang: str) -> str:
+    """What the rules said (``words``) in ``lang``: seats counted from 1, numbers in its digits,
+    a list of seats as "seat 1, seat 3"."""
+    tr = gettext_for(lang, "games")
+
+    def shown(value: int | list[int]) -> str:
+        if isinstance(value, list):
+            return ", ".join(tr(SEAT).format(seat=format_number(s, lang)) for s in value)
+        return format_number(value, lang)
+
+    return tr(words.template).format(**{k: shown(v) for k, v in words.people_values().items()})

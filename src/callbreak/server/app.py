@@ -295,12 +295,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.get("/api/i18n/{lang}")
     async def page_catalog(lang: str) -> Response:
-        """The page's words in ``lang`` (message id to text; a plural's forms joined by NUL): the
-        page loads it before it first draws. Changes only with a release: cacheable."""
+        """The page's words in ``lang`` (message id to text; a plural's forms joined by NUL), with
+        what the rules say at the table (the "games" catalog, shared with the terminal): the page
+        loads it before it first draws. Changes only with a release: cacheable."""
         if lang not in i18n.LANGUAGES:
             raise MessageError("no_language", N_("no language {lang}; languages are: {languages}"),
                                lang=repr(lang), languages=", ".join(i18n.LANGUAGES))
-        return JSONResponse(i18n.catalog(lang, "web"), headers={"Cache-Control": "public, max-age=3600"})
+        words = {**i18n.catalog(lang, "games"), **i18n.catalog(lang, "web")}
+        return JSONResponse(words, headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/meta")
     async def meta(request: Request) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from callbreak import i18n
 from callbreak.cli.tui import language, render
-from callbreak.cli.tui.language import N_, _, card_words, number
+from callbreak.cli.tui.language import N_, _, card_words, number, said
 from callbreak.cli.tui.session import Session, Turn
 from callbreak.cli.tui.widgets import Clickable, Fitted, newest_lines
 from callbreak.core import CHANCE, CallbreakError, Card
@@ -245,9 +245,10 @@ class PlayApp(App[str | None]):
                 if s.game.to_act == CHANCE:  # the deal is not played: the same dealer deals again
                     shown = " ".join(c.pretty for c in view.face_up)
                     self.say(_("Thrown in: {why}; the same dealer deals again.").format(
-                        why=view.notice + (": " + shown if shown else "")), "bold magenta")
+                        why=said(view.notice_words, view.notice) + (": " + shown if shown else "")),
+                        "bold magenta")
                 else:
-                    self.say(view.notice, "magenta")
+                    self.say(said(view.notice_words, view.notice), "magenta")
             notice = view.notice
             turn = s.turn
             if len(view.results) > deals_seen or turn is Turn.STOP_CHOICE:

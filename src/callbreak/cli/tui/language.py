@@ -18,6 +18,7 @@ from pathlib import Path
 from callbreak import i18n
 from callbreak.core import CallbreakError
 from callbreak.core.cards import Card, Suit
+from callbreak.core.words import Words
 from callbreak.i18n.cards import card_name, suit_name
 
 DOMAIN = "terminal"
@@ -58,6 +59,12 @@ def _(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return i18n.translations(_current, DOMAIN).ngettext(singular, plural, n)
+
+
+def said(words: Words | None, english: str = "") -> str:
+    """What the rules said (a notice, a hand's note) in the terminal's language; ``english``
+    where they gave no words."""
+    return i18n.say(words, _current) if words is not None else english
 
 
 def number(value: float, tenths: bool = False) -> str:

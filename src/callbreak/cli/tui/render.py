@@ -21,7 +21,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from callbreak.cli.tui.language import N_, _, card_words, digits, number, suit_words
+from callbreak.cli.tui.language import N_, _, card_words, digits, number, said, suit_words
 from callbreak.core import Action, Card, DealResult, Suit, format_points
 from callbreak.core.actions import CHANCE, Call, Join, Redeal, action_seat
 from callbreak.core.cards import sort_for_display
@@ -382,7 +382,7 @@ def scoreboard(view: View, names: Sequence[str], *, final: bool, rows: int = 12,
                   end_section=True)
     parts: list[RenderableType] = [table]
     if view.results and view.results[-1].note:
-        parts.append(Text(view.results[-1].note, style="dim"))
+        parts.append(Text(said(view.results[-1].words, view.results[-1].note), style="dim"))
     if final and view.winners:
         who = ", ".join(short[s] for s in view.winners)
         parts.append(Text(_("{name} wins!").format(name=who) if len(view.winners) == 1

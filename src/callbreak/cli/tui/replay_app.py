@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from callbreak.cli.tui import render
-from callbreak.cli.tui.language import N_, _, number
+from callbreak.cli.tui.language import N_, _, number, said
 from callbreak.cli.tui.saves import unfinished_play_seat
 from callbreak.cli.tui.session import label_words, seat_names
 from callbreak.cli.tui.widgets import Clickable
@@ -126,7 +126,7 @@ class ReplayApp(App[None]):
             action = self.record.actions[self.index - 1]
             status = Text(render.describe(action, render.short_names(self.names)), style="bold")
             if view.notice:
-                status.append(f"\n{view.notice}", style="magenta")
+                status.append("\n" + said(view.notice_words, view.notice), style="magenta")
         if self.note:
             status = Text(self.note, style="bold red")
             self.note = ""

@@ -5,7 +5,7 @@
 import { announce } from "/static/announce.js";
 import { cardBack, cardName, cardSvg, sortHand, suitName, SUITS } from "/static/cards.js";
 import { focusKey, keepFocus } from "/static/focus.js";
-import { botLevel, chooseLanguage, format, lang, LANGUAGES, locale, num, personName, t, tenths, tn } from "/static/i18n.js";
+import { botLevel, chooseLanguage, format, lang, LANGUAGES, locale, num, personName, said, t, tenths, tn } from "/static/i18n.js";
 import { cardPlaces, moveCards } from "/static/motion.js";
 import { soundCues, soundToggle } from "/static/sound.js";
 
@@ -778,7 +778,9 @@ function tablePage(code) {
       controls.append(h("button", { id: "hint", onclick: () => send({ type: "hint" }) }, t("Hint")));
     }
     const hintText = h("div", { class: "hint-text", id: "hint-text" },
-      hint ? t("Hint ({bot}): {action} — {reason}", { bot: botLevel(hint.bot), action: describeAction(hint.action), reason: hint.reason }) : "",
+      // The bots give their reasons in free English: another language shows the advice alone.
+      hint && hint.reason && lang === "en" ? t("Hint ({bot}): {action} — {reason}", { bot: botLevel(hint.bot), action: describeAction(hint.action), reason: hint.reason })
+        : hint ? t("Hint ({bot}): {action}", { bot: botLevel(hint.bot), action: describeAction(hint.action) }) : "",
       !hint && lastWinner ? h("span", { id: "last-trick" }, t("{name} won the last trick", { name: lastWinner })) : null);
 
     const clock = h("span", { class: "clock", id: "clock" },
@@ -812,11 +814,11 @@ function tablePage(code) {
         h("div", { class: "gseats" }, [...others.filter((s) => s > (mySeat ?? -1)), ...others.filter((s) => s < (mySeat ?? -1)),
           ...(mySeat !== null ? [mySeat] : [])].map(seatBox)), trick, docked);
     root.replaceChildren(h("div", { class: "felt", "data-game": table.game || "callbreak" }, status, board, handRow, controls, hintText,
-      v.notice ? h("p", { class: "notice", id: "notice" }, v.notice) : null,
+      v.notice ? h("p", { class: "notice", id: "notice" }, said(v.notice_words, v.notice)) : null,
       v.discards && v.discards.length ? h("p", { class: "muted-light" }, t("You threw away:"), " ", v.discards.map(cardName).join(", ")) : null,
       mySeat === null ? null : h("div", { class: "keys" }, t("Keys:"), " ", h("kbd", {}, "←"), h("kbd", {}, "→"), " ", t("choose,"), " ", h("kbd", {}, "Enter"),
         " ", t("play, digits +"), " ", h("kbd", {}, "Enter"), " ", t("call or bid,"), " ", h("kbd", {}, "H"), " ", t("hint,"), " ", h("kbd", {}, "S"), " ", t("scores"))),
-      ...(v.redeal ? [h("p", { class: "panel" }, t("Deal thrown in: {reason}", { reason: v.redeal.reason }))] : []),
+      ...(v.redeal ? [h("p", { class: "panel" }, t("Deal thrown in: {reason}", { reason: said(v.redeal.words, v.redeal.reason) }))] : []),
       v.phase !== "over" ? h("p", { class: "table-foot" }, deviceButton(), soundToggle()) : gameOverActions(table));
     tickClock();
 
@@ -1120,14 +1122,14 @@ function scoreTable(names, v) {
   };
   return h("div", { class: "score-block" }, scrolling(h("table", { class: "scores", id: "game-scores" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal_number" in v ? t("Deal") : t("Hand")), names.map((n) => h("th", {}, personName(n))))),
-    h("tbody", {}, v.results.map((r) => h("tr", { title: r.note || null }, h("td", {}, r.tiebreak ? t("tie-break") : num(r.number)),
+    h("tbody", {}, v.results.map((r) => h("tr", { title: r.note ? said(r.words, r.note) : null }, h("td", {}, r.tiebreak ? t("tie-break") : num(r.number)),
       r.points.map((p, s) => h("td", { title: r.calls ? t("called {call}, won {won}", { call: r.calls[s], won: r.won[s] }) : null }, cell(r, s)))))),
     h("tfoot", {}, h("tr", {}, h("td", {}, t("Total")), scoresOf(v).map((total) => h("td", {}, fmt(total))))))),
     // The cells' key in words on the page (a tooltip never shows on a phone).
     v.results.length ? h("p", { class: "legend", id: "score-legend" }, v.results[0].calls
       ? t("Each cell: tricks won/called → points (B: called blind).")
       : t("Each cell: tricks won → points; – : not playing that hand.")) : null,
-    v.results.filter((r) => r.note).map((r) => h("p", { class: "legend" }, `${t("Hand {number}", { number: r.number })}: ${r.note}`)));
+    v.results.filter((r) => r.note).map((r) => h("p", { class: "legend" }, `${t("Hand {number}", { number: r.number })}: ${said(r.words, r.note)}`)));
 }
 
 // --- history and replay --------------------------------------------------------------------

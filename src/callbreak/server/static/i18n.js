@@ -66,6 +66,21 @@ export function t(message, args = {}) {
   return format(messages[message] || message, args);
 }
 
+// What the rules say at the table (a deal thrown in, how a hand ended) comes from the server as
+// {template, params}: an English message id of the "games" catalog (loaded with the page's) and
+// its values, seats counted from 1. A list of seats is said "seat 1, seat 3".
+const SEAT = "seat {seat}";
+
+/** The rules' ``words`` in the reader's language; ``english`` where the server sent none. */
+export function said(words, english = "") {
+  if (!words) return english;
+  const args = {};
+  for (const [name, value] of Object.entries(words.params || {})) {
+    args[name] = Array.isArray(value) ? value.map((seat) => format(messages[SEAT] || SEAT, { seat })).join(", ") : value;
+  }
+  return t(words.template, args);
+}
+
 /** The singular or plural form for ``n`` (as the language counts), {n} filled in too. */
 export function tn(one, other, n, args = {}) {
   const forms = messages[one] ? messages[one].split("\x00") : [one, other];
