@@ -41,6 +41,7 @@ import socket
 import threading
 import time
 import zlib
+from datetime import UTC
 from typing import Any
 
 from callbreak.server import engines
@@ -235,8 +236,15 @@ class Cluster:
         if runnable and not self._can_run(stored.config):
             return None  # (its bots could not play yet here: a process whose kernel is ready takes it)
         before = None
-        with contextlib.suppress(Exception):  # only for the log: whose table it was
+        with contextlib.suppress(Exception):  # whose table it was (for the log), and whether it is free
             before = self.store.lease_of(stored.id)
+        if before is not None and before[2]:
+            return None  # run by a process (this one too: a second claim would fence its own writes out)
+        if before is None and time.time() - stored.created_at.replace(tzinfo=UTC).timestamp() < LEASE_SECONDS:
+            # Never leased, and just made: its maker is claiming it. Taken from under it, the
+            # table would be run where its maker's players are not (a maker here would write
+            # under the older epoch, and so follow a table nobody runs).
+            return None
         epoch = self.store.acquire_lease(stored.id, self.me, LEASE_SECONDS)
         if epoch is None:
             return None
