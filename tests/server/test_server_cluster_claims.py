@@ -62,3 +62,32 @@ def test_a_game_being_made_is_left_to_its_maker_and_taken_once_it_is_older_than_
     finally:
         store.close()
         app.state.store.close()
+
+
+def test_a_table_made_while_its_process_renews_its_leases_is_not_taken_for_lost(pg_url: str) -> None:
+    """The lease upkeep renews every lease the process holds, in a writer thread, and follows
+    each table whose lease was not among them. A table made meanwhile (its lease taken after the
+    renewal was asked for) is not among them and is still the process's: followed, it was run
+    by nobody ("that table moved to another server process" for every action, in one process)."""
+    app = create_app(Store(pg_url))
+    try:
+        with TestClient(app) as client:
+            r = client.post("/api/tables", json={"name": "Ann", "settings": {"preset": "callbreak"}})
+            assert r.status_code == 200, r.text
+            code = r.json()["code"]
+            service = app.state.service
+            cluster = service.cluster
+            made = cluster.owned_since[code]
+
+            async def upkeep(asked: float) -> bool:
+                cluster._tick(set(), asked)  # the renewal held none of the process's leases
+                return bool(service.tables[code].replica)
+
+            def followed_after(asked: float) -> bool:
+                return asyncio.run_coroutine_threadsafe(upkeep(asked), service.loop).result(60)
+
+            assert not followed_after(made - 0.001)  # asked for before the table was made: kept
+            assert client.post(f"/api/tables/{code}/join", json={"name": "Bea", "seat": 1}).status_code == 200
+            assert followed_after(made + 0.001)  # asked for after: not renewed, so lost
+    finally:
+        app.state.store.close()

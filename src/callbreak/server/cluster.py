@@ -781,8 +781,9 @@ class Cluster:
             self.heartbeat = time.monotonic()
             try:
                 # The renewal is a write: in a writer thread, off the loop.
+                asked = time.monotonic()
                 held = await self.service.write(self.store.renew_leases, self.me, LEASE_SECONDS)
-                self._tick(held)
+                self._tick(held, asked)
             except Exception as e:  # the database is away: try again next tick
                 log.error("lease upkeep failed: %s", e)
 
@@ -798,24 +799,46 @@ class Cluster:
                 except Exception as e:  # the database is away: the loop's tick says so too
                     log.debug("lease renewal beside the loop failed: %s", e)
 
-    def _tick(self, held: set[int]) -> None:
-        """What the lease upkeep does with the leases still ``held``: follow the tables lost, hand
-        on the ones whose players are elsewhere, take over the unowned ones."""
+    def _tick(self, held: set[int], asked: float) -> None:
+        """What the lease upkeep does with the leases still ``held`` (renewed from ``asked`` on):
+        follow the tables lost, hand on the ones whose players are elsewhere, take over the
+        unowned ones."""
         for table in list(self.service.tables.values()):
             if table.replica:
+                if table.id in held and table.code not in self.claiming:
+                    self._let_go_soon(table)
                 if table.connections:
                     self.presence(table)
                 else:  # nobody here watches it: stop following it (get() loads it again)
                     self.service.tables.pop(table.code, None)
             elif table.epoch is not None and table.status != "over":
+                # A lease taken since the renewal was asked for (a table just made or claimed)
+                # is not among the renewed, and is still this process's.
+                kept = table.id in held or self.owned_since.get(table.code, 0.0) >= asked
                 # Only between the table's steps: one under way (its write) must not find the
                 # table following the store, or gone to another process, when it goes on.
                 if table.lock.locked():
-                    self.service.spawn(table, self._upkeep_in_turn(table, table.id in held))
+                    self.service.spawn(table, self._upkeep_in_turn(table, kept))
                 else:
-                    self._upkeep(table, table.id in held)
+                    self._upkeep(table, kept)
         self._take_over_soon()
         self._forget_gone()
+
+    def _let_go_soon(self, table: Table) -> None:
+        """A table followed here whose lease this process holds: nobody runs it (this process
+        follows it, the others see it held). Its lease is given up, off the loop, so that a scan
+        takes it over (this process's too)."""
+        def let_go() -> None:
+            with contextlib.suppress(Exception):  # (the database is away: the next tick tries again)
+                lease = self.store.lease_of(table.id)
+                if lease is not None and lease[0] == self.me and lease[2]:  # (not a lease just given up)
+                    log.warning("process %s holds the lease of table %s but follows it; giving it up",
+                                self.me, table.code)
+                    self.store.release_lease(table.id, self.me, lease[1])
+
+        task = asyncio.get_running_loop().create_task(self.service.write(let_go))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
 
     def _upkeep(self, table: Table, held: bool) -> None:
         """Follow a table whose lease is lost; else hand it on if its players are elsewhere."""
