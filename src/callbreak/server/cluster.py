@@ -478,6 +478,9 @@ class Cluster:
             self.owner_seen.pop(table.code, None)
         calls = 0
         while calls < 3:
+            claim = self.claiming.get(table.code)
+            if claim is not None:  # being claimed here (its lease may read ours already): once it runs here
+                await asyncio.shield(claim)
             lease = self.store.lease_of(table.id)
             if (lease is None or not lease[2]) and self._handed_lately(table.code):
                 await asyncio.sleep(0.05)  # handed on from here: the process it went to claims it
