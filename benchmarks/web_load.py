@@ -142,7 +142,9 @@ async def run_load(base: str, tables: int, seconds: float, think: float, deals: 
                     if r.status_code != 200 and not started:
                         raise RuntimeError(f"start {code}: {r.status_code} {r.text} (after {attempt} retries)")
                     break
-                print(f"  (start {code}: 503 {r.json().get('message')}; trying again)")
+                # (the proxy's own 503 is a page, not JSON: no process in its rotation just then)
+                said = r.json().get("message") if "json" in r.headers.get("content-type", "") else r.text[:60]
+                print(f"  (start {code}: 503 {said}; trying again)")
                 await asyncio.sleep(0.2)
     # Measure only once every table is playing (and the warm-up has passed: with several
     # processes, long enough for each table to have moved to where most of its players are).

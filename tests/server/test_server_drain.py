@@ -171,10 +171,11 @@ def test_an_action_arriving_while_a_process_drains_goes_at_once_to_the_new_owner
                 monkeypatch.setattr(b_service.cluster, "_call", recorded)
 
                 async def drain_as_actions_arrive() -> None:
-                    assert b_service.cluster.drain() == 2
+                    draining = asyncio.ensure_future(b_service.cluster.drain())
                     await asyncio.gather(
                         b_service.run("act", taken["code"], taken["token"], turn1["version"], choose(turn1["view"])),
                         b_service.run("act", made["code"], made["token"], turn2["version"], choose(turn2["view"])))
+                    assert await draining == 2
 
                 asyncio.run_coroutine_threadsafe(drain_as_actions_arrive(), b_service.loop).result(60)
                 c_me = c_app.state.service.cluster.me

@@ -195,3 +195,34 @@ def test_a_retried_write_that_had_landed_counts_as_stored(pg_url: str) -> None:
     got = store.load_game("LANDED")
     assert got is not None and [a["tricks"] for a in got.actions] == [3, 4]
     store.close()
+
+
+def test_processes_opening_a_fresh_postgresql_database_together_all_start() -> None:
+    """A deploy starts its server processes together: on a fresh database each made the schema,
+    and all but one failed ("duplicate key value violates unique constraint")."""
+    if not os.environ.get(PG_ENV):
+        pytest.skip(f"{PG_ENV} is not set (scripts/services.sh starts a server)")
+    database = fresh_pg_database()
+    url = next(database)
+    go = threading.Barrier(4)
+    failed: list[BaseException] = []
+
+    def open_store() -> None:
+        go.wait()
+        try:
+            Store(url).close()
+        except BaseException as e:  # noqa: BLE001 (the failure is the finding)
+            failed.append(e)
+
+    try:
+        threads = [threading.Thread(target=open_store) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failed, failed
+        store = Store(url)
+        assert store.unowned_games() == []  # the schema is whole
+        store.close()
+    finally:
+        database.close()  # (dropped)

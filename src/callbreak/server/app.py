@@ -191,7 +191,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         started = time.monotonic()
         handed = 0
         if service.cluster is not None:
-            handed = service.cluster.drain()
+            handed = await service.cluster.drain()
             await service.cluster.flush()
         sockets = 0
         for table in list(service.tables.values()):

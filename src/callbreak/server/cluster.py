@@ -20,6 +20,13 @@ the stored actions. Messages go through PostgreSQL's LISTEN/NOTIFY on one channe
 Failover: the owner renews its leases every second; a killed process's leases lapse after
 LEASE_SECONDS and a live process takes the table over by the restart path (load, replay, and
 carry on: timers and bots included).
+
+Every lease change (a takeover, a handover, a drain) is a store write and runs in a writer thread
+(``TableService.write``), never on the event loop: a slow commit holds up that table alone. A
+table being taken over is loaded and replayed in that thread too, and installed on the loop only
+once its lease is this process's (concurrent claims of one table here share one: ``claiming``);
+a table is given up inside its own turn (its ``lock``), so no step of it runs while its lease is
+being released, and one waiting behind finds it followed and forwards to the new owner.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import socket
 import threading
 import time
 import zlib
+from datetime import UTC
 from typing import Any
 
 from callbreak.server import engines
@@ -65,6 +73,10 @@ class Cluster:
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.waiting: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        self.calls: dict[str, str] = {}  # caller side: each call still waiting, as sent (sent again)
+        # owner side: the calls taken lately (by caller and id), each with when it was answered
+        # and its reply (None while it runs): a call sent again is run once and answered again
+        self.answers: dict[str, tuple[float, str | None]] = {}
         # owner side: per table, per other process, its connected seats and when it said so
         self.remote: dict[str, dict[str, tuple[set[int], float]]] = {}
         self.owner_seen: dict[str, str] = {}  # replica side: the owner that last spoke for a table
@@ -78,9 +90,12 @@ class Cluster:
         self.heartbeat = time.monotonic()  # the event loop's last lease tick
         self.stopping = threading.Event()
         self.draining = False  # handing every table on before it stops: it takes none
-        self.answering: set[asyncio.Task[None]] = set()  # calls from other processes being run
+        self.answering: set[asyncio.Task[Any]] = set()  # calls from other processes being run, claims
         self.handing: set[asyncio.Task[None]] = set()  # tables handed on once their step is done
         self.in_flight = False  # a batch of notices is being sent
+        self.claiming: dict[str, asyncio.Task[bool]] = {}  # tables whose lease is being taken here
+        self.offered: dict[str, str] = {}  # tables another process offered this one, and who
+        self.taking: asyncio.Task[int] | None = None  # the tick's scan for unowned tables
 
     @classmethod
     async def start(cls, service: TableService) -> int:
@@ -94,7 +109,7 @@ class Cluster:
         cluster.listener = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
         await cluster.listener.execute(f"LISTEN {CHANNEL}")
         cluster.sender = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
-        taken = cluster.take_over()
+        taken = await cluster.take_over()
         cluster.tasks = [asyncio.create_task(cluster._listen()), asyncio.create_task(cluster._send()),
                          asyncio.create_task(cluster._keep())]
         threading.Thread(target=cluster._renew_beside, name="lease-renewer", daemon=True).start()
@@ -106,10 +121,9 @@ class Cluster:
         self.stopping.set()
         for task in self.tasks:
             task.cancel()
-        for table in list(self.service.tables.values()):
-            if table.epoch is not None and not table.replica:
-                with contextlib.suppress(Exception):
-                    self.store.release_lease(table.id, self.me, table.epoch)
+        held = [(t.id, t.epoch) for t in self.service.tables.values() if t.epoch is not None and not t.replica]
+        with contextlib.suppress(Exception):
+            await self.service.write(self._release_all, held)
         for conn in (self.listener, self.sender):
             if conn is not None:
                 with contextlib.suppress(Exception):
@@ -118,10 +132,17 @@ class Cluster:
     # --- ownership ---------------------------------------------------------------------------
 
     async def adopt(self, table: Table) -> None:
-        """A table this process just created: it owns it."""
+        """A table this process just created: it owns it, unless another process claimed it
+        first (its scan for unowned tables found the new game before this claim): then this
+        process follows it there, as any table another process runs."""
         epoch = await self.service.write(self.store.acquire_lease, table.id, self.me, LEASE_SECONDS)
-        if epoch is None:  # cannot happen for a new game; refuse rather than run it unowned
-            raise MessageError("unavailable", N_("the new table could not be claimed; try again"))
+        if epoch is None:
+            lease = await self.service.write(self.store.lease_of, table.id)
+            if lease is None or lease[0] == self.me or not lease[2]:  # refused rather than run unowned
+                raise MessageError("unavailable", N_("the new table could not be claimed; try again"))
+            log.info("process %s made table %s; %s claimed it first and runs it", self.me, table.code, lease[0])
+            table.replica, table.epoch = True, None
+            return
         self.owns(table, epoch)
 
     def owns(self, table: Table, epoch: int) -> None:
@@ -130,48 +151,69 @@ class Cluster:
         self.owned_since[table.code] = time.monotonic()
         self.owner_seen.pop(table.code, None)  # (if it followed the table: it speaks for it now)
 
-    def take_over(self) -> int:
+    async def take_over(self) -> int:
         """Claim every unfinished table whose lease is free (never taken, lapsed or given up)."""
-        count = 0
         if self.draining:
             return 0  # stopping: it takes none
-        for code in self.store.unowned_games():
-            if self._handed_lately(code):
-                continue  # handed on just now: the process it went to claims it first
-            stored = self.store.load_game(code)
-            if stored is None or not self._can_run(stored.config):
-                continue  # (its bots could not play yet here: a process whose kernel is ready takes it)
-            if self._claim(stored, "found free"):
-                count += 1
-        return count
+        codes = await self.service.write(self.store.unowned_games)
+        # (a table handed on from here just now: the process it went to claims it first)
+        claims = [self._claim(code, "found free", runnable=True) for code in codes if not self._handed_lately(code)]
+        return sum(await asyncio.gather(*claims))
 
-    def _claim(self, stored: StoredGame, why: str) -> bool:
+    def _take_over_soon(self) -> None:
+        """The tick's scan for unowned tables, as a task of its own (one at a time): a scan that
+        takes over many tables does not hold up the lease upkeep."""
+        if self.taking is not None and not self.taking.done():
+            return
+        self.taking = asyncio.get_running_loop().create_task(self._take_over_logged())
+
+    async def _take_over_logged(self) -> int:
+        try:
+            return await self.take_over()
+        except Exception as e:  # the database is away: the next tick tries again
+            log.error("takeover scan failed: %s", e)
+            return 0
+
+    async def _claim(self, code: str, why: str, *, runnable: bool = False) -> bool:
         """Take the table's lease and run it here; ``why`` is said in the log (found free: its
-        lease was never taken, lapsed or given up; offered by a process handing it on)."""
+        lease was never taken, lapsed or given up; offered by a process handing it on).
+        ``runnable``: only if this process's bots can play it now. A claim of the table already
+        under way here is waited for, not made twice. Whether the table is run here now."""
         if self.draining:
             # Stopping: a table it takes now (an action arriving while it hands its tables on,
             # a table loaded for a socket) would wait for its exit to be let go. It goes to the
             # process its offer reaches; an action here is forwarded there (forward()).
             return False
-        before = None
-        with contextlib.suppress(Exception):  # only for the log: whose table it was
-            before = self.store.lease_of(stored.id)
-        epoch = self.store.acquire_lease(stored.id, self.me, LEASE_SECONDS)
-        if epoch is None:
-            return False
+        claim = self.claiming.get(code)
+        if claim is None:
+            claim = asyncio.get_running_loop().create_task(self._claim_now(code, why, runnable))
+            self.claiming[code] = claim
+            claim.add_done_callback(lambda _: self.claiming.pop(code, None))
+        return await asyncio.shield(claim)
+
+    async def _claim_now(self, code: str, why: str, runnable: bool) -> bool:
         service = self.service
-        table = service.tables.get(stored.code)
+        try:
+            taken = await service.write(self._take_lease, code, runnable)
+        except Exception as e:  # the database is away: the table is claimed later
+            log.error("cannot claim table %s: %s", code, e)
+            return False
+        if taken is None:
+            return False
+        epoch, before, stored, restored = taken
+        if code in self.offered:  # (the scan may have found it free as its offer came: it was offered)
+            why = f"offered by {self.offered.pop(code)}"
+        table = service.tables.get(code)
         try:
             if table is None:
-                # Loaded after the lease is ours: the old owner can write nothing more.
-                table = service._restore(self.store.load_game(stored.code) or stored)
-                service.tables[table.code] = table
-            else:
-                self.refresh(table)
+                table = restored or service._restore(stored)  # (a replica dropped meanwhile)
+                service.tables[code] = table
+            else:  # a replica here (its sockets stay): it comes up to the store
+                self._bring_up(table, stored)
         except Exception as e:  # a damaged game must not stop the others
-            log.error("cannot take over table %s: %s", stored.code, e)
+            log.error("cannot take over table %s: %s", code, e)
             with contextlib.suppress(Exception):
-                self.store.release_lease(stored.id, self.me, epoch)
+                await service.write(self.store.release_lease, stored.id, self.me, epoch)
             return False
         table.epoch, table.replica = epoch, False
         self.owned_since[table.code] = time.monotonic()
@@ -183,7 +225,50 @@ class Cluster:
             service.settle(table)  # the restart path, in the table's turn: deal on, arm the clock, broadcast
         else:
             service.broadcast(table)
+        if self.draining:  # the drain began while the lease was being taken: it goes on at once
+            self.handing.add(service.spawn(table, self._hand_on_stopping_in_turn(table)))
         return True
+
+    def _take_lease(self, code: str, runnable: bool) -> tuple[int, tuple[str, int, bool] | None, StoredGame,
+                                                               Table | None] | None:
+        """In a writer thread: the lease of an unfinished table, then the table as stored once
+        the lease is ours (the old owner can write nothing more), replayed unless it is followed
+        here already. (epoch, the lease before, the stored game, the table), or None if the
+        table is not to be claimed here (finished, taken, or its bots cannot play here yet)."""
+        stored = self.store.load_game(code)
+        if stored is None or stored.status not in ("lobby", "playing"):
+            return None
+        if runnable and not self._can_run(stored.config):
+            return None  # (its bots could not play yet here: a process whose kernel is ready takes it)
+        before = None
+        with contextlib.suppress(Exception):  # whose table it was (for the log), and whether it is free
+            before = self.store.lease_of(stored.id)
+        if before is not None and before[2]:
+            return None  # run by a process (this one too: a second claim would fence its own writes out)
+        if before is None and time.time() - stored.created_at.replace(tzinfo=UTC).timestamp() < LEASE_SECONDS:
+            # Never leased, and just made: its maker is claiming it. Taken from under it, the
+            # table would be run where its maker's players are not (a maker here would write
+            # under the older epoch, and so follow a table nobody runs).
+            return None
+        epoch = self.store.acquire_lease(stored.id, self.me, LEASE_SECONDS)
+        if epoch is None:
+            return None
+        try:
+            stored = self.store.load_game(code) or stored
+            restored = None if code in self.service.tables else self.service._restore(stored)
+        except Exception as e:  # a damaged game must not stop the others
+            log.error("cannot take over table %s: %s", code, e)
+            with contextlib.suppress(Exception):
+                self.store.release_lease(stored.id, self.me, epoch)
+            return None
+        return epoch, before, stored, restored
+
+    def _release_all(self, held: list[tuple[int, int | None]]) -> None:
+        """In a writer thread: give up every lease in ``held`` ((game, epoch) pairs)."""
+        for game_id, epoch in held:
+            if epoch is not None:
+                with contextlib.suppress(Exception):
+                    self.store.release_lease(game_id, self.me, epoch)
 
     def lost(self, table: Table) -> None:
         """This process no longer holds the table's lease: become a replica of the new owner."""
@@ -198,67 +283,73 @@ class Cluster:
         here, so their actions need no forwarding (all of them, behind a proxy that sends a
         table's players to one process). The lease is given up first: this process can write
         nothing more; the other claims it (or, if it does not, any process does in a tick)."""
+        if self._hand_to(table) is not None:
+            self.service.spawn(table, self._hand_on_in_turn(table))
+
+    def _hand_to(self, table: Table) -> str | None:
+        """The process to hand the table to, if its players are more there than here."""
         if not self.handover or table.replica or table.epoch is None or table.status == "over":
-            return
+            return None
         if time.monotonic() - self.owned_since.get(table.code, 0.0) < HANDOVER_AFTER:
-            return  # no handing a table back and forth while players come and go
-        here = len(table.seats_here())
-        best, most = None, here
+            return None  # no handing a table back and forth while players come and go
+        best, most = None, len(table.seats_here())
         for proc, (seats, _) in self.remote.get(table.code, {}).items():
             if len(seats) > most:
                 best, most = proc, len(seats)
+        return best
+
+    async def _hand_on_in_turn(self, table: Table) -> None:
+        best = self._hand_to(table)  # (asked again: its players may have moved meanwhile)
         if best is None:
             return
-        self.store.release_lease(table.id, self.me, table.epoch)
-        log.info("process %s hands table %s to %s (%d seated players there, %d here)", self.me, table.code,
-                 best, most, here)
+        here, there = len(table.seats_here()), len(self.remote[table.code][best][0])
+        await self._give(table, best, f"hands table {table.code} to {best} ({there} seated players there, "
+                                      f"{here} here)")
+
+    async def _give(self, table: Table, to: str, said: str) -> bool:
+        """In the table's turn: give its lease up (in a writer thread), then offer it to ``to``
+        (a process, or "*": any) and follow it. No step of the table runs meanwhile; one waiting
+        for its turn finds it followed and goes to the new owner. Whether it was given up."""
+        assert table.epoch is not None
+        try:
+            await self.service.write(self.store.release_lease, table.id, self.me, table.epoch)
+        except Exception as e:  # the database is away: the lease lapses as for a dead process
+            log.error("process %s could not give up table %s: %s", self.me, table.code, e)
+            return False
+        log.info("process %s %s", self.me, said)
         self.service.metrics.handovers.inc()
         self.handed[table.code] = time.monotonic()
-        self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
+        self._post({"k": "adopt", "to": to, "from": self.me, "code": table.code})
         self._follow(table)  # its presence notice goes after: the new owner knows who is here
+        return True
 
-    def drain(self) -> int:
+    async def drain(self) -> int:
         """Hand every table this process runs to another process at once (it is stopping: a
         SIGTERM): each lease is given up and the table offered to the process where most of its
         seated players are, else to any; the first to claim it runs it, with no lease to wait
-        out. Returns how many tables were handed on."""
+        out. Each is handed on in its turn (after a step under way, its write, is done).
+        Returns how many tables were handed on."""
         self.draining = True
-        count = 0
-        for table in list(self.service.tables.values()):
-            if table.replica or table.epoch is None or table.status == "over":
-                continue
-            if table.lock.locked():  # a step is under way (a write): handed on when it is done
-                self.handing.add(self.service.spawn(table, self._hand_on_stopping_in_turn(table)))
-                count += 1
-            elif self._hand_on_stopping(table):
-                count += 1
-        return count
+        owned = [t for t in self.service.tables.values()
+                 if not t.replica and t.epoch is not None and t.status != "over"]
+        for table in owned:
+            self.handing.add(self.service.spawn(table, self._hand_on_stopping_in_turn(table)))
+        if self.handing:
+            await asyncio.wait(set(self.handing))
+        return sum(1 for t in owned if t.replica)
 
     async def _hand_on_stopping_in_turn(self, table: Table) -> None:
-        if not table.replica and table.epoch is not None and table.status != "over":
-            self._hand_on_stopping(table)
-
-    def _hand_on_stopping(self, table: Table) -> bool:
-        """Give the table up and offer it on (this process is stopping); whether it was given up."""
-        assert table.epoch is not None
+        """Give the table up and offer it on (this process is stopping)."""
+        if table.replica or table.epoch is None or table.status == "over":
+            return
         self._remote_seats(table)
         best, most = "*", 0
         for proc, (seats, _) in self.remote.get(table.code, {}).items():
             if len(seats) > most:
                 best, most = proc, len(seats)
-        try:
-            self.store.release_lease(table.id, self.me, table.epoch)
-        except Exception as e:  # the database is away: the lease lapses as for a dead process
-            log.error("process %s could not give up table %s: %s", self.me, table.code, e)
-            return False
-        log.info("process %s is stopping: hands table %s to %s", self.me, table.code,
-                 "any process" if best == "*" else best)
-        self.service.metrics.handovers.inc()
         # An action arriving here meanwhile waits for the claim and goes to the new owner.
-        self.handed[table.code] = time.monotonic()
-        self._post({"k": "adopt", "to": best, "from": self.me, "code": table.code})
-        self._follow(table)
-        return True
+        await self._give(table, best, f"is stopping: hands table {table.code} to "
+                                      f"{'any process' if best == '*' else best}")
 
     def _can_run(self, config: dict[str, Any]) -> bool:
         """Whether this process's bots can play a table of these settings now: its compiled
@@ -292,19 +383,29 @@ class Cluster:
         if stored is None or stored.status not in ("lobby", "playing"):
             return None
         lease = self.store.lease_of(stored.id)
-        if (lease is None or not lease[2]) and self._claim(stored, "found free"):
-            return self.service.tables.get(code)
         table = self.service._restore(stored)
         table.replica = True
         self.service.tables[code] = table
+        if lease is None or not lease[2]:  # nobody runs it: claimed here, off the loop (it follows till then)
+            self._claim_soon(code)
         return table
+
+    def _claim_soon(self, code: str, why: str = "found free", *, runnable: bool = False) -> None:
+        """Claim the table in a task of its own (from code that cannot wait for the store)."""
+        if code in self.claiming or self.draining:
+            return
+        task = asyncio.get_running_loop().create_task(self._claim(code, why, runnable=runnable))
+        self.answering.add(task)  # (kept till done, as the calls being answered are)
+        task.add_done_callback(self.answering.discard)
 
     def refresh(self, table: Table) -> None:
         """Bring a table up to the store: seats, status, and the actions it has not applied."""
-        have = table.version
-        stored = self.store.load_game(table.code, since=have)
-        if stored is None:
-            return
+        stored = self.store.load_game(table.code, since=table.version)
+        if stored is not None:
+            self._bring_up(table, stored, since=table.version)
+
+    def _bring_up(self, table: Table, stored: StoredGame, since: int = 0) -> None:
+        """Bring a table up to ``stored`` (loaded with the actions from ``since`` on)."""
         table.seats = [Seat.from_json(s) for s in stored.seats]
         table.host_hash = stored.config.get("host_hash", table.host_hash)
         table.stop_requested = bool(stored.config.get("stop_requested", False))
@@ -313,7 +414,7 @@ class Cluster:
         if stored.status != "lobby" and table.match is None:
             table.match = engines.new_game(table.config)
         if table.match is not None:
-            for data in stored.actions:
+            for data in stored.actions[table.version - since:]:
                 table.match.apply(engines.stored_action(data))
         table.status = stored.status
 
@@ -382,13 +483,15 @@ class Cluster:
             self.owner_seen.pop(table.code, None)
         calls = 0
         while calls < 3:
+            claim = self.claiming.get(table.code)
+            if claim is not None:  # being claimed here (its lease may read ours already): once it runs here
+                await asyncio.shield(claim)
             lease = self.store.lease_of(table.id)
             if (lease is None or not lease[2]) and self._handed_lately(table.code):
                 await asyncio.sleep(0.05)  # handed on from here: the process it went to claims it
                 continue
             if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
-                stored = self.store.load_game(table.code)
-                if stored is not None and self._claim(stored, "found free"):
+                if await self._claim(table.code, "found free"):
                     return await self.service.run_here(method, table.code, *args)
                 lease = self.store.lease_of(table.id)
             if lease is not None and lease[0] == self.me and lease[2]:
@@ -429,8 +532,9 @@ class Cluster:
         call_id = secrets.token_hex(8)
         answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
         self.waiting[call_id] = answer
-        self._post({"k": "call", "to": owner, "from": self.me, "id": call_id, "code": table.code,
-                    "method": method, "args": list(args)})
+        call = self.calls[call_id] = _encode({"k": "call", "to": owner, "from": self.me, "id": call_id,
+                                              "code": table.code, "method": method, "args": list(args)})
+        self.outbox.put_nowait(call)
         try:
             waited = 0.0
             while waited < CALL_SECONDS:
@@ -438,6 +542,10 @@ class Cluster:
                     return await asyncio.wait_for(asyncio.shield(answer), TICK_SECONDS)
                 except TimeoutError:
                     waited += TICK_SECONDS
+                # Not answered yet: the call, or its answer, may have been lost with a connection
+                # the database ended (the owner listens again only once it has reconnected), so
+                # it goes again; the owner runs it once and answers each time it hears it.
+                self.outbox.put_nowait(call)
                 lease = self.store.lease_of(table.id)
                 if lease is None or lease[0] != owner or not lease[2]:
                     # It may have answered just before it let the table go (its answer is sent
@@ -453,18 +561,30 @@ class Cluster:
                         return None
         finally:
             self.waiting.pop(call_id, None)
+            self.calls.pop(call_id, None)
         log.warning("table %s: %s (call %s) had no answer from %s in %.0f s", table.code, method,
                     call_id, owner, CALL_SECONDS)
         raise MessageError("unavailable", N_("the table's server process did not answer; try again"))
 
     def _take_call(self, message: dict[str, Any]) -> None:
-        """A call for this process: answered by a task of its own (it runs in the table's turn)."""
+        """A call for this process: answered by a task of its own (it runs in the table's turn).
+        One heard again (its caller had no answer yet) is not run again: its answer goes again."""
+        key = f"{message['from']}/{message['id']}"
+        taken = self.answers.get(key)
+        if taken is not None:
+            if taken[1] is not None:
+                self.outbox.put_nowait(taken[1])
+            return  # (still running: answered when done)
+        self.answers[key] = (time.monotonic(), None)
         task = asyncio.get_running_loop().create_task(self._answer_call(message))
         self.answering.add(task)
         task.add_done_callback(self.answering.discard)
 
     async def _answer_call(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "reply", "to": message["from"], "id": message["id"]}
+        claim = self.claiming.get(message["code"])
+        if claim is not None:  # its lease is ours already (the caller read so): it runs here once claimed
+            await asyncio.shield(claim)
         table = self.service.tables.get(message["code"])
         try:
             if table is None or table.replica:
@@ -491,7 +611,9 @@ class Cluster:
         except Exception as e:  # the caller gets a refusal, never silence
             log.exception("forwarded %s failed", message.get("method"))
             reply.update(ok=False, code="unavailable", message=f"the table's server process failed: {e}")
-        self._post(reply)
+        text = _encode(reply)
+        self.answers[f"{message['from']}/{message['id']}"] = (time.monotonic(), text)
+        self.outbox.put_nowait(text)
 
     def _on_changed(self, message: dict[str, Any]) -> None:
         table = self.service.tables.get(message["code"])
@@ -525,14 +647,13 @@ class Cluster:
     def _on_adopt(self, message: dict[str, Any]) -> None:
         """Another process handed this one a table (most of its players are here), or any
         process one (it is stopping): claim it (the first claim wins)."""
-        table = self.service.tables.get(message["code"])
+        code = message["code"]
+        table = self.service.tables.get(code)
         if message.get("to") not in (self.me, "*") or self.draining or (table is not None and not table.replica):
             return  # not for us, or taken here already (an action here found it unowned)
-        stored = self.store.load_game(message["code"])
-        if message.get("to") == "*" and stored is not None and not self._can_run(stored.config):
-            return  # offered to any process: one whose bots can play takes it
-        if stored is not None and stored.status in ("lobby", "playing"):
-            self._claim(stored, f"offered by {message.get('from')}")
+        self.offered[code] = str(message.get("from"))
+        # (offered to any process: one whose bots can play takes it)
+        self._claim_soon(code, f"offered by {message.get('from')}", runnable=message.get("to") == "*")
 
     def _on_presence(self, message: dict[str, Any]) -> None:
         table = self.service.tables.get(message["code"])
@@ -588,11 +709,10 @@ class Cluster:
 
     def _catch_up(self) -> None:
         """After notices were missed: every followed table comes up to the store (and its players
-        get the state they missed), and every forwarded call still waiting is asked again (an
-        owner's answer may have been lost; the version check stops an action applied twice)."""
-        for answer in self.waiting.values():
-            if not answer.done():
-                answer.set_result(None)
+        get the state they missed), and every forwarded call still waiting is sent again at once
+        (its answer may have been lost; the owner runs a call once, and answers it again)."""
+        for call in self.calls.values():
+            self.outbox.put_nowait(call)
         for table in list(self.service.tables.values()):
             if table.replica:
                 self.refresh(table)
@@ -671,8 +791,9 @@ class Cluster:
             self.heartbeat = time.monotonic()
             try:
                 # The renewal is a write: in a writer thread, off the loop.
+                asked = time.monotonic()
                 held = await self.service.write(self.store.renew_leases, self.me, LEASE_SECONDS)
-                self._tick(held)
+                self._tick(held, asked)
             except Exception as e:  # the database is away: try again next tick
                 log.error("lease upkeep failed: %s", e)
 
@@ -688,24 +809,46 @@ class Cluster:
                 except Exception as e:  # the database is away: the loop's tick says so too
                     log.debug("lease renewal beside the loop failed: %s", e)
 
-    def _tick(self, held: set[int]) -> None:
-        """What the lease upkeep does with the leases still ``held``: follow the tables lost, hand
-        on the ones whose players are elsewhere, take over the unowned ones."""
+    def _tick(self, held: set[int], asked: float) -> None:
+        """What the lease upkeep does with the leases still ``held`` (renewed from ``asked`` on):
+        follow the tables lost, hand on the ones whose players are elsewhere, take over the
+        unowned ones."""
         for table in list(self.service.tables.values()):
             if table.replica:
+                if table.id in held and table.code not in self.claiming:
+                    self._let_go_soon(table)
                 if table.connections:
                     self.presence(table)
                 else:  # nobody here watches it: stop following it (get() loads it again)
                     self.service.tables.pop(table.code, None)
             elif table.epoch is not None and table.status != "over":
+                # A lease taken since the renewal was asked for (a table just made or claimed)
+                # is not among the renewed, and is still this process's.
+                kept = table.id in held or self.owned_since.get(table.code, 0.0) >= asked
                 # Only between the table's steps: one under way (its write) must not find the
                 # table following the store, or gone to another process, when it goes on.
                 if table.lock.locked():
-                    self.service.spawn(table, self._upkeep_in_turn(table, table.id in held))
+                    self.service.spawn(table, self._upkeep_in_turn(table, kept))
                 else:
-                    self._upkeep(table, table.id in held)
-        self.take_over()
+                    self._upkeep(table, kept)
+        self._take_over_soon()
         self._forget_gone()
+
+    def _let_go_soon(self, table: Table) -> None:
+        """A table followed here whose lease this process holds: nobody runs it (this process
+        follows it, the others see it held). Its lease is given up, off the loop, so that a scan
+        takes it over (this process's too)."""
+        def let_go() -> None:
+            with contextlib.suppress(Exception):  # (the database is away: the next tick tries again)
+                lease = self.store.lease_of(table.id)
+                if lease is not None and lease[0] == self.me and lease[2]:  # (not a lease just given up)
+                    log.warning("process %s holds the lease of table %s but follows it; giving it up",
+                                self.me, table.code)
+                    self.store.release_lease(table.id, self.me, lease[1])
+
+        task = asyncio.get_running_loop().create_task(self.service.write(let_go))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
 
     def _upkeep(self, table: Table, held: bool) -> None:
         """Follow a table whose lease is lost; else hand it on if its players are elsewhere."""
@@ -728,6 +871,11 @@ class Cluster:
                 del book[code]
         for code in [c for c in self.handed if not self._handed_lately(c)]:
             del self.handed[code]
+        for code in [c for c in self.offered if c not in self.claiming]:  # (not claimed here)
+            del self.offered[code]
+        old = time.monotonic() - 2 * CALL_SECONDS  # (a caller sends a call again for CALL_SECONDS)
+        for key in [k for k, (at, reply) in self.answers.items() if reply is not None and at < old]:
+            del self.answers[key]
 
 
 def _encode(message: dict[str, Any]) -> str:

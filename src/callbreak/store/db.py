@@ -35,6 +35,7 @@ IDLE_TRANSACTION_MS = 2000
 # next try: claims run on a server's event loop, which must not stall behind a frozen process.
 CLAIM_LOCK_MS = 200
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code for a lock_timeout that ran out
+MIGRATION_LOCK = 0x63616C6C  # the advisory lock a schema upgrade holds on PostgreSQL ("call")
 
 
 class StoreError(CallbreakError):
@@ -154,6 +155,10 @@ class Store(PlayNowQueue):
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                # Processes started together on a fresh database (a deploy's units) take turns:
+                # the others wait for the first's schema, then find nothing to do.
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
