@@ -53,9 +53,7 @@ def test_a_game_being_made_is_left_to_its_maker_and_taken_once_it_is_older_than_
             with store.engine.begin() as conn:
                 conn.execute(text("UPDATE games SET created_at = created_at - interval '2 hours' WHERE id = :g"),
                              {"g": game_id})
-            deadline = time.monotonic() + 60  # (a hang: the next scan, a second away)
             while (lease := store.lease_of(game_id)) is None:
-                assert time.monotonic() < deadline, "the process never took the abandoned table"
                 time.sleep(0.05)
             assert lease[0] == me and lease[2]
             assert client.get(f"/api/tables/{code}").status_code == 200
