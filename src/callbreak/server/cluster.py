@@ -486,14 +486,14 @@ class Cluster:
             claim = self.claiming.get(table.code)
             if claim is not None:  # being claimed here (its lease may read ours already): once it runs here
                 await asyncio.shield(claim)
-            lease = self.store.lease_of(table.id)
+            lease = await asyncio.to_thread(self.store.lease_of, table.id)  # (a read: off the loop)
             if (lease is None or not lease[2]) and self._handed_lately(table.code):
                 await asyncio.sleep(0.05)  # handed on from here: the process it went to claims it
                 continue
             if lease is None or not lease[2]:  # nobody runs it (the owner died): take it here
                 if await self._claim(table.code, "found free"):
                     return await self.service.run_here(method, table.code, *args)
-                lease = self.store.lease_of(table.id)
+                lease = await asyncio.to_thread(self.store.lease_of, table.id)
             if lease is not None and lease[0] == self.me and lease[2]:
                 # taken over meanwhile (by the tick, maybe as a new Table object): run it here
                 return await self.service.run_here(method, table.code, *args)
@@ -546,7 +546,7 @@ class Cluster:
                 # the database ended (the owner listens again only once it has reconnected), so
                 # it goes again; the owner runs it once and answers each time it hears it.
                 self.outbox.put_nowait(call)
-                lease = self.store.lease_of(table.id)
+                lease = await asyncio.to_thread(self.store.lease_of, table.id)
                 if lease is None or lease[0] != owner or not lease[2]:
                     # It may have answered just before it let the table go (its answer is sent
                     # before its lease is given up, but the store can say so first): a last wait,
