@@ -21,7 +21,11 @@ network's prior) against the same load, set by set::
     .venv/bin/python benchmarks/neural_strength.py --sets 50 --fields heuristic --interleave \
         --heroes "expert:budget=0.1,prior=0.1;expert:budget=0.1" --cache runs/prior_ab
 
- Decision times are the hero's own
+A run cut off resumes from the sets it kept (``--interleave`` keeps them as it goes). Heroes
+that run the network inside a search (``expert:neural=T``) want ``OPENBLAS_NUM_THREADS=1``: on a
+busy machine a second BLAS thread makes every small product wait for a core.
+
+Decision times are the hero's own
 (in-process): the wall clock around ``decide`` and the CPU time of its thread (what a decision
 costs, without the waits of a busy machine), medians and p99.
 """

@@ -311,7 +311,9 @@ class ExpertBot:
         neural: the network as a model of the others when reading (0: off): each sampled
             deal's weight is also multiplied by the ``neural`` bot's chance of every earlier call
             and card of the others in it (:mod:`callbreak.bots.neural_reading`), raised to
-            this power (0..1: a tempered likelihood).
+            this power (0..1: a tempered likelihood). Measured at 0.1 s (RESULTS.md, issue 29,
+            third session): it loses 0.1-0.4 a deal at every power tried (its forward passes cost
+            2-36 times the search's own work a sampled deal), so it is off.
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
