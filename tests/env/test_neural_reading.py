@@ -61,6 +61,8 @@ def test_each_earlier_move_is_rebuilt_as_its_seat_saw_it(preset: str, seed: int,
               (isinstance(a, Play) or (isinstance(a, Call) and not a.blind))]
     assert len(past.seats) == len(theirs) > 0
     x, mask = move_inputs(past, _real_worlds(game), KERNEL, options_array(reader.rules), net.scale)
+    compiled = move_inputs(past, _real_worlds(game), get_kernel("numba"), options_array(reader.rules), net.scale)
+    assert np.array_equal(mask, compiled[1])  # the kernel's two backends agree on the legal moves
     # Calls first (in calling order), then the cards in play order: the history's order.
     for row, (view, action) in enumerate(theirs):
         assert past.seats[row] == view.seat and past.action[row] == action_id(action)
