@@ -21,7 +21,11 @@ network's prior) against the same load, set by set::
     .venv/bin/python benchmarks/neural_strength.py --sets 50 --fields heuristic --interleave \
         --heroes "expert:budget=0.1,prior=0.1;expert:budget=0.1" --cache runs/prior_ab
 
- Decision times are the hero's own
+A run cut off resumes from the sets it kept (``--interleave`` keeps them as it goes). Heroes
+that run the network inside a search (``expert:neural=T``) want ``OPENBLAS_NUM_THREADS=1``: on a
+busy machine a second BLAS thread makes every small product wait for a core.
+
+Decision times are the hero's own
 (in-process): the wall clock around ``decide`` and the CPU time of its thread (what a decision
 costs, without the waits of a busy machine), medians and p99.
 """
@@ -57,15 +61,23 @@ def run_interleaved(heroes: list[str], field: str, seed: int, sets: int, cache: 
     changes, heroes that think against the clock (the expert) meet the same load."""
     todo = [h for h in heroes if not _cache_path(h, field, seed, sets, cache).exists()]
     results: dict[str, list[list[dict[str, Any]]]] = {h: [] for h in todo}
+    # The sets played so far are kept after each one, so a run cut off resumes where it stopped.
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = cache / f"partial-{hashlib.sha1('|'.join(todo).encode()).hexdigest()[:12]}-{field}-{seed}-{sets}.json"
+    if todo and partial.exists():
+        results = json.loads(partial.read_text())
+    done = min((len(r) for r in results.values()), default=sets)
+    results = {h: r[:done] for h, r in results.items()}
     start = time.perf_counter()
-    for i in range(sets):
+    for i in range(done, sets):
         for hero in todo:
             results[hero].append(play_set(hero, FIELDS[field], seed, i))
+        partial.write_text(json.dumps(results))
         _tick("+".join(todo), field, i + 1, sets, start)
-    cache.mkdir(parents=True, exist_ok=True)
     for hero in todo:
         _cache_path(hero, field, seed, sets, cache).write_text(
             json.dumps({"hero": hero, "field": field, "seed": seed, "sets": results[hero]}))
+    partial.unlink(missing_ok=True)
 
 
 def run_hero(hero: str, field: str, seed: int, sets: int, workers: int, cache: Path) -> list[list[dict[str, Any]]]:

@@ -50,7 +50,8 @@ from callbreak.bots.kernel import (
 )
 from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, STYLE_RANDOM, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
-from callbreak.bots.neural import NeuralBot
+from callbreak.bots.neural import NeuralBot, shipped
+from callbreak.bots.neural_reading import log_likelihoods, past_moves, readable
 from callbreak.bots.reading import (
     GREEDY,
     RANDOM,
@@ -307,6 +308,12 @@ class ExpertBot:
             is ahead of every other by this many standard errors (0: always use the budget).
         prior: points that the ``neural`` bot's liking for a card or call adds to the search's
             value of it, per unit of log-probability (0: off; see benchmarks/RESULTS.md).
+        neural: the network as a model of the others when reading (0: off): each sampled
+            deal's weight is also multiplied by the ``neural`` bot's chance of every earlier call
+            and card of the others in it (:mod:`callbreak.bots.neural_reading`), raised to
+            this power (0..1: a tempered likelihood). Measured at 0.1 s (RESULTS.md, issue 29,
+            third session): it loses 0.1-0.4 a deal at every power tried (its forward passes cost
+            2-36 times the search's own work a sampled deal), so it is off.
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -318,7 +325,8 @@ class ExpertBot:
                  solve: int = SOLVE_DEFAULT, infer_policy: str | None = INFER_MODEL_DEFAULT,
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
                  settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT,
-                 search_call_bias: float = SEARCH_CALL_BIAS, prior: float = 0.0) -> None:
+                 search_call_bias: float = SEARCH_CALL_BIAS, prior: float = 0.0,
+                 neural: float = 0.0) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -358,6 +366,10 @@ class ExpertBot:
         if not 0 <= prior <= 10:
             raise ValueError(f"prior must be between 0 (off) and 10 points, got {prior!r}")
         self.prior = prior
+        if not 0 <= neural <= 1:
+            raise ValueError(f"neural must be between 0 (off) and 1 (the network's likelihood "
+                             f"untempered), got {neural!r}")
+        self.neural = neural
         self._policy: NeuralBot | None = None
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
@@ -535,6 +547,11 @@ class ExpertBot:
         reps = 1 if self.solve and len(view.tricks) >= TRICKS - self.solve else self.reps
         first = view.tricks[0].leader if view.tricks else view.leader
         trump0 = -1 if view.rules.trump is Trump.FIRST_LED else 0
+        # The network's reading: the others' earlier moves, encoded once for every batch.
+        past = past_moves(view, shipped().scale) if self.neural and readable(view) else None
+        if past is not None and len(past.seats) == 0:
+            past = None
+        offset: float | None = None  # one scale for every batch's weights
         tally = _Tally(len(plays))
         safe = np.zeros(len(plays))
         count = 0
@@ -559,6 +576,10 @@ class ExpertBot:
             elif infer:
                 self.kernel.play_weights(worlds, history, first, trump0, opts, self.infer_policy,
                                          seat, self.infer, weights)
+            if past is not None:
+                like = self.neural * log_likelihoods(shipped(), past, worlds, self.kernel, opts)
+                offset = float(like.max()) if offset is None else offset
+                weights = weights * np.exp(np.minimum(like - offset, 30.0))
             out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
@@ -877,7 +898,8 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             solve: str | None = None, infer_policy: str | None = None,
             evidence: str | None = None, opponents: str | None = None,
             settle: str | None = None, read: str | None = None,
-            search_call_bias: str | None = None, prior: str | None = None) -> ExpertBot:
+            search_call_bias: str | None = None, prior: str | None = None,
+            neural: str | None = None) -> ExpertBot:
     """Our strongest: plays each card out over many deals the others could hold."""
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
@@ -900,4 +922,5 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      read=READ_DEFAULT if read is None else read,
                      search_call_bias=SEARCH_CALL_BIAS if search_call_bias is None else
                      _float(search_call_bias, "search_call_bias"),
-                     prior=0.0 if prior is None else _float(prior, "prior"))
+                     prior=0.0 if prior is None else _float(prior, "prior"),
+                     neural=0.0 if neural is None else _float(neural, "neural"))

@@ -107,6 +107,7 @@ class Kernel:
     classic_weights: Any
     classic_evaluate: Any
     style_moves: Any
+    past_legal: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -152,6 +153,9 @@ class Kernel:
         self.playout(worlds[0].copy(), trick, state.copy(), won.copy(), opts, POLICY_RANDOM, rng,
                      np.zeros(52, dtype=np.int64))
         self.legal_for(int(worlds[0, 0]), trick, 0, 0, True, opts)
+        self.past_legal(worlds, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                        np.zeros((1, 3), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                        np.ones(1, dtype=np.int64), 0, opts, np.zeros((1, 1), dtype=np.int64))
         cards = np.full((1, 52), -1, dtype=np.int64)
         cards[0, :2] = (0, 1)
         seats = np.full((1, 4), -1, dtype=np.int64)

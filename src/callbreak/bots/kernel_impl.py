@@ -1058,5 +1058,19 @@ def play_weights(worlds: Any, history: Any, leader: int, trump: int, opts: Any, 
         out[i] *= w
 
 
+def past_legal(worlds: Any, seats: Any, later: Any, tricks: Any, ntricks: Any, firsts: Any,
+               trump: int, opts: Any, out: Any) -> None:
+    """For every sampled deal (a row of ``worlds``) and earlier move (rows of the others):
+    the cards that move's seat could play then, held ``worlds[i, seats[r]] | later[r]`` (its
+    cards now and those it has played since), after the trick's first ``ntricks[r]`` cards
+    ``tricks[r]``, into ``out[i, r]``."""
+    for i in range(worlds.shape[0]):
+        for r in range(seats.shape[0]):
+            hand = worlds[i, seats[r]] | later[r]
+            out[i, r] = legal_mask(hand, tricks[r, 0], tricks[r, 1], tricks[r, 2], ntricks[r],
+                                   trump, firsts[r] != 0, opts[OPT_MUST_BEAT], opts[OPT_VOID_RULE],
+                                   opts[OPT_NO_WASTING], opts[OPT_NO_SPADE_LEAD])
+
+
 ENTRY_POINTS = ("playout", "legal_for", "replay", "random_deals", "evaluate", "deal_worlds",
-                "call_weights", "call_fits", "play_weights", "solve")
+                "call_weights", "call_fits", "play_weights", "solve", "past_legal")
