@@ -193,6 +193,23 @@ def make_tables(base: str, count: int, settings: dict[str, Any] = SETTINGS) -> l
     return made
 
 
+def wait_run_where_reached(base: str, pg_url: str, made: list[tuple[str, str]]) -> None:
+    """Until each table is run (its lease held) by the process the proxy sends its players to
+    (the one that answers a request about it through the proxy)."""
+    store = Store(pg_url)
+    try:
+        with httpx.Client(base_url=base, timeout=30) as http:
+            def runs_where_reached(code: str) -> bool:
+                reached = http.get(f"/api/tables/{code}").headers["x-callbreak-process"]
+                game = store.load_game(code)
+                lease = store.lease_of(game.id) if game is not None else None
+                return lease is not None and lease[0] == reached and bool(lease[2])
+            while not all(runs_where_reached(code) for code, _ in made):
+                time.sleep(0.2)
+    finally:
+        store.close()
+
+
 def start_all(base: str, made: list[tuple[str, str]]) -> None:
     with httpx.Client(base_url=base, timeout=30) as http:
         for code, token in made:
@@ -220,10 +237,10 @@ def test_through_the_proxy_no_action_is_forwarded(cluster: tuple[list[Process], 
     people = [Person(base.replace("http", "ws"), code, token) for code, token in made]
     for p in people:
         p.start()
-    time.sleep(7)  # a new table moves to the process its players reach (5 s after it was made)
+    wait_run_where_reached(base, pg_url, made)  # a new table moves there (5 s after it was made)
     start_all(base, made)
     for p in people:
-        p.join(300)
+        p.join()
         assert p.error is None and p.over, p.error
     assert sum(p.metric('callbreak_forwarded_calls_total{method="act"}') for p in processes) == 0
     # Both processes ran tables (the hash spread them), and every action was stored.
@@ -246,7 +263,7 @@ def test_a_rolling_restart_under_play_loses_nothing_and_waits_out_no_lease(
     people = [Person(base.replace("http", "ws"), code, token) for code, token in made]
     for p in people:
         p.start()
-    time.sleep(7)
+    wait_run_where_reached(base, pg_url, made)
     start_all(base, made)
     time.sleep(2)
     exits = []
@@ -261,7 +278,7 @@ def test_a_rolling_restart_under_play_loses_nothing_and_waits_out_no_lease(
                 time.sleep(0.1)  # moving between processes: try again, as the page does
             assert r.status_code == 200, r.text
     for p in people:
-        p.join(300)
+        p.join()
         assert p.error is None and p.over, p.error
     assert all(p.connections >= 1 for p in people)
     # Each stopping process handed every table it ran on at once and exited by itself; none let
