@@ -41,7 +41,11 @@ def test_a_finished_game_is_reviewed_once_in_the_background_and_kept(client: Tes
     # saw no stall in which the loop thread computed (the judging is not on it).
     assert client.get("/api/meta").status_code == 200
     body = _wait_done(client, code)
-    assert client.get("/healthz").json()["loop"]["cpu_stalls"] == 0
+    loop = client.get("/healthz").json()["loop"]
+    # (the test client's own machinery runs on the loop thread too, and on a busy machine it can
+    # compute past the threshold: what must never be on the loop is the judging)
+    judging = [s for s in loop["recent"] if s["cpu"] > loop["threshold"] and "review" in s["running"]]
+    assert not judging, loop
     review = body["review"]
     assert review["format"] == "callbreak-review" and len(review["summary"]) == 4
     assert len(review["decisions"]) == 4 + 52  # every call and every card

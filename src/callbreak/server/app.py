@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -348,7 +349,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                                                          "stalls": watch.stalls,
                                                          "worst_cpu": round(watch.worst_cpu, 4),
                                                          "cpu_stalls": watch.cpu_stalls,
-                                                         "threshold": watch.threshold}}
+                                                         "threshold": watch.threshold,
+                                                         "recent": [dataclasses.asdict(s) for s in watch.recent]}}
 
     def count_live() -> None:
         """Set the live gauges from the tables this process runs and its sockets."""
