@@ -634,12 +634,16 @@ class TrickGame(TrickState):
     def _begin_hand(self) -> None:
         raise NotImplementedError
 
-    def say(self, words: Words | None) -> None:
-        """Make ``words`` the notice every seat reads (None: no notice)."""
+    def say(self, words: Words | str | None) -> None:
+        """Make ``words`` the notice every seat reads (None: no notice; a plain string, from a
+        game written before :class:`Words`: its English only, which no catalog translates)."""
+        if isinstance(words, str):
+            self.notice, self.notice_words = words, None
+            return
         self.notice = words.english if words is not None else ""
         self.notice_words = words
 
-    def throw_in(self, why: Words) -> None:
+    def throw_in(self, why: Words | str) -> None:
         """The hand is not played; the same dealer deals again."""
         self.say(why)
         self.hands = [0] * self.players
@@ -675,15 +679,17 @@ class TrickGame(TrickState):
             points, note = self._score_hand()
             self.finish_hand(points, note)
 
-    def _score_hand(self) -> tuple[list[int], Words | None]:
+    def _score_hand(self) -> tuple[list[int], Words | str | None]:
         raise NotImplementedError
 
-    def finish_hand(self, points: Sequence[int], note: Words | None = None) -> None:
-        """Record the hand, add its points, and end the game or move to the next deal."""
+    def finish_hand(self, points: Sequence[int], note: Words | str | None = None) -> None:
+        """Record the hand, add its points, and end the game or move to the next deal (``note``:
+        what the hand's end settled, as for :meth:`say`)."""
+        english = note if isinstance(note, str) else note.english if note is not None else ""
         self.results.append(HandResult(
             self.hand_number, self.dealer, self.declarer, self.contract,
             Suit(self.trump) if self.trump >= 0 else None, tuple(self.active), tuple(self.won),
-            tuple(points), note.english if note is not None else "", note))
+            tuple(points), english, note if isinstance(note, Words) else None))
         for s in range(self.players):
             self.scores[s] += points[s]
         self.say(note)
