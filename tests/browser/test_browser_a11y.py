@@ -95,7 +95,7 @@ def play_by_keyboard(page: Any) -> str:
     assert page.evaluate("() => document.activeElement.matches('#hand .card.selected')")
     card = str(page.evaluate("() => document.activeElement.dataset.card"))
     name = page.evaluate("() => document.activeElement.querySelector('svg').getAttribute('aria-label')")
-    assert re.fullmatch(r"(\d+|jack|queen|king|ace) of (spades|hearts|clubs|diamonds)", name), name
+    assert re.fullmatch(r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|clubs|diamonds)", name), name
     page.keyboard.press("Enter")
     # Gone from the hand: played (a trick it ends may be gathered and the next led at once).
     page.wait_for_selector(f"#hand [data-card='{card}']", state="detached")

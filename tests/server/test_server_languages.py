@@ -47,6 +47,9 @@ def test_the_page_catalog_is_served_by_language_and_an_unknown_one_is_a_clear_40
     assert r.status_code == 200 and "max-age" in r.headers["cache-control"]
     assert r.json()["Your turn"] == i18n.translations("bn", "web").gettext("Your turn") != "Your turn"
     assert r.json()["{n} card"].split("\x00")[0].startswith("{n}")  # a plural's forms, joined by NUL
+    # A card is named whole, as the terminal names it: Hindi's queen takes की, its king का.
+    hindi = client.get("/api/i18n/hi").json()
+    assert hindi["queen of hearts"] == "पान की बेगम" and hindi["king of hearts"] == "पान का बादशाह"
     assert client.get("/api/i18n/en").json() == {}  # English is the message ids themselves
     client.cookies.clear()
     r = client.get("/api/i18n/xx")

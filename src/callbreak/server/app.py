@@ -302,7 +302,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         if lang not in i18n.LANGUAGES:
             raise MessageError("no_language", N_("no language {lang}; languages are: {languages}"),
                                lang=repr(lang), languages=", ".join(i18n.LANGUAGES))
-        words = {**i18n.catalog(lang, "games"), **i18n.catalog(lang, "web")}
+        words = {**i18n.catalog(lang, "cards"), **i18n.catalog(lang, "games"), **i18n.catalog(lang, "web")}
         return JSONResponse(words, headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/api/meta")

@@ -1,7 +1,7 @@
 // Playing cards drawn as SVG, written for this project. Four-colour suits keep every card
 // legible at a glance on a small screen: spades black, hearts red, clubs green, diamonds blue.
 
-import { num, t } from "/static/i18n.js";
+import { t } from "/static/i18n.js";
 
 export const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
 export const SUIT_COLOURS = { S: "#1b1b1f", H: "#c8102e", C: "#137a35", D: "#1c4fc4" };
@@ -26,11 +26,17 @@ export function sortHand(cards) {
   });
 }
 
-/** A card as the reader's language says it: "king of spades", "हुकुमको बादशाह", ... */
+const RANK_WORDS = { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+  T: "ten", 10: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+const SUIT_WORDS = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+
+/** A card as the reader's language says it: "king of spades", "हुकुमको बादशाह", "पान की बेगम".
+ * Each card is a whole message of the "cards" catalog (the terminal's too), since languages
+ * join rank and suit differently (Hindi's की for a queen, का for a king). */
 export function cardName(text) {
   const { rank, suit } = parseCard(text);
-  const names = { J: t("jack"), Q: t("queen"), K: t("king"), A: t("ace") };
-  return t("{rank} of {suit}", { rank: names[rank] || num(Number(rank === "T" ? 10 : rank)), suit: suitName(suit) });
+  const english = `${RANK_WORDS[rank]} of ${SUIT_WORDS[suit]}`;
+  return t(english);
 }
 
 /** A suit's name in the reader's language ("spades"). */
