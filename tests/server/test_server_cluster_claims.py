@@ -47,7 +47,7 @@ def test_a_game_being_made_is_left_to_its_maker_and_taken_once_it_is_older_than_
                 conn.execute(text("UPDATE games SET created_at = created_at + interval '1 hour' WHERE id = :g"),
                              {"g": game_id})
             service = app.state.service
-            taken = asyncio.run_coroutine_threadsafe(service.cluster.take_over(), service.loop).result(60)
+            taken = asyncio.run_coroutine_threadsafe(service.cluster.take_over(), service.loop).result()
             assert taken == 0 and store.lease_of(game_id) is None, "the process took a table being made"
             # Its maker never claimed it (it died): once older than a lease, a process takes it.
             with store.engine.begin() as conn:
@@ -82,7 +82,7 @@ def test_a_table_made_while_its_process_renews_its_leases_is_not_taken_for_lost(
                 return bool(service.tables[code].replica)
 
             def followed_after(asked: float) -> bool:
-                return asyncio.run_coroutine_threadsafe(upkeep(asked), service.loop).result(60)
+                return asyncio.run_coroutine_threadsafe(upkeep(asked), service.loop).result()
 
             assert not followed_after(made - 0.001)  # asked for before the table was made: kept
             assert client.post(f"/api/tables/{code}/join", json={"name": "Bea", "seat": 1}).status_code == 200

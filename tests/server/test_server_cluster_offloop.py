@@ -79,7 +79,7 @@ def test_a_takeover_a_handover_and_a_drain_change_leases_off_the_event_loop(
                 c_me = c_app.state.service.cluster.me
                 wait_owner(stores[0], code, c_me, "handover")
                 # B drains (a SIGTERM): its other table goes to C.
-                handed = asyncio.run_coroutine_threadsafe(b_service.cluster.drain(), b_service.loop).result(60)
+                handed = asyncio.run_coroutine_threadsafe(b_service.cluster.drain(), b_service.loop).result()
                 assert handed == 1
                 wait_owner(stores[0], made, c_me, "drain")
         printed = [(name, thread) for name, thread in calls]

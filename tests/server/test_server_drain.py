@@ -177,7 +177,7 @@ def test_an_action_arriving_while_a_process_drains_goes_at_once_to_the_new_owner
                         b_service.run("act", made["code"], made["token"], turn2["version"], choose(turn2["view"])))
                     assert await draining == 2
 
-                asyncio.run_coroutine_threadsafe(drain_as_actions_arrive(), b_service.loop).result(60)
+                asyncio.run_coroutine_threadsafe(drain_as_actions_arrive(), b_service.loop).result()
                 c_me = c_app.state.service.cluster.me
                 for game, m in ((game1, turn1), (game2, turn2)):
                     assert stores[0].lease_of(game.id) == (c_me, stores[0].lease_of(game.id)[1], True)  # type: ignore[index]

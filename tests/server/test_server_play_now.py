@@ -6,21 +6,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_helpers import SeatClient, pg_url_fixture  # noqa: F401 (a fixture)
+from sqlalchemy import text
 from starlette.testclient import TestClient
 
-from callbreak.server import playnow
 from callbreak.server.app import create_app
 from callbreak.server.limits import Limits
 from callbreak.server.playnow import PlayNowSettings
 from callbreak.store import Store
 
-WAIT = 2.0  # seconds: long enough for a test's few requests, short enough to wait out
+# A wait no test runs into: a test ends a wait when it means to (run_out), not by the clock.
+WAIT = 600.0
 QUICK = PlayNowSettings(wait=WAIT, deals=1, bot="random", bot_delay=0)
+LONG_AGO = datetime(2000, 1, 1)
 ANN, BOB, CAT = "guest-ann-0123456789", "guest-bob-0123456789", "guest-cat-0123456789"
 
 
@@ -52,6 +55,14 @@ def poll(client: TestClient, ticket: str, guest: str) -> dict[str, Any]:
     return r.json()  # type: ignore[no-any-return]
 
 
+def run_out(store: Store, *tickets: str) -> None:
+    """The wait of these places has run out (as the database's clock sees it): bots may fill
+    their table's empty seats at the matchmaker's next look."""
+    with store.engine.begin() as conn:
+        for ticket in tickets:
+            conn.execute(text("UPDATE play_now SET due_at = :t WHERE ticket = :k"), {"t": LONG_AGO, "k": ticket})
+
+
 def seated(client: TestClient, ticket: str, guest: str) -> dict[str, Any]:
     """Poll as the page does until the ticket has its table (the per-test timeout guards it)."""
     while (answer := poll(client, ticket, guest))["status"] == "waiting":
@@ -73,9 +84,10 @@ def test_two_guests_within_the_wait_share_a_table_with_two_bots_and_count_by_gue
     assert ann["rules"] == "callbreak"  # the default: Call Break standard
     bob = ask(client, BOB, "Bob")
     # Bob sees who is coming, and Ann does at her next poll: the same group, the same deadline.
-    assert bob["players"] == ["Ann", "Bob"], "Bob came after Ann's wait ran out"
+    assert bob["players"] == ["Ann", "Bob"]
     assert (bob["you"], bob["seats"]) == (1, 4)
     assert poll(client, ann["ticket"], ANN)["players"] == ["Ann", "Bob"]
+    run_out(store, ann["ticket"])  # the group's wait is its first person's
     ann, bob = seated(client, ann["ticket"], ANN), seated(client, bob["ticket"], BOB)
     assert ann["code"] == bob["code"] and (ann["seat"], bob["seat"]) == (0, 1)
     table = client.get(f"/api/tables/{ann['code']}").json()
@@ -104,9 +116,10 @@ def test_two_guests_within_the_wait_share_a_table_with_two_bots_and_count_by_gue
 
 
 def test_a_lone_guest_gets_three_bots_after_the_wait(served: tuple[TestClient, Store]) -> None:
-    client, _ = served
+    client, store = served
     ann = ask(client, ANN, "Ann", rules="nepal-traditional")
     assert ann["players"] == ["Ann"] and ann["title"] == "Nepali house rules"
+    run_out(store, ann["ticket"])
     ann = seated(client, ann["ticket"], ANN)
     table = client.get(f"/api/tables/{ann['code']}").json()
     assert table["preset"] == "nepal-traditional" and table["deals"] == 1
@@ -121,6 +134,7 @@ def test_one_guest_holds_one_place_and_one_seat(served: tuple[TestClient, Store]
     second = ask(client, ANN, "Annie", rules="catsatcards")
     assert second["ticket"] == first["ticket"] and second["players"] == ["Ann"]
     assert second["rules"] == "callbreak"
+    run_out(store, first["ticket"])
     at = seated(client, first["ticket"], ANN)
     again = ask(client, ANN, "Ann")  # seated at a table not yet over: that table, that seat
     assert (again["ticket"], again["code"], again["seat"], again["token"]) == (
@@ -137,20 +151,25 @@ def test_a_guest_who_leaves_is_not_seated(served: tuple[TestClient, Store]) -> N
     ann = ask(client, ANN, "Ann")
     r = client.post(f"/api/play-now/{ann['ticket']}/leave", json={"guest": ANN})
     assert r.status_code == 200 and r.json()["status"] == "left", r.text
-    bob = seated(client, ask(client, BOB, "Bob")["ticket"], BOB)  # Bob, after his own wait
+    ticket = ask(client, BOB, "Bob")["ticket"]
+    run_out(store, ticket)
+    bob = seated(client, ticket, BOB)  # Bob, after his own wait
     assert client.get(f"/api/tables/{bob['code']}").json()["seats"][1]["kind"] == "bot"
     assert poll(client, ann["ticket"], ANN)["status"] == "left"
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM games").scalar_one() == 1
 
 
-def test_a_place_whose_page_stopped_asking_is_given_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(playnow, "STALE_SECONDS", 1.5)  # (10 s on a server: a page asks every second)
+def test_a_place_whose_page_stopped_asking_is_given_up(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'stale.db'}")
-    with TestClient(create_app(store, play_now=PlayNowSettings(wait=4.0, deals=1, bot="random"))) as client:
+    with TestClient(create_app(store, play_now=QUICK)) as client:
         ann = ask(client, ANN, "Ann")  # and then her tab is closed: she never asks again
         bob = ask(client, BOB, "Bob")
         assert bob["players"] == ["Ann", "Bob"]
+        with store.engine.begin() as conn:  # her page last asked long ago (past STALE_SECONDS)
+            conn.execute(text("UPDATE play_now SET seen_at = :t WHERE ticket = :k"),
+                         {"t": LONG_AGO, "k": ann["ticket"]})
+        run_out(store, ann["ticket"], bob["ticket"])
         bob = seated(client, bob["ticket"], BOB)  # Bob's page keeps asking
         table = client.get(f"/api/tables/{bob['code']}").json()
         assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot", "bot"], "Ann took a seat"
@@ -202,7 +221,7 @@ def test_two_processes_seat_people_who_reached_each_at_one_table_made_once(pg_ur
     from test_server_cluster import Player
     from test_server_restart import Server
 
-    env = {"CALLBREAK_PLAY_NOW_WAIT": "4", "CALLBREAK_PLAY_NOW_DEALS": "1", "CALLBREAK_PLAY_NOW_BOT": "random",
+    env = {"CALLBREAK_PLAY_NOW_WAIT": "600", "CALLBREAK_PLAY_NOW_DEALS": "1", "CALLBREAK_PLAY_NOW_BOT": "random",
            "CALLBREAK_PLAY_NOW_BOT_DELAY": "0", "CALLBREAK_HANDOVER": "0"}
     servers = [Server(pg_url, practice=False, env=env), Server(pg_url, practice=False, env=env)]
     store = Store(pg_url)
@@ -211,6 +230,7 @@ def test_two_processes_seat_people_who_reached_each_at_one_table_made_once(pg_ur
         ann = one.post("/api/play-now", json={"guest": ANN, "name": "Ann"}).json()
         bob = two.post("/api/play-now", json={"guest": BOB, "name": "Bob"}).json()
         assert bob["players"] == ["Ann", "Bob"], bob  # the other process's person is in the group
+        run_out(store, ann["ticket"])
         # Both processes' matchmakers race for the group; each page polls its own process.
         answers = {}
         while len(answers) < 2:
