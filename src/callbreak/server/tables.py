@@ -1168,8 +1168,8 @@ class TableService:
             seat = conn.seat
             if seat not in cache:
                 personal = None
-                if match is not None:
-                    personal = personal_json(match.view(seat))
+                if watcher is not None and match is not None:  # (a spectator's view is the one above)
+                    personal = personal_json(watcher if seat is None else match.view(seat))
                 cache[seat] = state_text(shared, public, seat, personal)
             if stored_at is not None and conn.timed_send is not None:
                 conn.timed_send(cache[seat], stored_at)
