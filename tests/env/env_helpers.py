@@ -71,3 +71,14 @@ def relabel_hidden(game: Any, observer: int, info: Any, rng: random.Random, swap
     except IllegalActionError:
         return None
     return alt
+
+
+def with_other_hidden_cards(game: Any, observer: int, info: Any, rng: random.Random, swaps: int,
+                            retries: int = 2) -> Any:
+    """:func:`relabel_hidden` with ``swaps`` swaps, then (if the swaps undid each other) with one
+    swap at a time, ``retries`` times; None if no relabelling was found."""
+    for k in (swaps, *[1] * retries):
+        alt = relabel_hidden(game, observer, info, rng, k)
+        if alt is not None:
+            return alt
+    return None
