@@ -121,3 +121,22 @@ def shot(page: Any, name: str) -> None:
     """Keep a screenshot as a test artefact."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+# One tap at a time inside the page, as a phone player does: the call, then lift a playable card
+# and play it. Answers 'call', 'play', 'tap' or 'wait'.
+_TAP_STEPS = """
+  const call = document.querySelector('button.call');
+  if (call) { call.click(); return 'call'; }
+  const lifted = document.querySelector('#play-lifted');
+  if (lifted) { lifted.click(); return 'play'; }
+  const card = document.querySelector('#hand .card.legal');
+  if (card) { card.click(); return 'tap'; }
+  return 'wait';
+}"""
+
+
+def tap_script(*first: str) -> str:
+    """The page script of one tap, after the test's own checks (``first``: JavaScript lines
+    that return what the test waits for, e.g. 'over')."""
+    return "() => {\n" + "\n".join(f"  {line}" for line in first) + _TAP_STEPS

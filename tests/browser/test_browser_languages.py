@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_helpers import base_url_fixture, browser_fixture, shot  # noqa: F401 (fixtures)
+from browser_helpers import base_url_fixture, browser_fixture, shot, tap_script  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -46,16 +46,7 @@ READ = """() => {
 }"""
 
 # One tap at a time inside the page: the call, then lift a playable card and play it.
-TAP = """() => {
-  if (document.querySelector('#game-over-actions')) return 'over';
-  const call = document.querySelector('button.call');
-  if (call) { call.click(); return 'call'; }
-  const lifted = document.querySelector('#play-lifted');
-  if (lifted) { lifted.click(); return 'play'; }
-  const card = document.querySelector('#hand .card.legal');
-  if (card) { card.click(); return 'tap'; }
-  return 'wait';
-}"""
+TAP = tap_script("if (document.querySelector('#game-over-actions')) return 'over';")
 
 
 def check_page(page: Any, lang: str, where: str, numbers: bool = True) -> str:

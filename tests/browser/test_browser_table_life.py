@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import ServeProcess, base_url_fixture, browser_fixture, shot  # noqa: F401 (fixtures)
+from browser_helpers import ServeProcess, base_url_fixture, browser_fixture, shot, tap_script  # noqa: F401 (fixtures)
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
@@ -186,16 +186,7 @@ def test_the_scoreboard_never_covers_a_timed_call(browser: Any, server: ServePro
     page.click("#start")
     # One tap at a time inside the page, so that looking and tapping see the same table (a state
     # arriving between a look and a tap from outside could make us call past the scoreboard).
-    tap = """() => {
-      if (document.querySelector('#scoreboard') && document.querySelector('button.call')) return 'ready';
-      const call = document.querySelector('button.call');
-      if (call) { call.click(); return 'call'; }
-      const lifted = document.querySelector('#play-lifted');
-      if (lifted) { lifted.click(); return 'play'; }
-      const card = document.querySelector('#hand .card.legal');
-      if (card) { card.click(); return 'tap'; }
-      return 'wait';
-    }"""
+    tap = tap_script("if (document.querySelector('#scoreboard') && document.querySelector('button.call')) return 'ready';")
     while (done := page.evaluate(tap)) != "ready":  # deal 1, until deal 2's call comes up
         if page.locator("#game-over-actions").count():  # past deal 2 without it: it never came
             shot(page, "life-scoreboard-stuck")

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import base_url_fixture, browser_fixture, shot  # noqa: F401 (fixtures)
+from browser_helpers import base_url_fixture, browser_fixture, shot, tap_script  # noqa: F401 (fixtures)
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
@@ -25,17 +25,10 @@ SIZES = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent
 
 # One tap at a time inside the page, so that looking and tapping see the same table: play deal 1
 # (a call, then lift and play each card) until deal 2's call comes with the scores up.
-TAP = """() => {
-  if (document.querySelector('#scoreboard') && document.querySelector('button.call')) return 'ready';
-  if (document.querySelector('#scoreboard .panel h2') && document.querySelector('#scoreboard').textContent.includes('Game over')) return 'over';
-  const call = document.querySelector('button.call');
-  if (call) { call.click(); return 'call'; }
-  const lifted = document.querySelector('#play-lifted');
-  if (lifted) { lifted.click(); return 'play'; }
-  const card = document.querySelector('#hand .card.legal');
-  if (card) { card.click(); return 'tap'; }
-  return 'wait';
-}"""
+TAP = tap_script(
+    "if (document.querySelector('#scoreboard') && document.querySelector('button.call')) return 'ready';",
+    "if (document.querySelector('#scoreboard .panel h2') && "
+    "document.querySelector('#scoreboard').textContent.includes('Game over')) return 'over';")
 
 
 def make_table(url: str, **settings: Any) -> tuple[str, str]:
