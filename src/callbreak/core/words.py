@@ -18,7 +18,8 @@ SEAT_VALUES = ("seat", "seats")
 
 
 def N_(message: str) -> str:
-    """Marks ``message`` for translation (the "games" catalog) and returns it unchanged."""
+    """Marks ``message`` for translation (whatever catalog its source belongs to) and returns it
+    unchanged: every layer marks its messages with this one."""
     return message
 
 

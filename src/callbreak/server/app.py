@@ -31,6 +31,7 @@ from callbreak import i18n
 from callbreak.core import CallbreakError, format_points
 from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
+from callbreak.core.words import N_
 from callbreak.games import game_info, games
 from callbreak.record import Record, redact
 from callbreak.server import engines, pwa, scorekeeper
@@ -54,7 +55,6 @@ from callbreak.server.tables import (
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
     MAX_MESSAGE_BYTES,
-    N_,
     MessageError,
     dumps,
     error_json,

@@ -44,9 +44,10 @@ import zlib
 from datetime import UTC
 from typing import Any
 
+from callbreak.core.words import N_
 from callbreak.server import engines
 from callbreak.server.tables import Seat, Table, TableService
-from callbreak.server.wire import N_, MessageError
+from callbreak.server.wire import MessageError
 from callbreak.store import StoredGame
 
 log = logging.getLogger("callbreak.cluster")

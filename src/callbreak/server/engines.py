@@ -15,10 +15,11 @@ from callbreak.bots.base import catalog
 from callbreak.core import CallbreakError, Stop
 from callbreak.core.actions import Action, action_from_json
 from callbreak.core.game import Game, GameView
+from callbreak.core.words import N_
 from callbreak.games import GameInfo, game_info
 from callbreak.games.registry import option_names
 from callbreak.server import players
-from callbreak.server.wire import N_, MessageError
+from callbreak.server.wire import MessageError
 
 CALLBREAK = "callbreak"
 """The game of a table whose stored settings name none (tables made before there were others)."""

@@ -31,7 +31,8 @@ from collections import deque
 from dataclasses import dataclass, fields
 from typing import Any
 
-from callbreak.server.wire import N_, MessageError
+from callbreak.core.words import N_
+from callbreak.server.wire import MessageError
 
 
 def _too_many_tables(kind: str) -> str:

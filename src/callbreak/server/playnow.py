@@ -33,6 +33,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from callbreak.core.rules import PRESETS
+from callbreak.core.words import N_
 from callbreak.server import engines
 from callbreak.server.tables import (
     Seat,
@@ -46,7 +47,7 @@ from callbreak.server.tables import (
     refuse_url_bots,
     token_hash,
 )
-from callbreak.server.wire import N_, MessageError
+from callbreak.server.wire import MessageError
 from callbreak.store import NewGame, Party, Place
 
 log = logging.getLogger("callbreak.server")

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from callbreak.core import CallbreakError
+from callbreak.core.words import N_
 from callbreak.games.registry import View
 from callbreak.record import Record
 from callbreak.review import (
@@ -29,7 +30,7 @@ from callbreak.review import (
     decisions_to_judge,
     judge_decision,
 )
-from callbreak.server.wire import N_, MessageError
+from callbreak.server.wire import MessageError
 from callbreak.store import Store
 
 log = logging.getLogger("callbreak.server")

@@ -12,7 +12,8 @@ from typing import Any
 from callbreak.core import CallbreakError, Rules, format_points, make_rules
 from callbreak.core.rules import PRESETS
 from callbreak.core.scoring import deal_points, leaders
-from callbreak.server.wire import N_, MessageError
+from callbreak.core.words import N_
+from callbreak.server.wire import MessageError
 
 MAX_DEALS = 100
 

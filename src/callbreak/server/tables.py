@@ -35,6 +35,7 @@ from callbreak.core import (
     IllegalActionError,
 )
 from callbreak.core.game import Game, GameView
+from callbreak.core.words import N_
 from callbreak.games import game_info
 from callbreak.games.registry import option_names
 from callbreak.server import engines, players
@@ -42,7 +43,6 @@ from callbreak.server.limits import Gate, Limits
 from callbreak.server.metrics import Metrics
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
-    N_,
     MessageError,
     dumps,
     engine_refusal,

@@ -24,12 +24,13 @@ from textual.widgets import Static
 
 from callbreak import i18n
 from callbreak.cli.tui import language, render
-from callbreak.cli.tui.language import N_, _, card_words, number, said
+from callbreak.cli.tui.language import _, card_words, number, said
 from callbreak.cli.tui.session import Session, Turn
 from callbreak.cli.tui.widgets import Clickable, Fitted, newest_lines
 from callbreak.core import CHANCE, CallbreakError, Card
 from callbreak.core.actions import Bid, Call, Exchange, Play
 from callbreak.core.game import Options
+from callbreak.core.words import N_
 from callbreak.games import View
 
 HELP = N_("Cards: ←/→ and Enter, click, or type one (QH, 10S) or its number. Other choices: ←/→ "

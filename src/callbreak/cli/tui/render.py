@@ -21,11 +21,12 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from callbreak.cli.tui.language import N_, _, card_words, digits, number, said, suit_words
+from callbreak.cli.tui.language import _, card_words, digits, number, said, suit_words
 from callbreak.core import Action, Card, DealResult, Suit, format_points
 from callbreak.core.actions import CHANCE, Call, Join, Redeal, action_seat
 from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import NO_TRUMP, trick_winner
+from callbreak.core.words import N_
 from callbreak.games import HandResult, View
 
 RED = "bold red"

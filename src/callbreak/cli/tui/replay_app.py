@@ -14,12 +14,13 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from callbreak.cli.tui import render
-from callbreak.cli.tui.language import N_, _, number, said
+from callbreak.cli.tui.language import _, number, said
 from callbreak.cli.tui.saves import unfinished_play_seat
 from callbreak.cli.tui.session import label_words, seat_names
 from callbreak.cli.tui.widgets import Clickable
 from callbreak.core.actions import Action
 from callbreak.core.game import GameOf
+from callbreak.core.words import N_
 from callbreak.games import View, game_info
 from callbreak.record import Record, replay_states
 

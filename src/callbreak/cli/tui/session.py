@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, BotError, Decision, bots_for, make_bot
-from callbreak.cli.tui.language import N_, _, number
+from callbreak.cli.tui.language import _, number
 from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported for the tests
 from callbreak.cli.tui.saves import new_save_path, write_atomically
 from callbreak.core import CHANCE, Action, CallbreakError, RecordError, Rules
 from callbreak.core.actions import action_seat
 from callbreak.core.game import GameOf
+from callbreak.core.words import N_
 from callbreak.games import GameInfo, View, game_info
 from callbreak.protocol.client import RemoteBot
 from callbreak.protocol.players import check_url_rules, is_url, make_player
