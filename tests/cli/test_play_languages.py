@@ -154,9 +154,8 @@ def test_an_unknown_language_is_refused_naming_those_offered() -> None:
     assert language.remembered() is None and not list(Path(language.settings_path().parent).glob("games/*"))
 
 
-@pytest.mark.parametrize("lang", ["ne", "bn"])
-def test_the_replay_steps_through_a_game_in_the_language(lang: str) -> None:
-    language.use("en")
+def played_out() -> Session:
+    """A one-deal game against random bots, played to its end by defaults (seed 7)."""
     session = Session.new(options={"deals": 1}, opponents=["random"], seed=7, save=False)
     while not session.is_over:
         if session.turn is Turn.HUMAN:
@@ -165,6 +164,13 @@ def test_the_replay_steps_through_a_game_in_the_language(lang: str) -> None:
             session.apply(session.chance_action())
         else:
             session.apply(session.decide(*session.bot_view(), 0.01).action)
+    return session
+
+
+@pytest.mark.parametrize("lang", ["ne", "bn"])
+def test_the_replay_steps_through_a_game_in_the_language(lang: str) -> None:
+    language.use("en")
+    session = played_out()
     language.use(lang)
     record = record_of(session.game, seats=session.seat_labels())
     app = ReplayApp(record, seat=0)
@@ -186,14 +192,7 @@ def test_the_review_command_speaks_the_language(tmp_path: Path, monkeypatch: pyt
     from callbreak.record import dumps
 
     monkeypatch.setattr(cli_review.console, "width", 200)
-    session = Session.new(options={"deals": 1}, opponents=["random"], seed=7, save=False)
-    while not session.is_over:
-        if session.turn is Turn.HUMAN:
-            session.apply_human(session.default_action())
-        elif session.turn is Turn.CHANCE:
-            session.apply(session.chance_action())
-        else:
-            session.apply(session.decide(*session.bot_view(), 0.01).action)
+    session = played_out()
     path = tmp_path / "game.json"
     path.write_text(dumps(record_of(session.game, seats=["random"] * 4)))
     result = runner.invoke(cli, ["review", str(path), "--samples", "8", "--workers", "1", "--all",
