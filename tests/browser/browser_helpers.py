@@ -6,6 +6,7 @@ Playwright's own browser download does not work here, so the tests drive the sys
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -89,10 +90,10 @@ class ServeProcess:
                 self.proc.kill()
 
 
-@pytest.fixture(name="base_url", scope="module")
-def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A running ``callbreak serve`` for the module's tests."""
-    proc, url = start_serve(tmp_path_factory.mktemp("browser") / "web.db", "--no-limits", output=True)
+@contextlib.contextmanager
+def served(db: Path, *args: str) -> Iterator[str]:
+    """A running ``callbreak serve`` on ``db`` with ``args``, stopped at the end; yields its URL."""
+    proc, url = start_serve(db, *args, output=True)
     try:
         wait_until_answers(url, proc)
         yield url
@@ -102,6 +103,13 @@ def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(name="base_url", scope="module")
+def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A running ``callbreak serve`` for the module's tests."""
+    with served(tmp_path_factory.mktemp("browser") / "web.db", "--no-limits") as url:
+        yield url
 
 
 @pytest.fixture(name="browser", scope="module")
