@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from callbreak.core import Match, make_rules
 from callbreak.core.dealing import Dealer
-from callbreak.core.view import Phase
+from callbreak.core.game import Phase
 
 
 def ours(seconds: float, seed: int = 1) -> float:

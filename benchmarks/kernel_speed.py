@@ -32,7 +32,7 @@ import numpy as np
 from callbreak.bots.kernel import POLICY_HEURISTIC, POLICY_RANDOM, get_kernel, options_array
 from callbreak.core import CHANCE, Match, make_rules
 from callbreak.core.dealing import Dealer
-from callbreak.core.view import Phase
+from callbreak.core.game import Phase
 
 
 def engine(seconds: float, seed: int) -> float:

@@ -88,7 +88,7 @@ def test_steps_hold_only_the_other_seats_moves() -> None:
         rows = classic_steps(view)
         played = [c for t in view.tricks for c in t.cards] + list(view.trick)
         mine = {int(c) for t in view.tricks for j, c in enumerate(t.cards)
-                if t.seat_of(j) == view.seat}
+                if t.seats[j] == view.seat}
         mine |= {int(c) for s, c in zip(view.trick_seats, view.trick, strict=True)
                  if s == view.seat}
         assert [r[classic.S_CARD] for r in rows] == [int(c) for c in played if int(c) not in mine]

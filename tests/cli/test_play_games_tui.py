@@ -20,19 +20,20 @@ from callbreak.cli.tui.saves import latest_unfinished
 from callbreak.cli.tui.session import APP_TAG, Session
 from callbreak.core.actions import Bid, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import cards_of, sort_for_display
-from callbreak.games import CHANCE, GamePhase
+from callbreak.core.game import Phase
+from callbreak.games import CHANCE
 from callbreak.record import Record, loads, replay
 
 SIZE = (80, 24)
 
 # Which keys the test presses in each phase (the scheme shown on the bottom line).
-PHASE_KEYS: dict[GamePhase, tuple[str, ...]] = {
-    GamePhase.AUCTION: ("p",),
-    GamePhase.TRUMP: ("h",),
-    GamePhase.JOIN: ("y",),
-    GamePhase.SETTLE: ("o",),
-    GamePhase.EXCHANGE: ("1", "2", "space", "enter"),  # mark 1 and 2, unmark 2 again: discard 1
-    GamePhase.PLAY: ("enter",),
+PHASE_KEYS: dict[tuple[str, ...]] = {
+    Phase.AUCTION: ("p",),
+    Phase.TRUMP: ("h",),
+    Phase.JOIN: ("y",),
+    Phase.SETTLE: ("o",),
+    Phase.EXCHANGE: ("1", "2", "space", "enter"),  # mark 1 and 2, unmark 2 again: discard 1
+    Phase.PLAY: ("enter",),
 }
 
 
@@ -81,7 +82,7 @@ def _waiting(app: PlayApp) -> bool:
 def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int) -> None:
     session = Session.new(game, players=players, options={"max_hands": "2"},
                               opponents=["random"], seed=11)
-    phases_seen: set[GamePhase] = set()
+    phases_seen: set[Phase] = set()
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         while app.is_running:
@@ -104,7 +105,7 @@ def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int
             phases_seen.add(view.phase)
             keys = PHASE_KEYS[view.phase]
             assert any(word in screen for word in ("Enter", "←→")), screen
-            if view.phase is GamePhase.AUCTION and Pass(session.human) not in view.legal:
+            if view.phase is Phase.AUCTION and Pass(session.human) not in view.legal:
                 bid = min(a.tricks for a in view.legal if isinstance(a, Bid))
                 keys = (*str(bid), "enter")
             before = len(game_state.history)
@@ -113,7 +114,7 @@ def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int
 
     _run(session, body)
     assert session.is_over and 1 <= len(session.game.results) <= 2
-    assert GamePhase.PLAY in phases_seen or any(not r.active[session.human] for r in session.game.results)
+    assert Phase.PLAY in phases_seen or any(not r.active[session.human] for r in session.game.results)
     record = _saved(session)
     assert record.game == game and record.meta["app"] == APP_TAG
     assert replay(record).scores == session.game.scores  # the save is the whole game
@@ -135,7 +136,7 @@ def _saved(session: Session) -> Record:
     return loads(session.save_path.read_text(encoding="utf-8"))
 
 
-def _advance_to(session: Session, phase: GamePhase) -> None:
+def _advance_to(session: Session, phase: Phase) -> None:
     """Let random choices (the person's too) play until the person must act in ``phase``."""
     import random
 
@@ -165,7 +166,7 @@ def test_bad_keys_are_refused_with_a_message_and_change_nothing() -> None:
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _until(pilot, lambda: app.mode == "act")
         view = app.session.view()
-        assert view.phase is GamePhase.AUCTION
+        assert view.phase is Phase.AUCTION
         before = app.session.game.snapshot()
         await pilot.press("3", "enter")  # below the minimum bid of 5
         assert "Not allowed" in app.log_lines[-1] and "5..13" in app.log_lines[-1]
@@ -182,7 +183,7 @@ def test_bad_keys_are_refused_with_a_message_and_change_nothing() -> None:
 
 def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
     session = Session.new("horsethief", players=3, opponents=["heuristic"], seed=8)
-    _advance_to(session, GamePhase.EXCHANGE)
+    _advance_to(session, Phase.EXCHANGE)
     hand = sorted(session.view().hand or ())
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -198,13 +199,13 @@ def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
     assert set(mine[0].cards) == {shown[1], shown[3]}  # Esc cleared the first marks
 
     session = Session.new("snarples", players=4, opponents=["random"], seed=3)
-    _advance_to(session, GamePhase.TRUMP)
+    _advance_to(session, Phase.TRUMP)
 
     async def name_trump(app: PlayApp, pilot: Pilot[None]) -> None:
         await _until(pilot, lambda: app.mode == "act")
         assert "s h d c" in _screen_text(app)
         await pilot.press("d")
-        await _until(pilot, lambda: app.session.game.phase is not GamePhase.TRUMP
+        await _until(pilot, lambda: app.session.game.phase is not Phase.TRUMP
                      or app.session.game.to_act != session.human)
 
     _run(session, name_trump)
@@ -215,7 +216,7 @@ def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
 
 def test_resume_rebuilds_the_saved_game_and_continues_it() -> None:
     session = Session.new("donut", players=4, opponents=["heuristic", "random", "search"], seed=6)
-    _advance_to(session, GamePhase.PLAY)
+    _advance_to(session, Phase.PLAY)
     assert session.save_path is not None
     assert latest_unfinished() == session.save_path
     assert loads(session.save_path.read_text()).game == "donut"
@@ -259,7 +260,7 @@ def test_play_refuses_bad_settings_before_any_screen(args: list[str], message: s
 
 def test_i_asks_the_search_bot_for_a_hint_and_selects_it() -> None:
     session = Session.new("donut", players=4, opponents=["random"], seed=9)
-    _advance_to(session, GamePhase.PLAY)
+    _advance_to(session, Phase.PLAY)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _until(pilot, lambda: app.mode == "act")

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from callbreak.core import CHANCE, Match, Rules, make_rules, parse_cards
 from callbreak.core.actions import Action, Call, ChooseDealer, Deal, Draw, Look, Play, Redeal, Stop
 from callbreak.core.cards import DECK, Card, Suit
+from callbreak.core.game import Phase
 from callbreak.core.rules import FirstDealer, Scoring, SpadeLead, VoidRule
-from callbreak.core.view import Phase
 
 # --- building positions ------------------------------------------------------------------
 

@@ -18,8 +18,8 @@ from cbcore_helpers import random_action, ref_legal, ref_points, ref_winner
 
 from callbreak.core import CHANCE, PRESETS, Match, make_rules
 from callbreak.core.cards import FULL_DECK, SUIT_MASKS, Suit, cards_of
+from callbreak.core.game import Phase
 from callbreak.core.rules import TieBreak, Trump
-from callbreak.core.view import Phase
 from callbreak.record import dumps, loads, record_of, replay_states
 
 TOTAL_DEALS = 10_000
@@ -62,8 +62,8 @@ def _check_deal(m: Match) -> None:
         for i, c in enumerate(t.cards):
             assert not seen >> c & 1, f"{c} played twice"
             seen |= 1 << c
-            played[t.seat_of(i)] |= 1 << c
-        winner = t.seat_of(ref_winner(t.cards, trump))
+            played[t.seats[i]] |= 1 << c
+        winner = t.seats[ref_winner(t.cards, trump)]
         assert t.winner == winner
         won[winner] += 1
     assert seen == FULL_DECK

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from callbreak.core import CHANCE, PRESETS, CallbreakError, Match, Rules, make_rules
 from callbreak.core.actions import Deal
 from callbreak.core.cards import SUIT_MASKS, cards_of
-from callbreak.core.view import Phase
+from callbreak.core.game import Phase
 
 OPTION_VALUES: dict[str, list[object]] = {
     "follow_must_beat": [True, False],

@@ -25,6 +25,7 @@ from callbreak.core import (
 from callbreak.core.actions import Call, ChooseDealer, Draw, Look, Play, Redeal, Stop
 from callbreak.core.cards import Suit
 from callbreak.core.dealing import Dealer
+from callbreak.core.game import Phase
 from callbreak.core.rules import (
     BonusCall,
     FirstDealer,
@@ -37,7 +38,6 @@ from callbreak.core.rules import (
     WeakHand,
 )
 from callbreak.core.scoring import deal_points, expected_deal_points, settle_stakes
-from callbreak.core.view import Phase
 from callbreak.i18n import say
 
 ALL_SPADES = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"

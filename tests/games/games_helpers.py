@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 from callbreak.core.actions import Action, Deal
 from callbreak.core.cards import DECK, Card, parse_cards
-from callbreak.games import CHANCE, GameDealer, TrickGame, new_game
+from callbreak.core.dealing import Dealer
+from callbreak.games import CHANCE, TrickGame, new_game
 
 # The related games of seed 000: the registered games built on games.base (Call Break and Call
 # Bridge are the core's Match).
@@ -58,7 +59,7 @@ def play_seq(game: TrickGame, actions: Iterable[Action]) -> None:
 def random_playout(game: TrickGame, seed: int, max_steps: int = 100_000) -> list[tuple[object, ...]]:
     """Play ``game`` out with random legal actions; return the snapshot after every action."""
     rng = random.Random(seed)
-    dealer = GameDealer(seed)
+    dealer = Dealer(seed)
     snaps = [game.snapshot()]
     for _ in range(max_steps):
         if game.is_over:

@@ -8,7 +8,8 @@ from games_helpers import fill_deal, play_seq, random_playout
 from callbreak.core.actions import Bid, NameTrump, Pass, Play
 from callbreak.core.cards import Card, Suit, parse_cards
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, IllegalPlayError, RulesError
-from callbreak.games import BatakIhaleli, BatakKozMaca, GamePhase
+from callbreak.core.game import Phase
+from callbreak.games import BatakIhaleli, BatakKozMaca
 from callbreak.i18n import say
 
 HEARTS12 = "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H"
@@ -20,14 +21,14 @@ def legal_cards(g: BatakIhaleli | BatakKozMaca) -> set[str]:
 
 
 def play_out_hand(g: BatakIhaleli | BatakKozMaca) -> None:
-    while g.phase is GamePhase.PLAY:
+    while g.phase is Phase.PLAY:
         g.apply(g.legal_actions()[0])
 
 
 def test_seed000_batak_auction_starts_at_dealers_left_and_a_pass_is_final() -> None:
     g = BatakIhaleli()
     g.apply(fill_deal(g, {}))
-    assert g.phase is GamePhase.AUCTION and g.dealer == 0
+    assert g.phase is Phase.AUCTION and g.dealer == 0
     assert g.turn == 3  # the dealer's left, with play going to the right (seat + 1)
     assert [a.tricks for a in g.legal_actions() if isinstance(a, Bid)] == list(range(5, 14))
     play_seq(g, [Bid(3, 5), Bid(0, 6), Pass(1), Bid(2, 7), Bid(3, 8)])
@@ -35,7 +36,7 @@ def test_seed000_batak_auction_starts_at_dealers_left_and_a_pass_is_final() -> N
     g.apply(Pass(0))
     assert g.turn == 2  # seat 1 passed and is skipped for good
     g.apply(Pass(2))
-    assert g.phase is GamePhase.TRUMP and g.declarer == 3 and g.contract == 8 and g.turn == 3
+    assert g.phase is Phase.TRUMP and g.declarer == 3 and g.contract == 8 and g.turn == 3
 
 
 def test_seed000_batak_bids_must_be_5_to_13_and_higher_than_the_last() -> None:
@@ -55,7 +56,7 @@ def test_seed000_batak_dealer_takes_it_at_4_when_everyone_passes() -> None:
     g = BatakIhaleli()
     g.apply(fill_deal(g, {}))
     play_seq(g, [Pass(3), Pass(0), Pass(1), Pass(2)])
-    assert g.declarer == 0 and g.contract == 4 and g.phase is GamePhase.TRUMP
+    assert g.declarer == 0 and g.contract == 4 and g.phase is Phase.TRUMP
     # The English notice is the engine's (seats from 0), as records and logs keep it; each
     # reader's language says it from its words, seats from 1, numbers in the language's digits.
     notice = g.view(None).notice_words
@@ -84,7 +85,7 @@ def test_seed000_batak_high_bidder_names_trump_and_leads_and_trump_waits_until_b
                           2: "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S"}))
     play_seq(g, [Pass(3), Bid(0, 5), Pass(1), Pass(2)])
     g.apply(NameTrump(0, Suit.HEARTS))
-    assert g.phase is GamePhase.PLAY and g.turn == 0
+    assert g.phase is Phase.PLAY and g.turn == 0
     assert legal_cards(g) == {"2C"}  # hearts may not lead before a heart is played
     with pytest.raises(IllegalPlayError):
         g.apply(Play(0, Card.parse("AH")))
@@ -171,7 +172,7 @@ def test_seed000_batak_koz_maca_calls_once_from_dealers_right_with_spades_trump(
     with pytest.raises(CallOutOfRangeError):
         g.apply(Bid(1, 0))
     play_seq(g, [Bid(1, 1), Bid(2, 1), Bid(3, 13), Bid(0, 2)])
-    assert g.phase is GamePhase.PLAY and g.turn == 1  # the dealer's right leads
+    assert g.phase is Phase.PLAY and g.turn == 1  # the dealer's right leads
     play_out_hand(g)
     assert g.results[-1].won == (0, 0, 0, 13)
     assert g.scores == [-2, -1, -1, 13]  # at least the call scores it, else minus the call

@@ -16,8 +16,10 @@ from games_helpers import RELATED, random_playout, trick_game
 
 from callbreak.core.actions import Bid, Deal, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import FULL_DECK, Card, Suit
+from callbreak.core.dealing import Dealer
 from callbreak.core.errors import IllegalActionError
-from callbreak.games import CHANCE, GameDealer, GamePhase, TrickGame, game_info
+from callbreak.core.game import Phase
+from callbreak.games import CHANCE, TrickGame, game_info
 from callbreak.record import dumps, loads, record_of, replay_states
 
 CONFIGS = [(name, n) for name in RELATED for n in game_info(name).seats]
@@ -119,7 +121,7 @@ def check_cards(g: TrickGame, deal: Deal) -> None:
             assert not total & p, "a card is in two places"
             total |= p
         assert total == FULL_DECK
-    elif g.phase is GamePhase.PLAY:
+    elif g.phase is Phase.PLAY:
         assert held | played == dealt & ~_out_cards(g, deal)
 
 
@@ -135,7 +137,7 @@ def _out_cards(g: TrickGame, deal: Deal) -> int:
 def check_views(g: TrickGame, rng: random.Random) -> None:
     """A seat's view is the same whatever the other seats hold, whatever they discarded, and
     whatever the stock holds; a spectator's view is the same whatever anyone holds."""
-    if g.phase is GamePhase.OVER or g.phase is GamePhase.DEAL:
+    if g.phase is Phase.OVER or g.phase is Phase.DEAL:
         return
     seat = rng.randrange(g.players)
     v = g.view(seat)
@@ -174,7 +176,7 @@ def check_refusals(g: TrickGame, rng: random.Random) -> None:
             Join(seat, 1), Join(seat, None), Settle(seat, "yes"), Exchange(seat, [Card(0)]),
             Exchange(seat, (0,)), Exchange(-1, ()), "play AS", None,
             Deal(hands=tuple(() for _ in range(g.players)))]
-    if g.phase is GamePhase.PLAY:
+    if g.phase is Phase.PLAY:
         legal = g.play_mask()
         bad += [Play(seat, Card(c)) for c in held if not legal >> c & 1]
         bad += [Play(seat, Card(c)) for c in range(52) if not g.hands[seat] >> c & 1][:2]
@@ -189,7 +191,7 @@ def check_refusals(g: TrickGame, rng: random.Random) -> None:
 def check_inference(g: TrickGame) -> None:
     """What the play so far shows a seat cannot hold is never a card it holds (the facts the
     search bot samples by must be true)."""
-    if g.phase is not GamePhase.PLAY:
+    if g.phase is not Phase.PLAY:
         return
     absent = type(g).shown_absent(g.view(None))
     assert all(not absent[s] & g.hands[s] for s in range(g.players))
@@ -197,7 +199,7 @@ def check_inference(g: TrickGame) -> None:
 
 def check_from_view(g: TrickGame) -> None:
     """Rebuilding the state from a view plus the true hidden cards gives the same game."""
-    if g.phase in (GamePhase.OVER, GamePhase.DEAL):
+    if g.phase in (Phase.OVER, Phase.DEAL):
         return
     v = g.view(g.turn)
     twin = type(g).from_view(v, list(g.hands), list(g.stock))
@@ -211,7 +213,7 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
     for seed in range(games):
         g = trick_game(name, players, max_hands=12)
         rng = random.Random(seed)
-        dealer = GameDealer(seed)
+        dealer = Dealer(seed)
         snaps = [g.snapshot()]
         deal: Deal | None = None
         scores_before = list(g.scores)
@@ -237,10 +239,10 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
                     assert sum(g.won) == len(g.tricks)
             assert deal is not None
             if len(g.results) and g.results[-1].number == g.hand_number - (0 if g.is_over else 1) \
-                    and g.phase in (GamePhase.DEAL, GamePhase.OVER) and g.scores != hand_start:
+                    and g.phase in (Phase.DEAL, Phase.OVER) and g.scores != hand_start:
                 assert list(g.results[-1].points) == reference_points(g, hand_start, deal)
                 hand_start = list(g.scores)
-            if g.phase not in (GamePhase.DEAL, GamePhase.OVER):
+            if g.phase not in (Phase.DEAL, Phase.OVER):
                 check_cards(g, deal)
             if g.to_act is not None and g.to_act >= 0:
                 assert g.is_legal(g.default_action())  # the turn timer's choice is always legal
@@ -251,7 +253,7 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
             snaps.append(g.snapshot())
         totals = [scores_before[s] + sum(r.points[s] for r in g.results) for s in range(players)]
         assert totals == g.scores
-        assert g.winners and g.phase is GamePhase.OVER and g.to_act is None
+        assert g.winners and g.phase is Phase.OVER and g.to_act is None
         record = loads(dumps(record_of(g)))
         replayed = [s.snapshot() for s in replay_states(record)]
         assert [_no_history(s) for s in replayed] == [_no_history(s) for s in snaps]

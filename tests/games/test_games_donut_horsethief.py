@@ -7,13 +7,15 @@ from games_helpers import fill_deal, play_seq
 
 from callbreak.core.actions import Exchange, Join, NameTrump, Play
 from callbreak.core.cards import Card, Suit, parse_cards
+from callbreak.core.dealing import Dealer
 from callbreak.core.errors import IllegalActionError, IllegalPlayError, RulesError
-from callbreak.games import Donut, GameDealer, GamePhase, Horsethief
+from callbreak.core.game import Phase
+from callbreak.games import Donut, Horsethief
 from callbreak.games.base import TrickGame
 
 
 def play_out_hand(g: TrickGame) -> None:
-    while g.phase is GamePhase.PLAY:
+    while g.phase is Phase.PLAY:
         g.apply(g.legal_actions()[0])
 
 
@@ -32,7 +34,7 @@ def donut_with_upcard(up: str, scores: list[int] | None = None, players: int = 4
 def test_seed000_donut_is_for_4_to_6_players_and_the_dealers_fifth_card_is_face_up() -> None:
     for n in (4, 5, 6):
         g = Donut(n)
-        deal = GameDealer(n).chance(g)
+        deal = Dealer(n).chance(g)
         assert deal.upcard in deal.hands[g.dealer]
         g.apply(deal)
         assert g.view(1).upcard == deal.upcard
@@ -47,30 +49,30 @@ def test_seed000_donut_is_for_4_to_6_players_and_the_dealers_fifth_card_is_face_
 @pytest.mark.parametrize("up", ["4H", "5H", "7H", "8H", "JH", "QH", "KH", "AH"])
 def test_seed000_donut_upcard_sets_trump_and_allows_drops(up: str) -> None:
     g = donut_with_upcard(up)
-    assert g.trump == Suit.HEARTS and g.phase is GamePhase.JOIN and g.turn == 1 and g.may_sit_out
+    assert g.trump == Suit.HEARTS and g.phase is Phase.JOIN and g.turn == 1 and g.may_sit_out
 
 
 def test_seed000_donut_upcard_2_dealer_names_trump_no_drops() -> None:
     g = donut_with_upcard("2H")
-    assert g.phase is GamePhase.TRUMP and g.turn == 0
+    assert g.phase is Phase.TRUMP and g.turn == 0
     g.apply(NameTrump(0, Suit.CLUBS))
-    assert g.trump == Suit.CLUBS and g.phase is GamePhase.PLAY and g.active == [True] * 4
+    assert g.trump == Suit.CLUBS and g.phase is Phase.PLAY and g.active == [True] * 4
 
 
 def test_seed000_donut_upcard_3_highest_scorer_names_trump_or_on_a_tie_upcard_suit_with_drops() -> None:
     g = donut_with_upcard("3H", scores=[15, 12, 14, 9])
-    assert g.phase is GamePhase.TRUMP and g.turn == 0
+    assert g.phase is Phase.TRUMP and g.turn == 0
     g = donut_with_upcard("3H", scores=[10, 12, 14, 9])
-    assert g.phase is GamePhase.TRUMP and g.turn == 2
+    assert g.phase is Phase.TRUMP and g.turn == 2
     g = donut_with_upcard("3H", scores=[10, 14, 14, 9])
-    assert g.phase is GamePhase.JOIN and g.trump == Suit.HEARTS
+    assert g.phase is Phase.JOIN and g.trump == Suit.HEARTS
 
 
 @pytest.mark.parametrize("up, trump, reversed_ranks", [("6H", None, True), ("9H", None, False),
                                                       ("10H", Suit.HEARTS, False)])
 def test_seed000_donut_upcards_6_9_10_no_drops(up: str, trump: Suit | None, reversed_ranks: bool) -> None:
     g = donut_with_upcard(up)
-    assert g.phase is GamePhase.PLAY and g.active == [True] * 4 and not g.may_sit_out
+    assert g.phase is Phase.PLAY and g.active == [True] * 4 and not g.may_sit_out
     assert g.view(2).trump == trump and g.low_high == reversed_ranks
     assert g.turn == 1  # the dealer's left leads
 
@@ -91,7 +93,7 @@ def test_seed000_donut_dealer_always_plays_and_alone_takes_3_off() -> None:
         g.apply(Join(0, False))  # the dealer is not asked
     g.apply(Join(3, False))
     assert g.results[-1].points == (-3, 0, 0, 0) and g.scores == [12, 15, 15, 15]
-    assert g.phase is GamePhase.DEAL and g.dealer == 1
+    assert g.phase is Phase.DEAL and g.dealer == 1
 
 
 def test_seed000_donut_minus_one_a_trick_a_donut_adds_3_droppers_score_nothing() -> None:
@@ -145,7 +147,7 @@ def thief(up: str, players: int = 3, **hands: str) -> Horsethief:
 def test_seed000_horsethief_is_for_3_to_5_players_and_the_turned_stock_card_is_trump() -> None:
     for n in (3, 4, 5):
         g = Horsethief(n)
-        deal = GameDealer(n).chance(g)
+        deal = Dealer(n).chance(g)
         assert len(deal.stock) == 52 - 5 * n - 1
         g.apply(deal)
         assert g.trump == deal.upcard.suit  # type: ignore[union-attr]
@@ -157,17 +159,17 @@ def test_seed000_horsethief_is_for_3_to_5_players_and_the_turned_stock_card_is_t
 
 def test_seed000_horsethief_in_or_out_from_dealers_left_and_clubs_force_all_in() -> None:
     g = thief("AH")
-    assert g.phase is GamePhase.JOIN and g.turn == 1
+    assert g.phase is Phase.JOIN and g.turn == 1
     play_seq(g, [Join(1, True), Join(2, False), Join(0, True)])
-    assert g.phase is GamePhase.EXCHANGE and g.turn == 1 and g.active == [True, True, False]
+    assert g.phase is Phase.EXCHANGE and g.turn == 1 and g.active == [True, True, False]
     clubs = thief("AC")
-    assert clubs.phase is GamePhase.EXCHANGE and clubs.active == [True] * 3
+    assert clubs.phase is Phase.EXCHANGE and clubs.active == [True] * 3
 
 
 def test_seed000_horsethief_all_but_one_out_takes_5_unplayed() -> None:
     g = thief("AH")
     play_seq(g, [Join(1, False), Join(2, False)])  # the dealer is not asked
-    assert g.results[-1].points == (5, 0, 0) and g.phase is GamePhase.DEAL
+    assert g.results[-1].points == (5, 0, 0) and g.phase is Phase.DEAL
     g2 = thief("AH")
     play_seq(g2, [Join(1, True), Join(2, False), Join(0, False)])
     assert g2.results[-1].points == (0, 5, 0)
@@ -189,7 +191,7 @@ def test_seed000_horsethief_exchange_0_to_5_from_the_top_of_the_stock_in_turn() 
     g.apply(Exchange(2, ()))
     g.apply(Exchange(0, parse_cards("6S")))
     assert g.hands[0] >> top[2] & 1
-    assert g.phase is GamePhase.PLAY and g.turn == 1  # the first in-player after the dealer leads
+    assert g.phase is Phase.PLAY and g.turn == 1  # the first in-player after the dealer leads
 
 
 def test_seed000_horsethief_plus_1_a_trick_minus_5_for_none_out_scores_nothing() -> None:
@@ -217,12 +219,12 @@ def test_seed000_horsethief_stock_never_runs_out_even_when_five_players_each_exc
     """000 is silent on an empty stock: 52 - 5 x 5 - 1 = 26 cards cover every exchange."""
     g = Horsethief(5)
     g.apply(fill_deal(g, {}, upcard="AC"))  # clubs: everyone is in, nobody is asked
-    assert g.phase is GamePhase.EXCHANGE and g.active == [True] * 5
-    while g.phase is GamePhase.EXCHANGE:
+    assert g.phase is Phase.EXCHANGE and g.active == [True] * 5
+    while g.phase is Phase.EXCHANGE:
         whole_hand = [a for a in g.legal_actions() if isinstance(a, Exchange) and len(a.cards) == 5]
         assert len(whole_hand) == 1
         g.apply(whole_hand[0])
-    assert len(g.stock) == 1 and g.phase is GamePhase.PLAY
+    assert len(g.stock) == 1 and g.phase is Phase.PLAY
     assert all(d.bit_count() == 5 for d in g.discards)
     assert all(h.bit_count() == 5 for h in g.hands)
 
@@ -232,6 +234,6 @@ def test_seed000_donut_first_lead_passes_over_a_dropped_player_on_the_dealers_le
     leads (the settlement in callbreak.games.donut)."""
     g = donut_with_upcard("AH", players=5)
     play_seq(g, [Join(1, False), Join(2, True), Join(3, False), Join(4, True)])
-    assert g.phase is GamePhase.PLAY and g.turn == 2 and g.active == [True, False, True, False, True]
+    assert g.phase is Phase.PLAY and g.turn == 2 and g.active == [True, False, True, False, True]
     play_out_hand(g)
     assert sum(g.results[-1].won) == 5 and g.results[-1].points[1] == g.results[-1].points[3] == 0

@@ -12,12 +12,12 @@ from callbreak.bots import BotError, bots_for, make_bot
 from callbreak.bots.games_bots import heuristic_action, sample_world
 from callbreak.core.actions import Bid, Exchange, Join, NameTrump, Pass, Play
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, parse_cards
+from callbreak.core.dealing import Dealer
 from callbreak.core.errors import RecordError
+from callbreak.core.game import Phase
 from callbreak.games import (
     CHANCE,
     Donut,
-    GameDealer,
-    GamePhase,
     Horsethief,
     TrickGame,
     game_info,
@@ -131,7 +131,7 @@ def test_seed000_every_game_bot_plays_only_legal_actions(name: str) -> None:
     g = trick_game(name, most if most <= 5 else 5, max_hands=2)
     bots = [make_bot(spec, seed=i, game=name) for i, spec in
             enumerate(["search:samples=2", "heuristic", "random", "heuristic", "search:samples=2"])]
-    dealer = GameDealer(3)
+    dealer = Dealer(3)
     while not g.is_over:
         if g.to_act == CHANCE:
             g.apply(dealer.chance(g))
@@ -152,8 +152,8 @@ def test_seed000_every_game_bot_plays_legally_at_every_player_count(name: str, p
     kinds = ["search:samples=2,contract_samples=3", "heuristic", "random"]
     g = trick_game(name, players, max_hands=players)
     bots = [make_bot(kinds[s % 3], seed=s, game=name) for s in range(players)]
-    dealer = GameDealer(players)
-    acted: set[tuple[int, GamePhase]] = set()
+    dealer = Dealer(players)
+    acted: set[tuple[int, Phase]] = set()
     while not g.is_over:
         if g.to_act == CHANCE:
             g.apply(dealer.chance(g))
@@ -164,16 +164,16 @@ def test_seed000_every_game_bot_plays_legally_at_every_player_count(name: str, p
         acted.add((g.turn, g.phase))
         g.apply(decision.action)
     assert {s for s, _ in acted} == set(range(players))  # every seat made decisions
-    assert any(p is GamePhase.PLAY for _, p in acted)
+    assert any(p is Phase.PLAY for _, p in acted)
 
 
 def test_seed000_search_bot_decides_from_the_view_alone() -> None:
     g = trick_game("snarples", 4)
     rng = random.Random(1)
-    g.apply(GameDealer(1).chance(g))
-    while g.phase is not GamePhase.PLAY or len(g.tricks) < 1:
+    g.apply(Dealer(1).chance(g))
+    while g.phase is not Phase.PLAY or len(g.tricks) < 1:
         if g.to_act == CHANCE:
-            g.apply(GameDealer(2).chance(g))
+            g.apply(Dealer(2).chance(g))
         else:
             g.apply(rng.choice(g.legal_actions()))
     seat = g.turn
@@ -312,7 +312,7 @@ def test_seed000_search_values_winning_a_race_down_game_as_good() -> None:
     g.apply(fill_deal(g, {0: "AH KH QH JH 10H"}, upcard="AH"))
     before = list(g.scores)
     play_seq(g, [Join(1, True), Join(2, True), Join(3, True)])
-    while g.phase is GamePhase.PLAY:
+    while g.phase is Phase.PLAY:
         g.apply(g.legal_actions()[0])
     assert g.is_over and g.winners == (0,)
     assert outcome_value(g, before, 0) > 0 > outcome_value(g, before, 1)

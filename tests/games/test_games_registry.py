@@ -73,7 +73,7 @@ def test_seed000_new_game_refuses_unknown_games_players_and_options_clearly() ->
         ({"name": "donut", "players": True}, r"^Donut is for 4 to 6 players, not True$"),
         ({"name": "donut", "players": "5"}, r"^Donut is for 4 to 6 players, not '5'$"),
         ({"name": "donut", "colour": "red"}, r"unknown option 'colour'; options are: dealer_rotation"),
-        ({"name": "callbreak", "colour": "red"}, r"unknown option 'colour'; options are: min_call"),
+        ({"name": "callbreak", "colour": "red"}, r"unknown option 'colour'; options are: blind_call"),
         ({"name": "callbreak", "preset": "nope"}, r"Call Break has no preset 'nope'; presets are: callbreak,"),
         ({"name": "donut", "preset": "callbreak"}, r"^Donut has no preset 'callbreak'; presets are: donut$"),
         ({"name": "call-bridge", "preset": "nope"}, r"Call Break has no preset 'nope'; presets are: call-bridge,"),

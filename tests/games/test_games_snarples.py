@@ -7,20 +7,22 @@ from games_helpers import fill_deal, play_seq, random_playout
 
 from callbreak.core.actions import Bid, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import Card, Suit
+from callbreak.core.dealing import Dealer
 from callbreak.core.errors import CallOutOfRangeError, RulesError, WrongPhaseError
-from callbreak.games import GameDealer, GamePhase, Snarples
+from callbreak.core.game import Phase
+from callbreak.games import Snarples
 from callbreak.i18n import say
 
 
 def play_out_hand(g: Snarples) -> None:
-    while g.phase is GamePhase.PLAY:
+    while g.phase is Phase.PLAY:
         g.apply(g.legal_actions()[0])
 
 
 def test_seed000_snarples_is_for_3_to_8_players_with_five_cards_each() -> None:
     for n in range(3, 9):
         g = Snarples(n)
-        g.apply(GameDealer(n).chance(g))
+        g.apply(Dealer(n).chance(g))
         assert [h.bit_count() for h in g.hands] == [5] * n
     for n in (2, 9):
         with pytest.raises(RulesError):
@@ -37,14 +39,14 @@ def test_seed000_snarples_one_round_of_bidding_from_dealers_left_each_bid_higher
     with pytest.raises(CallOutOfRangeError):
         g.apply(Bid(2, 6))
     play_seq(g, [Bid(2, 3), Pass(3), Pass(0)])
-    assert g.phase is GamePhase.TRUMP and g.declarer == 2 and g.contract == 3
+    assert g.phase is Phase.TRUMP and g.declarer == 2 and g.contract == 3
 
 
 def test_seed000_snarples_all_pass_the_same_dealer_deals_again() -> None:
     g = Snarples(4)
     g.apply(fill_deal(g, {}))
     play_seq(g, [Pass(1), Pass(2), Pass(3), Pass(0)])
-    assert g.phase is GamePhase.DEAL and g.dealer == 0 and not g.results
+    assert g.phase is Phase.DEAL and g.dealer == 0 and not g.results
     assert g.notice == "everyone passed: the same dealer deals again"
     words = g.view(2).notice_words
     assert words is not None and say(words, "en") == g.notice
@@ -58,9 +60,9 @@ def test_seed000_snarples_others_choose_to_play_or_sit_out_from_dealers_left() -
     g = Snarples(4)
     g.apply(fill_deal(g, {}))
     play_seq(g, [Pass(1), Bid(2, 2), Pass(3), Pass(0), NameTrump(2, Suit.HEARTS)])
-    assert g.phase is GamePhase.JOIN and g.turn == 1  # from the dealer's left, skipping the bidder
+    assert g.phase is Phase.JOIN and g.turn == 1  # from the dealer's left, skipping the bidder
     play_seq(g, [Join(1, True), Join(3, False), Join(0, True)])
-    assert g.phase is GamePhase.PLAY and g.turn == 2  # the high bidder leads
+    assert g.phase is Phase.PLAY and g.turn == 2  # the high bidder leads
     assert g.active == [True, True, True, False]
 
 
@@ -69,21 +71,21 @@ def test_seed000_snarples_bid_of_one_or_spades_trump_forces_everyone_to_play(bid
     g = Snarples(4)
     g.apply(fill_deal(g, {}))
     play_seq(g, [Bid(1, bid), Pass(2), Pass(3), Pass(0), NameTrump(1, trump)])
-    assert g.phase is GamePhase.PLAY and g.active == [True] * 4
+    assert g.phase is Phase.PLAY and g.active == [True] * 4
     with pytest.raises(WrongPhaseError):
         g.apply(Join(2, False))
 
 
-def scripted_hand(g: Snarples, dealer: GameDealer, sitter: int) -> bool:
+def scripted_hand(g: Snarples, dealer: Dealer, sitter: int) -> bool:
     """First speaker bids 2, the rest pass, hearts trump, ``sitter`` sits out if asked.
     Returns whether ``sitter`` was asked."""
     g.apply(dealer.chance(g))
     g.apply(Bid(g.turn, 2))
-    while g.phase is GamePhase.AUCTION:
+    while g.phase is Phase.AUCTION:
         g.apply(Pass(g.turn))
     g.apply(NameTrump(g.turn, Suit.HEARTS))
     asked = False
-    while g.phase is GamePhase.JOIN:
+    while g.phase is Phase.JOIN:
         asked = asked or g.turn == sitter
         g.apply(Join(g.turn, g.turn != sitter))
     play_out_hand(g)
@@ -92,7 +94,7 @@ def scripted_hand(g: Snarples, dealer: GameDealer, sitter: int) -> bool:
 
 def test_seed000_snarples_nobody_sits_out_three_hands_in_a_row() -> None:
     g = Snarples(4)
-    d = GameDealer(9)
+    d = Dealer(9)
     sitter = 3  # never the first to speak in the first three hands (dealers 0, 1, 2)
     assert scripted_hand(g, d, sitter) and scripted_hand(g, d, sitter)
     assert g.streak[sitter] == 2
@@ -133,10 +135,10 @@ def test_seed000_snarples_everyone_sits_out_the_bidder_chooses(penalize_others: 
     g.apply(fill_deal(g, {}))
     play_seq(g, [Bid(1, 2), Pass(2), Pass(3), Pass(0), NameTrump(1, Suit.HEARTS),
                  Join(2, False), Join(3, False), Join(0, False)])
-    assert g.phase is GamePhase.SETTLE and g.turn == 1
+    assert g.phase is Phase.SETTLE and g.turn == 1
     g.apply(Settle(1, penalize_others))
     expected = [21, 16, 21, 21] if penalize_others else [16, 11, 16, 16]
-    assert g.scores == expected and g.phase is GamePhase.DEAL and g.dealer == 1
+    assert g.scores == expected and g.phase is Phase.DEAL and g.dealer == 1
 
 
 def test_seed000_snarples_follow_suit_void_any_card() -> None:
@@ -172,7 +174,7 @@ def test_seed000_snarples_33_drops_out_and_0_or_less_ends_with_lowest_winning() 
     play_seq(g2, [Bid(1, 1), Pass(2), Pass(0), NameTrump(1, Suit.HEARTS)])
     play_out_hand(g2)
     assert g2.in_game == [True, True, False] and not g2.is_over
-    deal = GameDealer(1).chance(g2)
+    deal = Dealer(1).chance(g2)
     assert len(deal.hands[2]) == 0  # a dropped player is dealt no more
     g2.apply(deal)
     assert g2.turn == 0  # seat 2 (left of dealer 1) is out of the game: seat 0 bids first

@@ -29,10 +29,11 @@ from typing import Any
 from callbreak.bots.base import BotError, Decision, register
 from callbreak.core.actions import CHANCE, Action, Bid, Exchange, Join, NameTrump, Pass, Play, Settle
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.game import Phase
 from callbreak.core.sampling import SamplingError
 from callbreak.core.tricks import beats
 from callbreak.games import GameInfo, GameView, game_info
-from callbreak.games.base import GamePhase, TrickGame
+from callbreak.games.base import TrickGame
 
 # --- hand evaluation ---------------------------------------------------------------------
 
@@ -85,7 +86,7 @@ def _hand_mask(view: GameView) -> int:
 
 
 def _active_count(view: GameView) -> int:
-    if view.phase is GamePhase.PLAY:
+    if view.phase is Phase.PLAY:
         return sum(view.active)
     return sum(view.in_game)
 
@@ -122,7 +123,7 @@ def heuristic_action(view: GameView) -> tuple[Action, str]:
     legal = view.legal
     if not legal:
         raise BotError("the bot was asked to act with no legal action")
-    if view.phase is GamePhase.PLAY:
+    if view.phase is Phase.PLAY:
         return _heuristic_play(view)
     hand = _hand_mask(view)
     players = _active_count(view)
@@ -271,7 +272,7 @@ _CLASSES: dict[str, type[TrickGame]] = {}
 def rollout_action(g: TrickGame) -> Action:
     """The fast policy used to play sampled worlds out: the heuristic on the sampled state."""
     seat = g.turn
-    if g.phase is GamePhase.PLAY:
+    if g.phase is Phase.PLAY:
         legal = list(cards_of(g.play_mask()))
         gone = g.hands[seat]
         for t in g.tricks:
@@ -361,7 +362,7 @@ class GameSearchBot:
         cands = self.candidates(view)
         if len(cands) == 1:
             return Decision(cands[0], "the only legal move")
-        samples = self.samples if view.phase is GamePhase.PLAY else self.contract_samples
+        samples = self.samples if view.phase is Phase.PLAY else self.contract_samples
         deadline = time.monotonic() + max(0.01, budget * 0.8)
         values, done = self._play_out(view, cands, samples, deadline, _WIN_BONUS)
         prior = heuristic_action(view)[0]

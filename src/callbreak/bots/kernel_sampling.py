@@ -71,7 +71,7 @@ class WorldSampler:
         self.played_by = np.zeros(4, dtype=np.int64)
         for trick in view.tricks:
             for j, c in enumerate(trick.cards):
-                self.played_by[trick.seat_of(j)] |= 1 << int(c)
+                self.played_by[trick.seats[j]] |= 1 << int(c)
         for seat, c in zip(view.trick_seats, view.trick, strict=True):
             self.played_by[seat] |= 1 << int(c)
         self.calls = np.full(4, -1, dtype=np.int64)

@@ -26,10 +26,11 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
+from callbreak.core.game import CompletedTrick, Phase
 from callbreak.core.match import Match
 from callbreak.core.rules import PRESETS, Rules, make_rules, preset
 from callbreak.core.scoring import format_points
-from callbreak.core.view import CompletedTrick, DealResult, Phase, SeatView
+from callbreak.core.view import DealResult, SeatView
 
 __all__ = [
     "CHANCE", "Action", "Call", "CallOutOfRangeError", "CallbreakError", "Card", "CardError",

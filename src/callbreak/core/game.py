@@ -38,17 +38,50 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from callbreak.core.actions import CHANCE, Action, Deal, Play
 from callbreak.core.cards import Card, Suit
 from callbreak.core.errors import IllegalActionError
+from callbreak.core.options import Options
 from callbreak.core.tricks import check_seat, check_turn
 from callbreak.core.words import Words
 
-__all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "Game", "GameOf", "GameView", "Options", "TrickState",
-           "TrickView", "ViewT"]
+__all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "CompletedTrick", "Game", "GameOf", "GameView", "Options", "Phase",
+           "TrickState", "TrickView", "ViewT"]
+
+
+class Phase(str, Enum):
+    """Where a game stands: every game's phases are members of this one enum (a game passes
+    through only those its rules have; its observation encoding lists them)."""
+
+    DRAW = "draw"  # chance decides the first dealer (Call Break)
+    DEAL = "deal"  # chance deals (a thrown-in deal is dealt again by the same dealer)
+    REDEAL_CLAIM = "redeal_claim"  # seats with a weak hand may claim a redeal (Call Break)
+    CALL = "call"  # every seat calls its tricks (Call Break)
+    AUCTION = "auction"  # bids and passes (Batak, Snarples) or calls (Koz Maca)
+    TRUMP = "trump"  # the entitled seat names trump
+    JOIN = "join"  # each seat says play or sit out / drop / out
+    EXCHANGE = "exchange"  # Horsethief: in-players exchange cards with the stock
+    SETTLE = "settle"  # Snarples: the bidder's choice when every other player sat out
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedTrick:
+    """A completed trick of any game: who led, the cards in play order (the leader's first),
+    who won, and the seat that played each card (where some seats sit a deal out, not every
+    seat in turn)."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    # Left out of the repr: at a full table the seats follow from the leader, and a state pinned
+    # by its repr (an old record's final state) reads as it always has.
+    seats: tuple[int, ...] = field(repr=False)
 
 
 class ChanceKind(str, Enum):
@@ -58,22 +91,6 @@ class ChanceKind(str, Enum):
     DEAL = "deal"  # the cards: the pack in the order of :meth:`Game.pack_seats`
     DRAW = "draw"  # the draw for the first dealer: a card for each seat
     FIRST_DEALER = "first_dealer"  # the first dealer, picked at random: a seat
-
-
-@runtime_checkable
-class Options(Protocol):
-    """A game's options value (Call Break's :class:`~callbreak.core.rules.Rules`, a related
-    game's :class:`~callbreak.games.base.GameOptions`)."""
-
-    @property
-    def deal_limit(self) -> int | None: ...  # the deals a match has at most (None: no limit)
-    @property
-    def partnership(self) -> bool: ...  # seats across the table play as pairs
-    @property
-    def turn_timer(self) -> float | None: ...  # seconds a seat has to act (None: no clock)
-
-    def to_dict(self) -> dict[str, Any]: ...  # JSON-ready, what a record stores
-    def with_deal_limit(self, deals: int) -> Self: ...  # the same options, at most ``deals`` deals
 
 
 @runtime_checkable
@@ -124,7 +141,7 @@ class GameView(Protocol):
     @property
     def players(self) -> int: ...
     @property
-    def phase(self) -> Enum: ...
+    def phase(self) -> Phase: ...
     @property
     def to_act(self) -> int | None: ...
     @property
@@ -209,7 +226,7 @@ class GameOf(Protocol[ViewT, ActionT]):  # type: ignore[misc]
     @property
     def chance_kind(self) -> ChanceKind: ...  # meaningful while ``to_act`` is CHANCE
     @property
-    def phase(self) -> Enum: ...
+    def phase(self) -> Phase: ...
     @property
     def to_act(self) -> int | None: ...
     @property
@@ -275,11 +292,37 @@ class Chance(Protocol):
 class TrickState:
     """What every trick game's state does the same way from its fields, whichever engine it is
     (a mixin for Call Break's match and the related games' :class:`~callbreak.games.base.
-    TrickGame`; it adds no state): the seat checks its ``verify`` makes, and ``is_legal``."""
+    TrickGame`; it adds no state): who is to act, whether it is over, the seat checks its
+    ``verify`` makes, and ``is_legal``."""
 
     __slots__ = ()
     hands: list[int]  # a card mask per seat
     turn: int  # the seat to act (CHANCE: chance; the match's or game's own meaning otherwise)
+    phase: Phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, :data:`CHANCE` for a chance step, None once the game is over."""
+        return None if self.phase is Phase.OVER else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def deal_limit(self: _WithOptions) -> int | None:
+        """The deals a match has at most, as its options say (None: no limit)."""
+        return self.options.deal_limit
+
+    @property
+    def can_stop(self) -> bool:
+        """Whether a Stop is legal now (only in a game that may stop between deals)."""
+        return False
+
+    @property
+    def chance_kind(self) -> ChanceKind:
+        """What the chance step now due decides: a deal, unless a game draws for dealer."""
+        return ChanceKind.DEAL
 
     def verify(self, action: Action) -> None:  # each engine's own
         raise NotImplementedError
@@ -319,8 +362,8 @@ class TrickView:
     PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ()
     legal: tuple[Action, ...]
     trick: tuple[Card, ...]
-    tricks: Sequence[Any]  # completed tricks, each with ``cards`` in play order
-    phase: Enum
+    tricks: Sequence[CompletedTrick]  # completed tricks of this deal
+    phase: Phase
 
     @property
     def played(self) -> tuple[Card, ...]:
@@ -338,7 +381,7 @@ class TrickView:
 
     @property
     def is_over(self) -> bool:
-        return bool(self.phase.value == "over")
+        return self.phase is Phase.OVER
 
     @property
     def face_up(self) -> tuple[Card, ...]:

@@ -43,7 +43,7 @@ from callbreak.core.errors import (
     IllegalActionError,
     WrongPhaseError,
 )
-from callbreak.core.game import ChanceKind, TrickState
+from callbreak.core.game import ChanceKind, CompletedTrick, Phase, TrickState
 from callbreak.core.inference import infer_play
 from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, WeakHand
 from callbreak.core.scoring import deal_points, leaders, settle_stakes
@@ -54,7 +54,7 @@ from callbreak.core.tricks import (
     follow_mask,
     legal_mask,
 )
-from callbreak.core.view import CompletedTrick, DealResult, Phase, RedealNotice, SeatView
+from callbreak.core.view import DealResult, RedealNotice, SeatView
 from callbreak.core.words import N_, Words
 
 PLAYERS = 4
@@ -70,6 +70,8 @@ _CALL_RUNS: dict[tuple[int, int, int, bool], tuple[Call, ...]] = {}
 
 
 _NEXT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+_PACK_SEATS = tuple(i // TRICKS for i in range(PLAYERS * TRICKS))
+_TRICK_SEATS = tuple(tuple((leader + i) % PLAYERS for i in range(PLAYERS)) for leader in range(PLAYERS))
 _PLAY_PHASE = Phase.PLAY  # a module global is found faster than an enum member
 
 
@@ -128,11 +130,6 @@ class Match(TrickState):
     # --- reading the state -------------------------------------------------------------
 
     @property
-    def to_act(self) -> int | None:
-        """The seat to act, :data:`CHANCE` for a chance step, None when the match is over."""
-        return None if self.phase is Phase.OVER else self.turn
-
-    @property
     def players(self) -> int:
         return PLAYERS
 
@@ -156,19 +153,10 @@ class Match(TrickState):
         return self._first_dealer
 
     @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
     def can_stop(self) -> bool:
         """With unlimited deals the table may stop between deals."""
         return (self.phase is Phase.DEAL and self.rules.deals is None and bool(self.results)
                 and not self.tiebreak_seats)
-
-    @property
-    def deal_limit(self) -> int | None:
-        """The deals the match has (None: unlimited; extra deals may break a tie)."""
-        return self.rules.deals
 
     @property
     def discards(self) -> tuple[int, ...]:
@@ -187,16 +175,14 @@ class Match(TrickState):
         return ChanceKind.FIRST_DEALER if self.rules.first_dealer is FirstDealer.RANDOM else ChanceKind.DRAW
 
     def pack_seats(self) -> tuple[int, ...]:
-        """The whole pack, one card at a time from the dealer's next seat."""
-        first = ((self.dealer or 0) + 1) % PLAYERS
-        return tuple((first + i) % PLAYERS for i in range(52))
+        """The whole pack in four runs of thirteen, seat 0's first: a deal as random as one card
+        at a time, and the one every seeded Call Break game (practice tables, tests, benchmarks)
+        has always been dealt from its shuffle."""
+        return _PACK_SEATS
 
     def deal_from_pack(self, pack: Sequence[Card]) -> Deal:
-        """The deal of ``pack``, one card at a time from the dealer's next seat."""
-        hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
-        for seat, c in zip(self.pack_seats(), pack, strict=False):
-            hands[seat].append(c)
-        return Deal(hands=tuple(tuple(sorted(h)) for h in hands))
+        """The deal of ``pack`` (see :meth:`pack_seats`)."""
+        return Deal(hands=tuple(tuple(sorted(pack[s * TRICKS:(s + 1) * TRICKS])) for s in range(PLAYERS)))
 
     def private_parts(self, seat: int) -> tuple[int, int, Card | None]:
         """Its hand (-1 until it looks, under blind calls), a redeal claimant's shown hand."""
@@ -590,7 +576,7 @@ class Match(TrickState):
         trick = self.trick
         leader = self.leader
         winner = (leader + self.win_pos) % PLAYERS
-        self.tricks.append(CompletedTrick(leader, tuple(trick), winner))
+        self.tricks.append(CompletedTrick(leader, tuple(trick), winner, _TRICK_SEATS[leader]))
         self.won[winner] += 1
         self.trick = []
         self.turn = winner

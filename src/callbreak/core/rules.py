@@ -16,13 +16,12 @@ callbreak.core.errors.RulesError: min_call (9) must not exceed max_call (8)
 from __future__ import annotations
 
 import dataclasses
-import types
-import typing
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from callbreak.core.errors import RulesError
+from callbreak.core.options import Options
 
 
 class VoidRule(str, Enum):
@@ -91,7 +90,7 @@ class Stakes:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rules:
+class Rules(Options):
     """Every rule option of Call Break's house rules. Defaults are the ``callbreak`` preset."""
 
     min_call: int = 1
@@ -117,7 +116,7 @@ class Rules:
     stakes: Stakes | None = None
 
     def __post_init__(self) -> None:
-        _check_types(self)
+        self.check_types()
         if not 1 <= self.min_call <= 13:
             raise RulesError(f"min_call must be 1..13, got {self.min_call}")
         if not 1 <= self.max_call <= 13:
@@ -160,22 +159,6 @@ class Rules:
         """A copy with some options changed (values may be text, as from a command line)."""
         return make_rules(self, **changes)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready options, every one spelled out.
-
-        >>> Rules().to_dict()["void_rule"]
-        'trump_if_winning'
-        """
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, Enum):
-                v = v.value
-            elif isinstance(v, (BonusCall, Stakes)):
-                v = dataclasses.asdict(v)
-            out[f.name] = v
-        return out
-
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
         """Inverse of :meth:`to_dict`; refuses unknown options."""
@@ -211,104 +194,6 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-_HINTS = typing.get_type_hints(Rules)
-
-
-def _check_types(rules: Rules) -> None:
-    for f in dataclasses.fields(rules):
-        v = getattr(rules, f.name)
-        hint = _HINTS[f.name]
-        allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-        ok = False
-        for t in allowed:
-            if t is type(None):
-                ok = ok or v is None
-            elif t is float:
-                ok = ok or (isinstance(v, (int, float)) and not isinstance(v, bool))
-            elif t is int:
-                ok = ok or (isinstance(v, int) and not isinstance(v, bool))
-            else:
-                ok = ok or isinstance(v, t)
-        if not ok:
-            raise RulesError(f"option {f.name} has a value of the wrong type: {v!r}")
-
-
-_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
-_OFF = {"off", "none", "no", "false", "0", "unlimited", ""}
-_ON = {"on", "yes", "true", "1"}
-
-
-def parse_option(name: str, value: Any) -> Any:
-    """Turn a user-supplied value (often text) into the typed value of option ``name``.
-
-    >>> parse_option("void_rule", "must_trump")
-    <VoidRule.MUST_TRUMP: 'must_trump'>
-    >>> parse_option("bonus_call", "8:16")
-    BonusCall(threshold=8, points=16)
-    >>> parse_option("deals", "unlimited") is None
-    True
-    """
-    if name not in _FIELDS:
-        raise RulesError(f"unknown option {name!r}; options are: {', '.join(_FIELDS)}")
-    hint = _HINTS[name]
-    allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-    nullable = type(None) in allowed
-    base = next(t for t in allowed if t is not type(None))
-    if value is None:
-        if nullable:
-            return None
-        raise RulesError(f"option {name} cannot be empty")
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if nullable and text in _OFF and base is not bool:
-            return None
-        if base is bool:
-            if text in _ON:
-                return True
-            if text in _OFF:
-                return False
-            raise RulesError(f"option {name} is on or off, got {value!r}")
-        if base in (int, float):
-            try:
-                return base(text)
-            except ValueError:
-                raise RulesError(f"option {name} needs a number, got {value!r}") from None
-        if isinstance(base, type) and issubclass(base, Enum):
-            try:
-                return base(text.replace("-", "_"))
-            except ValueError:
-                choices = ", ".join(e.value for e in base)
-                raise RulesError(f"option {name} must be one of: {choices}; got {value!r}") from None
-        if base is BonusCall:
-            return _pair(name, text, lambda a, b: BonusCall(threshold=int(a), points=int(b)))
-        if base is Stakes:
-            return _pair(name, text, lambda a, b: Stakes(stake=int(a), commission=float(b)))
-    if isinstance(value, dict) and base in (BonusCall, Stakes):
-        try:
-            return base(**value)
-        except TypeError as e:
-            raise RulesError(f"option {name}: {e}") from None
-    if isinstance(base, type) and issubclass(base, Enum) and not isinstance(value, base):
-        try:
-            return base(value)
-        except ValueError:
-            raise RulesError(f"option {name} has an unknown value {value!r}") from None
-    return value
-
-
-def _pair(name: str, text: str, build: Any) -> Any:
-    parts = text.replace("->", ":").split(":")
-    if len(parts) == 1:
-        parts.append("")
-    try:
-        a, b = parts
-        if not b:
-            return build(a, 13) if name == "bonus_call" else build(a, 0.05)
-        return build(a, b)
-    except (ValueError, TypeError):
-        raise RulesError(f"option {name} expects 'A:B', got {text!r}") from None
-
-
 @dataclass(frozen=True, slots=True)
 class Preset:
     """A named rule set: ``name`` is what is typed (``--preset 567``), ``title`` what a player
@@ -331,11 +216,7 @@ def make_rules(base: str | Rules = "callbreak", **overrides: Any) -> Rules:
         rules = base
     if not overrides:
         return rules
-    values = {k: parse_option(k, v) for k, v in overrides.items()}
-    try:
-        return dataclasses.replace(rules, **values)
-    except TypeError as e:  # pragma: no cover - parse_option already rejects unknown names
-        raise RulesError(str(e)) from None
+    return Rules.build(overrides, base=rules)
 
 
 _CB = Rules()

@@ -256,7 +256,7 @@ def sample_by_calls(sampler: HandSampler, view: SeatView, rng: random.Random,
     played_by = [0] * PLAYERS
     for trick in view.tricks:
         for i, c in enumerate(trick.cards):
-            played_by[trick.seat_of(i)] |= 1 << c
+            played_by[trick.seats[i]] |= 1 << c
     for seat, c in zip(view.trick_seats, view.trick, strict=True):
         played_by[seat] |= 1 << c
     evidence = [s for s in range(PLAYERS)

@@ -8,39 +8,14 @@ responses ever receive.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import ClassVar
 
 from callbreak.core.actions import Action
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
-from callbreak.core.game import TrickView
+from callbreak.core.game import CompletedTrick, Phase, TrickView
 from callbreak.core.rules import Rules, Trump
 from callbreak.core.scoring import format_points
 from callbreak.core.words import Words
-
-
-class Phase(str, Enum):
-    DRAW = "draw"  # chance decides the first dealer
-    DEAL = "deal"  # chance deals (or, with unlimited deals, the table may stop)
-    REDEAL_CLAIM = "redeal_claim"  # seats with a weak hand may claim a redeal
-    CALL = "call"
-    PLAY = "play"
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class CompletedTrick:
-    leader: int
-    cards: tuple[Card, ...]  # in play order, starting with the leader's card
-    winner: int
-
-    def seat_of(self, index: int) -> int:
-        return (self.leader + index) % len(self.cards)
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """The seat that played each card, in play order."""
-        return tuple(self.seat_of(i) for i in range(len(self.cards)))
 
 
 @dataclass(frozen=True, slots=True)

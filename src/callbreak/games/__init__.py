@@ -26,10 +26,7 @@ import callbreak.games.callbreak  # noqa: F401
 from callbreak.core.actions import CHANCE
 from callbreak.games import batak, donut, horsethief, snarples  # noqa: F401
 from callbreak.games.base import (
-    GameDealer,
     GameOptions,
-    GamePhase,
-    GameTrick,
     GameView,
     HandResult,
     TrickGame,
@@ -52,8 +49,8 @@ from callbreak.games.snarples import Snarples
 from callbreak.games.texts import has_rules, rules_text
 
 __all__ = [
-    "CHANCE", "BatakIhaleli", "BatakKozMaca", "Donut", "GameDealer", "GameInfo", "GameOptions",
-    "GamePhase", "GameTrick", "GameView", "HandResult", "Horsethief", "PresetInfo", "Snarples",
+    "CHANCE", "BatakIhaleli", "BatakKozMaca", "Donut", "GameInfo", "GameOptions",
+    "GameView", "HandResult", "Horsethief", "PresetInfo", "Snarples",
     "TrickGame", "View", "game_info", "games", "has_rules", "new_game", "register_alias", "register_game", "rules_text",
     "trick_game",
 ]

@@ -20,14 +20,11 @@ Donut's reversed ranks) decides every trick, :func:`callbreak.core.tricks.follow
 from __future__ import annotations
 
 import dataclasses
-import enum
 import random
-import types
-import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from callbreak.core.actions import (
     CHANCE,
@@ -47,8 +44,9 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
-from callbreak.core.game import ChanceKind, TrickState, TrickView
+from callbreak.core.game import CompletedTrick, Phase, TrickState, TrickView
 from callbreak.core.inference import fresh_caps, infer_play
+from callbreak.core.options import Options
 from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.sampling import SamplingError
 from callbreak.core.tricks import (
@@ -61,30 +59,9 @@ from callbreak.core.tricks import (
 from callbreak.core.words import Words
 
 
-class GamePhase(str, Enum):
-    DEAL = "deal"  # chance deals (a thrown-in hand is dealt again by the same dealer)
-    AUCTION = "auction"  # bids and passes (Batak, Snarples) or calls (Koz Maca)
-    TRUMP = "trump"  # the entitled seat names trump
-    JOIN = "join"  # each seat says play or sit out / drop / out
-    EXCHANGE = "exchange"  # Horsethief: in-players exchange cards with the stock
-    SETTLE = "settle"  # Snarples: the bidder's choice when every other player sat out
-    PLAY = "play"
-    OVER = "over"
-
-
 class DealerRotation(str, Enum):
     WITH_PLAY = "with_play"  # the next dealer is the next seat in the direction of play
     AGAINST_PLAY = "against_play"
-
-
-@dataclass(frozen=True, slots=True)
-class GameTrick:
-    """A completed trick: who led, who played each card (in order), and who won."""
-
-    leader: int
-    seats: tuple[int, ...]
-    cards: tuple[Card, ...]
-    winner: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +97,8 @@ class HandResult:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GameOptions:
-    """Options every game has; each game adds its own (documented in its module)."""
+class GameOptions(Options):
+    """Options every related game has; each game adds its own (documented in its module)."""
 
     first_dealer: int = 0  # who deals first is settled when the table is seated
     dealer_rotation: DealerRotation = DealerRotation.WITH_PLAY
@@ -129,76 +106,13 @@ class GameOptions:
     # score among the players still in the game wins (ties share). None: play to the game's end.
     max_hands: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-
     @property
     def deal_limit(self) -> int | None:
         """The hands a game has at most (None: played to its natural end)."""
         return self.max_hands
 
-    @property
-    def partnership(self) -> bool:
-        """Every seat plays for itself (Call Break's partnership rule has no counterpart)."""
-        return False
-
-    def with_deal_limit(self, deals: int) -> GameOptions:
+    def with_deal_limit(self, deals: int) -> Self:
         return dataclasses.replace(self, max_hands=deals)
-
-    @property
-    def turn_timer(self) -> float | None:
-        """No turn clock among the related games' options (a table may still time its seats)."""
-        return None
-
-
-def _plain(v: Any) -> Any:
-    return v.value if isinstance(v, Enum) else v
-
-
-def build_options(cls: type[GameOptions], values: dict[str, Any]) -> GameOptions:
-    """Options of type ``cls`` from keyword values (text accepted for enums, numbers, booleans).
-
-    Raises :class:`RulesError` naming an unknown option or a bad value.
-    """
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    hints = typing.get_type_hints(cls)
-    kwargs: dict[str, Any] = {}
-    for name, value in values.items():
-        if name not in fields:
-            raise RulesError(f"unknown option {name!r}; options are: {', '.join(sorted(fields))}")
-        kwargs[name] = _coerce(name, hints[name], value)
-    try:
-        return cls(**kwargs)
-    except TypeError as e:  # pragma: no cover - every field has a default
-        raise RulesError(str(e)) from None
-
-
-def _coerce(name: str, hint: Any, value: Any) -> Any:
-    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-    if value is None or (isinstance(value, str) and value.lower() == "none"):
-        if type(None) in options:
-            return None
-        raise RulesError(f"option {name} may not be none")
-    for t in options:
-        if isinstance(t, type) and issubclass(t, enum.Enum):
-            try:
-                return t(value)
-            except ValueError:
-                raise RulesError(f"option {name} must be one of "
-                                 f"{', '.join(m.value for m in t)}, got {value!r}") from None
-        if t is bool:
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
-                return value.lower() in ("true", "yes")
-            raise RulesError(f"option {name} must be true or false, got {value!r}")
-        if t is int:
-            if isinstance(value, int) and not isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-                return int(value)
-            raise RulesError(f"option {name} must be a whole number, got {value!r}")
-    raise RulesError(f"bad value {value!r} for option {name}")  # pragma: no cover
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -213,7 +127,7 @@ class GameView(TrickView):
     options: GameOptions
     seat: int | None
     players: int
-    phase: GamePhase
+    phase: Phase
     hand_number: int  # 1-based number of the current (or next) hand
     dealer: int
     to_act: int | None
@@ -234,7 +148,7 @@ class GameView(TrickView):
     leader: int | None
     trick: tuple[Card, ...]
     trick_seats: tuple[int, ...]
-    tricks: tuple[GameTrick, ...]
+    tricks: tuple[CompletedTrick, ...]
     won: tuple[int, ...]
     scores: tuple[int, ...]
     results: tuple[HandResult, ...]
@@ -285,7 +199,7 @@ class GameView(TrickView):
     @property
     def contract_word(self) -> str:
         """"bid" once an auction is under way, "" in a game without one."""
-        if self.phase is GamePhase.AUCTION or any(b is not None for b in self.bids) or any(self.passed):
+        if self.phase is Phase.AUCTION or any(b is not None for b in self.bids) or any(self.passed):
             return "bid"
         return ""
 
@@ -299,7 +213,7 @@ class GameView(TrickView):
             return f"{bid}{'*' if self.declarer == seat else ''}"
         if self.passed[seat]:
             return "pass"
-        if self.joined[seat] is False or (self.phase is GamePhase.PLAY and not self.active[seat]):
+        if self.joined[seat] is False or (self.phase is Phase.PLAY and not self.active[seat]):
             return "out"
         return "in" if self.joined[seat] else "-"
 
@@ -337,12 +251,12 @@ def _voids_in(seats: Sequence[int], cards: Sequence[Card], seat: int, out: set[S
 
 
 # Which kinds of contract action each phase takes (the game decides which of them are legal).
-_PHASE_ACTIONS: dict[GamePhase, tuple[type, ...]] = {
-    GamePhase.AUCTION: (Bid, Pass),
-    GamePhase.TRUMP: (NameTrump,),
-    GamePhase.JOIN: (Join,),
-    GamePhase.EXCHANGE: (Exchange,),
-    GamePhase.SETTLE: (Settle,),
+_PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
+    Phase.AUCTION: (Bid, Pass),
+    Phase.TRUMP: (NameTrump,),
+    Phase.JOIN: (Join,),
+    Phase.EXCHANGE: (Exchange,),
+    Phase.SETTLE: (Settle,),
 }
 
 
@@ -385,9 +299,9 @@ class TrickGame(TrickState):
             raise RulesError(f"{self.TITLE} is for {self.MIN_PLAYERS}-{self.MAX_PLAYERS} players, "
                              f"not {n!r}")
         if options is None:
-            options = build_options(self.OPTIONS, option_values)
+            options = self.OPTIONS.build(option_values)
         elif option_values:
-            options = build_options(self.OPTIONS, {**options.to_dict(), **option_values})
+            options = self.OPTIONS.build({**options.to_dict(), **option_values})
         if not isinstance(options, self.OPTIONS):
             raise RulesError(f"{self.TITLE} takes {self.OPTIONS.__name__}, not {type(options).__name__}")
         self.players = n
@@ -397,7 +311,7 @@ class TrickGame(TrickState):
             raise RulesError(f"first_dealer must be a seat 0..{n - 1}, got {options.first_dealer}")
         if options.max_hands is not None and options.max_hands < 1:
             raise RulesError(f"max_hands must be at least 1, got {options.max_hands}")
-        self.phase = GamePhase.DEAL
+        self.phase = Phase.DEAL
         self.dealer = options.first_dealer
         self.turn = CHANCE
         self.hand_number = 1
@@ -434,32 +348,12 @@ class TrickGame(TrickState):
         self.leader: int | None = None
         self.trick: list[Card] = []
         self.trick_seats: list[int] = []
-        self.tricks: list[GameTrick] = []
+        self.tricks: list[CompletedTrick] = []
         self.won = [0] * n
         self.exchanged: list[int | None] = [None] * n
         self.discards = [0] * n
 
     # --- reading -------------------------------------------------------------------------
-
-    @property
-    def to_act(self) -> int | None:
-        return None if self.phase is GamePhase.OVER else self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is GamePhase.OVER
-
-    @property
-    def deal_limit(self) -> int | None:
-        return self.options.deal_limit
-
-    @property
-    def can_stop(self) -> bool:
-        return False
-
-    @property
-    def chance_kind(self) -> ChanceKind:
-        return ChanceKind.DEAL  # the first dealer is an option, never drawn
 
     def pack_seats(self) -> tuple[int, ...]:
         """One card at a time to each seat in the game from the dealer's next, then the rest
@@ -505,9 +399,9 @@ class TrickGame(TrickState):
         listed (any well-formed deal is legal)."""
         if seat is None:
             seat = self.turn
-        if self.phase in (GamePhase.OVER, GamePhase.DEAL) or seat != self.turn or seat == CHANCE:
+        if self.phase in (Phase.OVER, Phase.DEAL) or seat != self.turn or seat == CHANCE:
             return []
-        if self.phase is GamePhase.PLAY:
+        if self.phase is Phase.PLAY:
             return [Play(seat, c) for c in cards_of(self.play_mask())]
         return self._contract_actions(seat)
 
@@ -516,7 +410,7 @@ class TrickGame(TrickState):
 
     def play_mask(self) -> int:
         """Mask of the cards the seat to act may play (0 outside the play phase)."""
-        if self.phase is not GamePhase.PLAY:
+        if self.phase is not Phase.PLAY:
             return 0
         return self._play_mask(self.hands[self.turn])
 
@@ -527,12 +421,12 @@ class TrickGame(TrickState):
     def default_action(self) -> Action:
         """What a turn timer does for the seat to act: the biggest legal card, else the first
         listed choice (a pass, playing the hand, no exchange, the longest suit as trump)."""
-        if self.phase is GamePhase.PLAY:
+        if self.phase is Phase.PLAY:
             return Play(self.turn, biggest_card(self.play_mask(), self.trump))
         legal = self.legal_actions()
         if not legal:
             raise WrongPhaseError(f"no seat is to act in the {self.phase.value} phase")
-        if self.phase is GamePhase.TRUMP:
+        if self.phase is Phase.TRUMP:
             hand = self.hands[self.turn]
             return max(legal, key=lambda a: (hand & SUIT_MASKS[a.suit]).bit_count())  # type: ignore[union-attr]
         return legal[0]
@@ -542,17 +436,17 @@ class TrickGame(TrickState):
     def verify(self, action: Action) -> None:
         """Raise a specific :class:`IllegalActionError` if ``action`` may not be applied now."""
         phase = self.phase
-        if phase is GamePhase.OVER:
+        if phase is Phase.OVER:
             raise WrongPhaseError("the game is over")
         if isinstance(action, Deal):
-            if phase is not GamePhase.DEAL:
+            if phase is not Phase.DEAL:
                 raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
             self._check_deal(action)
             return
-        if phase is GamePhase.DEAL:
+        if phase is Phase.DEAL:
             raise WrongPhaseError("the cards must be dealt first")
         if isinstance(action, Play):
-            if phase is not GamePhase.PLAY:
+            if phase is not Phase.PLAY:
                 raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
             check_play(action.seat, action.card, turn=self.turn, hands=self.hands,
                        legal=self.play_mask(), trick=self.trick,
@@ -647,11 +541,11 @@ class TrickGame(TrickState):
         """The hand is not played; the same dealer deals again."""
         self.say(why)
         self.hands = [0] * self.players
-        self.phase = GamePhase.DEAL
+        self.phase = Phase.DEAL
         self.turn = CHANCE
 
     def start_play(self, leader: int) -> None:
-        self.phase = GamePhase.PLAY
+        self.phase = Phase.PLAY
         self.turn = leader
         self.leader = leader
 
@@ -668,8 +562,8 @@ class TrickGame(TrickState):
             return
         win = trick_winner(self.trick, self.trump, self.low_high)
         winner = self.trick_seats[win]
-        self.tricks.append(GameTrick(self.trick_seats[0], tuple(self.trick_seats),
-                                     tuple(self.trick), winner))
+        self.tricks.append(CompletedTrick(self.trick_seats[0], tuple(self.trick), winner,
+                                          tuple(self.trick_seats)))
         self.won[winner] += 1
         self.trick = []
         self.trick_seats = []
@@ -701,7 +595,7 @@ class TrickGame(TrickState):
             winners = self.best_seats(self.seats_in_game)
         if winners is not None:
             self.winners = winners
-            self.phase = GamePhase.OVER
+            self.phase = Phase.OVER
             self.turn = CHANCE
             return
         self.hand_number += 1
@@ -712,7 +606,7 @@ class TrickGame(TrickState):
             if self.in_game[d]:
                 break
         self.dealer = d
-        self.phase = GamePhase.DEAL
+        self.phase = Phase.DEAL
         self.turn = CHANCE
 
     def _winners_after_hand(self) -> tuple[int, ...] | None:
@@ -899,22 +793,3 @@ class TrickGame(TrickState):
         """A comparable value of the whole state (to check replays and refusals)."""
         return tuple((k, tuple(v) if isinstance(v, list) else v)
                      for k, v in sorted(self.__dict__.items()))
-
-
-def shuffled_pack(rng: random.Random) -> list[Card]:
-    """A shuffled pack (randomness lives with the dealer, never in the rules)."""
-    pack = list(DECK)
-    rng.shuffle(pack)
-    return pack
-
-
-class GameDealer:
-    """A seeded source of chance actions for any :class:`TrickGame`."""
-
-    def __init__(self, seed: int | str | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def chance(self, game: TrickGame) -> Deal:
-        if game.phase is not GamePhase.DEAL:
-            raise WrongPhaseError(f"no chance step is due in the {game.phase.value} phase")
-        return game.deal_from_pack(shuffled_pack(self.rng))

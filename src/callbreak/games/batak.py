@@ -40,10 +40,11 @@ from enum import Enum
 from callbreak.core.actions import Action, Bid, NameTrump, Pass
 from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
+from callbreak.core.game import Phase
 from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.tricks import lead_mask_unbroken, legal_mask
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, GamePhase, TrickGame
+from callbreak.games.base import GameOptions, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
 # The core's Call Break option set that expresses Batak's play obligations.
@@ -123,7 +124,7 @@ class BatakIhaleli(_Batak):
 
     def _begin_hand(self) -> None:
         self.active = [True] * self.players
-        self.phase = GamePhase.AUCTION
+        self.phase = Phase.AUCTION
         start = -1 if self.options.auction_start is AuctionStart.LEFT else 1
         self.turn = (self.dealer + start) % self.players
 
@@ -135,18 +136,18 @@ class BatakIhaleli(_Batak):
                 and all(self.passed[s] for s in range(self.players) if s != self.dealer))
 
     def _contract_actions(self, seat: int) -> list[Action]:
-        if self.phase is GamePhase.AUCTION:
+        if self.phase is Phase.AUCTION:
             if self._dealer_forced(seat):
                 return [Bid(seat, n) for n in range(self.options.forced_bid, 14)]
             low = max(self.options.min_bid, self._high() + 1)
             return [Pass(seat), *(Bid(seat, n) for n in range(low, 14))]
-        if self.phase is GamePhase.TRUMP:
+        if self.phase is Phase.TRUMP:
             return [NameTrump(seat, s) for s in Suit]
         return []
 
     def _verify_contract(self, action: Action) -> None:
         if isinstance(action, (Bid, Pass)):
-            if self.phase is not GamePhase.AUCTION:
+            if self.phase is not Phase.AUCTION:
                 raise self.wrong_phase(action)
             forced = self._dealer_forced(action.seat)
             if isinstance(action, Pass):
@@ -161,7 +162,7 @@ class BatakIhaleli(_Batak):
                                           f"{self._high() or 'none'}), got {n!r}")
             return
         if isinstance(action, NameTrump):
-            if self.phase is not GamePhase.TRUMP:
+            if self.phase is not Phase.TRUMP:
                 raise self.wrong_phase(action)
             if not isinstance(action.suit, Suit):
                 raise IllegalActionError(f"not a suit: {action.suit!r}")
@@ -195,7 +196,7 @@ class BatakIhaleli(_Batak):
             self.bids[seat] = bid
             self.say(Words.of(N_("everyone passed: the dealer (seat {seat}) takes it at {bid}"),
                               seat=seat, bid=bid))
-        self.phase = GamePhase.TRUMP
+        self.phase = Phase.TRUMP
         self.turn = seat
 
     def _score_hand(self) -> tuple[list[int], Words | None]:
@@ -223,14 +224,14 @@ class BatakKozMaca(_Batak):
     def _begin_hand(self) -> None:
         self.active = [True] * self.players
         self.trump = Suit.SPADES
-        self.phase = GamePhase.AUCTION
+        self.phase = Phase.AUCTION
         self.turn = (self.dealer + 1) % self.players
 
     def _contract_actions(self, seat: int) -> list[Action]:
         return [Bid(seat, n) for n in range(1, 14)]
 
     def _verify_contract(self, action: Action) -> None:
-        if not isinstance(action, Bid) or self.phase is not GamePhase.AUCTION:
+        if not isinstance(action, Bid) or self.phase is not Phase.AUCTION:
             raise self.wrong_phase(action)
         n = action.tricks
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 13:

@@ -24,10 +24,10 @@ from typing import Any
 
 from callbreak.core.actions import Action
 from callbreak.core.dealing import Dealer
-from callbreak.core.game import GameOf
+from callbreak.core.game import GameOf, Phase
 from callbreak.core.match import PLAYERS, Match
 from callbreak.core.rules import PRESETS, Rules, make_rules
-from callbreak.core.view import Phase, SeatView
+from callbreak.core.view import SeatView
 from callbreak.games.encoding import CALL0, Encoding, Put, Rel, register_encoding
 from callbreak.games.registry import GameInfo, PresetInfo, View, register_alias, register_game
 
@@ -53,7 +53,7 @@ class CallBreakEncoding(Encoding[SeatView]):
 
     family = "callbreak"
     num_actions = CALLBREAK_ACTIONS
-    phases = tuple(Phase)
+    phases = (Phase.DRAW, Phase.DEAL, Phase.REDEAL_CLAIM, Phase.CALL, Phase.PLAY, Phase.OVER)
 
     def calls(self, view: SeatView) -> tuple[int | None, ...]:
         return view.calls

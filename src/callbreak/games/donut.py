@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from callbreak.core.actions import Action, Deal, Join, NameTrump
 from callbreak.core.cards import Card, Rank, Suit
 from callbreak.core.errors import IllegalActionError
+from callbreak.core.game import Phase
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, GamePhase, TrickGame
+from callbreak.games.base import GameOptions, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
 _TRUMP_DROPS = frozenset({Rank.FOUR, Rank.FIVE, Rank.SEVEN, Rank.EIGHT, Rank.JACK, Rank.QUEEN,
@@ -107,7 +108,7 @@ class Donut(TrickGame):
 
     def _name_trump(self, seat: int) -> None:
         self.declarer = seat
-        self.phase = GamePhase.TRUMP
+        self.phase = Phase.TRUMP
         self.turn = seat
 
     def _play_all(self) -> None:
@@ -117,22 +118,22 @@ class Donut(TrickGame):
     def _trump_with_drops(self, suit: Suit) -> None:
         self.trump = suit
         self.may_sit_out = True
-        self.phase = GamePhase.JOIN
+        self.phase = Phase.JOIN
         self.turn = self.next_seat(self.dealer)
 
     def _contract_actions(self, seat: int) -> list[Action]:
-        if self.phase is GamePhase.TRUMP:
+        if self.phase is Phase.TRUMP:
             return [NameTrump(seat, s) for s in Suit]
-        if self.phase is GamePhase.JOIN:
+        if self.phase is Phase.JOIN:
             return [Join(seat, True), Join(seat, False)]
         return []
 
     def _verify_contract(self, action: Action) -> None:
-        if isinstance(action, NameTrump) and self.phase is GamePhase.TRUMP:
+        if isinstance(action, NameTrump) and self.phase is Phase.TRUMP:
             if not isinstance(action.suit, Suit):
                 raise IllegalActionError(f"not a suit: {action.suit!r}")
             return
-        if isinstance(action, Join) and self.phase is GamePhase.JOIN:
+        if isinstance(action, Join) and self.phase is Phase.JOIN:
             if not isinstance(action.playing, bool):
                 raise IllegalActionError(f"playing must be true or false, got {action.playing!r}")
             return

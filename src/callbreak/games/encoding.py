@@ -15,12 +15,11 @@ observer (0: the observer, 1: the seat that plays next, ...).
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from callbreak.core.cards import DECK
 from callbreak.core.errors import RulesError
-from callbreak.core.game import GameView
+from callbreak.core.game import GameView, Phase
 
 Put = Callable[[str, int, float], None]
 Rel = Callable[[int], int]
@@ -43,7 +42,7 @@ class Encoding(Generic[V]):
 
     family: ClassVar[str] = ""
     num_actions: ClassVar[int] = 0
-    phases: ClassVar[tuple[Enum, ...]] = ()
+    phases: ClassVar[tuple[Phase, ...]] = ()
 
     def calls(self, view: V) -> tuple[int | None, ...]:
         """Each seat's call or bid so far (None: none yet), for the ``calls`` block."""

@@ -29,8 +29,9 @@ from itertools import combinations
 from callbreak.core.actions import Action, Deal, Exchange, Join
 from callbreak.core.cards import FULL_DECK, Card, Suit, cards_of
 from callbreak.core.errors import IllegalActionError, IllegalPlayError, RulesError
+from callbreak.core.game import Phase
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, GamePhase, TrickGame
+from callbreak.games.base import GameOptions, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
 
@@ -92,24 +93,24 @@ class Horsethief(TrickGame):
             self._after_joining()
             return
         self.may_sit_out = True
-        self.phase = GamePhase.JOIN
+        self.phase = Phase.JOIN
         self.turn = self.next_seat(self.dealer)
 
     def _contract_actions(self, seat: int) -> list[Action]:
-        if self.phase is GamePhase.JOIN:
+        if self.phase is Phase.JOIN:
             return [Join(seat, True), Join(seat, False)]
-        if self.phase is GamePhase.EXCHANGE:
+        if self.phase is Phase.EXCHANGE:
             hand = cards_of(self.hands[seat])
             most = min(len(hand), len(self.stock))
             return [Exchange(seat, combo) for k in range(most + 1) for combo in combinations(hand, k)]
         return []
 
     def _verify_contract(self, action: Action) -> None:
-        if isinstance(action, Join) and self.phase is GamePhase.JOIN:
+        if isinstance(action, Join) and self.phase is Phase.JOIN:
             if not isinstance(action.playing, bool):
                 raise IllegalActionError(f"playing must be true or false, got {action.playing!r}")
             return
-        if isinstance(action, Exchange) and self.phase is GamePhase.EXCHANGE:
+        if isinstance(action, Exchange) and self.phase is Phase.EXCHANGE:
             cards = action.cards
             if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
                 raise IllegalPlayError(f"an exchange is a list of cards, got {cards!r}")
@@ -155,7 +156,7 @@ class Horsethief(TrickGame):
 
     def _after_joining(self) -> None:
         self.active = [j is True for j in self.joined]
-        self.phase = GamePhase.EXCHANGE
+        self.phase = Phase.EXCHANGE
         self._next_exchange(self.dealer)
 
     def _next_exchange(self, after: int) -> None:

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from callbreak.core.actions import Action
+from callbreak.core.dealing import Dealer
 from callbreak.core.errors import RulesError
 from callbreak.core.game import Chance, GameOf
 from callbreak.core.view import SeatView
-from callbreak.games.base import GameDealer, GameOptions, GameView, TrickGame, build_options
+from callbreak.games.base import GameOptions, GameView, TrickGame
 from callbreak.games.encoding import Encoding
 from callbreak.games.trick_encoding import ENCODING as TRICK_ENCODING
 
@@ -182,12 +183,12 @@ def trick_game(cls: type[TrickGame]) -> GameInfo:
     is its standard rules under its own name, and its options are its ``OPTIONS`` type."""
 
     def make_options(preset: str | None, overrides: Mapping[str, Any]) -> GameOptions:
-        return build_options(cls.OPTIONS, dict(overrides))
+        return cls.OPTIONS.build(overrides)
 
     def load_options(data: Any) -> GameOptions:
         if not isinstance(data, dict):
             raise RulesError(f"options must be an object, got {type(data).__name__}")
-        return build_options(cls.OPTIONS, data)
+        return cls.OPTIONS.build(data)
 
     def create(players: int, options: Any) -> GameOf[View, Action]:
         game: GameOf[GameView, Action] = cls(players, options)  # checked against the protocol here
@@ -198,7 +199,7 @@ def trick_game(cls: type[TrickGame]) -> GameInfo:
         seats=tuple(range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1)), options_type=cls.OPTIONS,
         presets=(PresetInfo(cls.NAME, cls.TITLE, cls.DESCRIPTION),),
         make_options=make_options, load_options=load_options, create=create,
-        dealer=GameDealer, low_wins=cls.LOW_WINS, encoding=TRICK_ENCODING, deal_word="hand",
+        dealer=Dealer, low_wins=cls.LOW_WINS, encoding=TRICK_ENCODING, deal_word="hand",
     )
 
 

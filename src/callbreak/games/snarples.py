@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from callbreak.core.actions import Action, Bid, Join, NameTrump, Pass, Settle
 from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
+from callbreak.core.game import Phase
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, GamePhase, GameView, TrickGame
+from callbreak.games.base import GameOptions, GameView, TrickGame
 from callbreak.games.registry import register_game, trick_game
 
 
@@ -63,7 +64,7 @@ class Snarples(TrickGame):
 
     def _begin_hand(self) -> None:
         self.sitter_penalty = [0] * self.players
-        self.phase = GamePhase.AUCTION
+        self.phase = Phase.AUCTION
         self.turn = self.next_seat(self.dealer)
 
     def _restore_private(self, view: GameView) -> None:
@@ -79,34 +80,34 @@ class Snarples(TrickGame):
         return not self.may_sit_out or self.streak[seat] >= self.options.max_sit_out_run
 
     def _contract_actions(self, seat: int) -> list[Action]:
-        if self.phase is GamePhase.AUCTION:
+        if self.phase is Phase.AUCTION:
             return [Pass(seat), *(Bid(seat, n) for n in range(self._high() + 1, 6))]
-        if self.phase is GamePhase.TRUMP:
+        if self.phase is Phase.TRUMP:
             return [NameTrump(seat, s) for s in Suit]
-        if self.phase is GamePhase.JOIN:
+        if self.phase is Phase.JOIN:
             return [Join(seat, True), Join(seat, False)]
-        if self.phase is GamePhase.SETTLE:
+        if self.phase is Phase.SETTLE:
             return [Settle(seat, False), Settle(seat, True)]
         return []
 
     def _verify_contract(self, action: Action) -> None:
         phase = self.phase
-        if isinstance(action, Pass) and phase is GamePhase.AUCTION:
+        if isinstance(action, Pass) and phase is Phase.AUCTION:
             return
-        if isinstance(action, Bid) and phase is GamePhase.AUCTION:
+        if isinstance(action, Bid) and phase is Phase.AUCTION:
             n, low = action.tricks, self._high() + 1
             if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= 5:
                 raise CallOutOfRangeError(f"a bid here must be {low}..5, got {n!r}")
             return
-        if isinstance(action, NameTrump) and phase is GamePhase.TRUMP:
+        if isinstance(action, NameTrump) and phase is Phase.TRUMP:
             if not isinstance(action.suit, Suit):
                 raise IllegalActionError(f"not a suit: {action.suit!r}")
             return
-        if isinstance(action, Join) and phase is GamePhase.JOIN:
+        if isinstance(action, Join) and phase is Phase.JOIN:
             if not isinstance(action.playing, bool):
                 raise IllegalActionError(f"playing must be true or false, got {action.playing!r}")
             return
-        if isinstance(action, Settle) and phase is GamePhase.SETTLE:
+        if isinstance(action, Settle) and phase is Phase.SETTLE:
             if not isinstance(action.penalize_others, bool):
                 raise IllegalActionError("penalize_others must be true or false")
             return
@@ -128,7 +129,7 @@ class Snarples(TrickGame):
                 return
             self.declarer = next(s for s in range(self.players) if self.bids[s] == high)
             self.contract = high
-            self.phase = GamePhase.TRUMP
+            self.phase = Phase.TRUMP
             self.turn = self.declarer
         elif isinstance(action, NameTrump):
             self.trump = action.suit
@@ -164,13 +165,13 @@ class Snarples(TrickGame):
             if self._must_play(seat):
                 self.joined[seat] = True
                 continue
-            self.phase = GamePhase.JOIN
+            self.phase = Phase.JOIN
             self.turn = seat
             return
         self.active = [j is True for j in self.joined]
         assert self.declarer is not None
         if sum(self.active) == 1:
-            self.phase = GamePhase.SETTLE
+            self.phase = Phase.SETTLE
             self.turn = self.declarer
             return
         self.start_play(self.declarer)

@@ -12,7 +12,8 @@ exchanged + 1, 0: not yet), ``stock`` 1 (cards left in the stock).
 from __future__ import annotations
 
 from callbreak.core.cards import Suit
-from callbreak.games.base import GamePhase, GameView
+from callbreak.core.game import Phase
+from callbreak.games.base import GameView
 from callbreak.games.encoding import CALL0, Encoding, Put, Rel, register_encoding
 
 PASS = 66
@@ -28,7 +29,8 @@ TRICK_ACTIONS = 107
 class TrickEncoding(Encoding[GameView]):
     family = "trick"
     num_actions = TRICK_ACTIONS
-    phases = tuple(GamePhase)
+    phases = (Phase.DEAL, Phase.AUCTION, Phase.TRUMP, Phase.JOIN, Phase.EXCHANGE, Phase.SETTLE,
+              Phase.PLAY, Phase.OVER)
 
     def calls(self, view: GameView) -> tuple[int | None, ...]:
         return view.bids

@@ -37,9 +37,10 @@ from callbreak.bots.neural import (
 )
 from callbreak.core.actions import Action, Deal
 from callbreak.core.cards import cards_of
+from callbreak.core.game import Phase
 from callbreak.core.match import Match
 from callbreak.core.scoring import expected_deal_points
-from callbreak.core.view import Phase, SeatView
+from callbreak.core.view import SeatView
 from callbreak.env.vector import VectorEnv, start_match
 from callbreak.games.spaces import CALL0, CALLBREAK_ACTIONS, action_id, legal_ids
 

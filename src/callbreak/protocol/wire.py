@@ -314,7 +314,7 @@ def _history(raw: Any, player_ids: tuple[str, ...], first: int
             raise ProtocolError(f"{label}: winnerIdx is {winner} ({player_ids[winner]}), but "
                                 f"{' '.join(map(to_protocol, cards))} is won by {expected} "
                                 f"({player_ids[expected]})")
-        tricks.append(CompletedTrick(start, cards, winner))
+        tricks.append(CompletedTrick(start, cards, winner, tuple((start + i) % PLAYERS for i in range(PLAYERS))))
         seen.extend(cards)
         leader = winner
     return tuple(tricks), seen
