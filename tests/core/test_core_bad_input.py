@@ -175,6 +175,9 @@ def test_bad_deals_refused() -> None:
     _refused(m, Deal(hands=good.hands[:3]), IllegalActionError, "4 hands")
     _refused(m, Deal(hands=(("AS",) * 13,) + good.hands[1:]), IllegalActionError, "not a card")  # type: ignore[arg-type]
     _refused(m, Deal(hands=(None,) + good.hands[1:]), IllegalActionError, "not a list")  # type: ignore[arg-type]
+    # Checked by apply as by verify (apply's quick way for a deal once took these).
+    _refused(m, Deal(hands=good.hands, upcard=good.hands[0][0]), IllegalActionError, "no upcard and no stock")
+    _refused(m, Deal(hands=good.hands, stock=good.hands[0][:1]), IllegalActionError, "no upcard and no stock")
 
 
 def test_bad_draws_refused() -> None:

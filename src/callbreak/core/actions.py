@@ -19,11 +19,12 @@ Join(seat=2, playing=False)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from callbreak.core.cards import Card, Suit
-from callbreak.core.errors import CallbreakError, RecordError
+from callbreak.core.errors import CallbreakError, IllegalActionError, RecordError
 
 CHANCE = -1
 """The seat number of chance: who draws for dealer and deals the cards."""
@@ -64,6 +65,38 @@ class Deal:
     stock: tuple[Card, ...] = ()
     kind: ClassVar[str] = "deal"
     actor: ClassVar[int] = CHANCE
+
+    def hand_masks(self, sizes: Sequence[int]) -> list[int]:
+        """Each hand as a card mask, ``sizes`` being the cards each seat is dealt (every game's
+        check of a deal's hands; the upcard and the stock are the game's to check).
+
+        Raises :class:`~callbreak.core.errors.IllegalActionError` naming what is malformed: the
+        number of hands, a hand's size, something that is not a card, a card dealt twice.
+        """
+        hands = self.hands
+        if not isinstance(hands, (tuple, list)) or len(hands) != len(sizes):
+            raise IllegalActionError(f"a deal needs {len(sizes)} hands, one a seat")
+        masks = []
+        seen = 0
+        for s, h in enumerate(hands):
+            if not isinstance(h, (tuple, list)):
+                raise IllegalActionError(f"hand {s} is not a list of cards: {h!r}")
+            if len(h) != sizes[s]:
+                raise IllegalActionError(f"hand {s} has {len(h)} cards, not {sizes[s]}")
+            m = 0
+            for c in h:
+                if c.__class__ is not Card:
+                    raise IllegalActionError(f"hand {s} holds something that is not a card: {c!r}")
+                m |= 1 << c
+            if m.bit_count() != len(h) or m & seen:  # a card twice: find the first for the message
+                twice = 0
+                for c in (c for hand in hands for c in hand):
+                    if twice >> c & 1:
+                        raise IllegalActionError(f"{c} is dealt twice")
+                    twice |= 1 << c
+            seen |= m
+            masks.append(m)
+        return masks
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.kind, "hands": [[c.text for c in h] for h in self.hands]}

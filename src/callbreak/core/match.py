@@ -37,7 +37,7 @@ from callbreak.core.actions import (
     Redeal,
     Stop,
 )
-from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
+from callbreak.core.cards import DECK, SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.errors import (
     CallOutOfRangeError,
     IllegalActionError,
@@ -70,6 +70,7 @@ _CALL_RUNS: dict[tuple[int, int, int, bool], tuple[Call, ...]] = {}
 
 
 _NEXT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+_HAND_SIZES = (TRICKS,) * PLAYERS
 _PACK_SEATS = tuple(i // TRICKS for i in range(PLAYERS * TRICKS))
 _TRICK_SEATS = tuple(tuple((leader + i) % PLAYERS for i in range(PLAYERS)) for leader in range(PLAYERS))
 _PLAY_PHASE = Phase.PLAY  # a module global is found faster than an enum member
@@ -377,7 +378,7 @@ class Match(TrickState):
                 raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
             if action.upcard is not None or action.stock:
                 raise IllegalActionError("Call Break deals no upcard and no stock")
-            _deal_masks(action.hands)
+            action.hand_masks(_HAND_SIZES)
         elif kind == "draw":
             assert isinstance(action, Draw)
             if phase is not Phase.DRAW or self.rules.first_dealer not in (
@@ -418,8 +419,9 @@ class Match(TrickState):
                 self.history.append(action)
                 self._play(seat, card)
                 return
-        elif cls is Deal and self.phase is Phase.DEAL:
-            masks = _deal_masks(action.hands)  # type: ignore[union-attr]  # raises if malformed
+        elif (cls is Deal and self.phase is Phase.DEAL and action.upcard is None  # type: ignore[union-attr]
+              and not action.stock):  # type: ignore[union-attr]
+            masks = action.hand_masks(_HAND_SIZES)  # type: ignore[union-attr]  # raises if malformed
             self.history.append(action)
             self._deal(masks)
             return
@@ -431,7 +433,7 @@ class Match(TrickState):
         elif kind == "call":
             self._call(action)  # type: ignore[arg-type]
         elif kind == "deal":
-            self._deal(_deal_masks(action.hands))  # type: ignore[union-attr]
+            self._deal(action.hand_masks(_HAND_SIZES))  # type: ignore[union-attr]
         elif kind == "look":
             self.looked[action.seat] = True  # type: ignore[union-attr]
         elif kind == "redeal":
@@ -457,7 +459,7 @@ class Match(TrickState):
         # Ties draw again (catsatcards): the phase stays DRAW until four different ranks are drawn.
 
     def _deal(self, hands: list[int]) -> None:
-        """Start a deal from the four hands as masks (already checked by :func:`_deal_masks`)."""
+        """Start a deal from the four hands as masks (already checked by :meth:`Deal.hand_masks`)."""
         self.hands = hands
         self.dealt = list(hands)
         self.calls = [None] * PLAYERS
@@ -747,32 +749,3 @@ def _automatic_redeal(hand: int, rules: Rules) -> Words | None:
     if rules.redeal_one_suit_hand and any(hand == m for m in SUIT_MASKS):
         return Words.of(N_("a hand of thirteen cards of one suit"))
     return None
-
-
-def _deal_masks(hands: Sequence[Sequence[Card]]) -> list[int]:
-    """The four hands of a deal as masks; :class:`IllegalActionError` says what is wrong."""
-    if not isinstance(hands, (tuple, list)) or len(hands) != PLAYERS:
-        raise IllegalActionError(f"a deal needs {PLAYERS} hands")
-    masks = []
-    seen = 0
-    for s, h in enumerate(hands):
-        if not isinstance(h, (tuple, list)):
-            raise IllegalActionError(f"hand {s} is not a list of cards: {h!r}")
-        if len(h) != TRICKS:
-            raise IllegalActionError(f"hand {s} has {len(h)} cards, not {TRICKS}")
-        m = 0
-        for c in h:
-            if c.__class__ is not Card:
-                raise IllegalActionError(f"hand {s} holds something that is not a card: {c!r}")
-            m |= 1 << c
-        if m.bit_count() != TRICKS or m & seen:  # a card twice: find the first for the message
-            twice = 0
-            for c in (c for hand in hands for c in hand):
-                if twice >> c & 1:
-                    raise IllegalActionError(f"{c} is dealt twice")
-                twice |= 1 << c
-        seen |= m
-        masks.append(m)
-    if seen != FULL_DECK:  # pragma: no cover - 52 distinct cards are the whole pack
-        raise IllegalActionError("the deal does not use the whole pack")
-    return masks

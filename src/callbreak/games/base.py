@@ -470,31 +470,16 @@ class TrickGame(TrickState):
                                f"phase of {self.TITLE}")
 
     def _check_deal(self, deal: Deal) -> None:
-        hands = deal.hands
-        if not isinstance(hands, (tuple, list)) or len(hands) != self.players:
-            raise IllegalActionError(f"a deal needs {self.players} hands (empty for a seat out "
-                                     f"of the game)")
-        seen = 0
-
-        def take(c: object, where: str) -> None:
-            nonlocal seen
+        dealt = 0
+        for mask in deal.hand_masks([self.CARDS_EACH if i else 0 for i in self.in_game]):
+            dealt |= mask
+        self._check_deal_extras(deal, dealt)
+        for c in deal.stock or ():
             if not isinstance(c, Card):
-                raise IllegalActionError(f"{where} holds something that is not a card: {c!r}")
-            if seen >> c & 1:
+                raise IllegalActionError(f"the stock holds something that is not a card: {c!r}")
+            if dealt >> c & 1:
                 raise IllegalActionError(f"{c} is dealt twice")
-            seen |= 1 << c
-
-        for s, h in enumerate(hands):
-            want = self.CARDS_EACH if self.in_game[s] else 0
-            if not isinstance(h, (tuple, list)) or len(h) != want:
-                raise IllegalActionError(f"hand {s} must have {want} cards, not "
-                                         f"{len(h) if isinstance(h, (tuple, list)) else h!r}")
-            for c in h:
-                take(c, f"hand {s}")
-        self._check_deal_extras(deal, seen)
-        if deal.stock:
-            for c in deal.stock:
-                take(c, "the stock")
+            dealt |= 1 << c
 
     def _check_deal_extras(self, deal: Deal, dealt: int) -> None:
         if deal.upcard is not None or deal.stock:
