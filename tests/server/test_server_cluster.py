@@ -120,7 +120,7 @@ def one_process_record(tmp: Path, settings: dict[str, Any] = SETTINGS) -> list[d
         time.sleep(0.3)
         assert client.post(f"/api/tables/{code}/start", json={"token": tokens[0]}).status_code == 200
         for p in players:
-            p.join(60)
+            p.join()
             assert p.error is None, p.error
     stored = store.load_game(code)
     store.close()

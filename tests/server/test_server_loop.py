@@ -252,7 +252,7 @@ def test_a_bot_move_that_computes_on_the_loop_is_caught_in_a_game(
         seat.start()
         r = client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]})
         assert r.status_code == 200, r.text
-        seat.join(120)
+        seat.join()
         assert seat.error is None and seat.messages[-1]["view"]["phase"] == "over", seat.error
         loop = client.get("/healthz").json()["loop"]
     assert computed

@@ -102,7 +102,7 @@ def test_two_guests_within_the_wait_share_a_table_with_two_bots_and_count_by_gue
     for p in players:
         p.start()
     for p in players:
-        p.join(120)
+        p.join()
         assert p.error is None and not p.is_alive(), p.error
     stats = client.get("/api/stats").json()["players"]
     people = {r["name"]: r for r in stats if r["kind"] == "human"}

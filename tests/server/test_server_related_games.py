@@ -54,7 +54,7 @@ def play_through(client: TestClient, game: str, players: int, humans: int, seed:
     r = client.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
     assert r.status_code == 200, r.text
     for c in clients:
-        c.join(90)
+        c.join()
         assert not c.is_alive() and c.error is None, c.error
     return code, clients
 
