@@ -299,15 +299,16 @@ def test_card_names_read_well() -> None:
 
 
 def test_expert_clearly_beats_random_players() -> None:
-    """A smoke test of strength: expert at a small budget in every seat in turn against three
-    random players, on the same fixed deals (duplicate), over 32 table deals."""
+    """A smoke test of strength: expert with a small search in every seat in turn against three
+    random players, on the same fixed deals (duplicate), over 32 table deals. The search is a
+    fixed number of sampled deals, not a time budget, so every machine plays the same games."""
     expert_points: list[int] = []
     random_points: list[float] = []
     for seed in range(2):
         for hero in range(4):
             bots: list[object] = [make_bot("random", seed=seed * 10 + s) for s in range(4)]
-            bots[hero] = make_bot("expert", seed=seed)
-            match = play_match("callbreak", bots, seed=100 + seed, budget=0.01, deals=4)
+            bots[hero] = make_bot("expert:samples=20", seed=seed)
+            match = play_match("callbreak", bots, seed=100 + seed, budget=5.0, deals=4)
             for result in match.results:
                 expert_points.append(result.points[hero])
                 random_points.append(statistics.mean(p for s, p in enumerate(result.points) if s != hero))
