@@ -7,6 +7,7 @@ Playwright's own browser download does not work here, so the tests drive the sys
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -110,6 +111,25 @@ def base_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A running ``callbreak serve`` for the module's tests."""
     with served(tmp_path_factory.mktemp("browser") / "web.db", "--no-limits") as url:
         yield url
+
+
+@pytest.fixture(name="base_url", scope="module")
+def practice_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A running ``callbreak serve --practice`` for the module's tests (a module imports it in
+    place of base_url_fixture): a table may be seeded, which fixes its deals and its random bots'
+    moves, so a test that needs a particular situation meets it every run."""
+    with served(tmp_path_factory.mktemp("browser") / "web.db", "--no-limits", "--practice") as url:
+        yield url
+
+
+def seed_tables(page: Any, seed: int) -> None:
+    """The tables this page makes from the lobby are seeded with ``seed`` (a practice server takes
+    a seed; the lobby's form has none)."""
+    def with_seed(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "seed": seed}))
+
+    page.route("**/api/tables", with_seed)
 
 
 @pytest.fixture(name="browser", scope="module")

@@ -10,12 +10,11 @@ table a game where a duck comes up, and is costly, is a matter of luck."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import browser_fixture, served, shot  # noqa: F401 (fixtures)
+from browser_helpers import browser_fixture, practice_url_fixture, shot  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -36,12 +35,6 @@ def trick_winner(cards: list[str]) -> str:
         if beats(c, best, cards[0][-1]):
             best = c
     return best
-
-
-@pytest.fixture(name="base_url", scope="module")
-def practice_url_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("browser") / "web.db", "--no-limits", "--practice") as url:
-        yield url
 
 
 def fixed_call(hand: list[str], legal: list[dict[str, Any]]) -> dict[str, Any]:

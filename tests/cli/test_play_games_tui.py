@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from _pilot import until
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -52,14 +53,6 @@ def _screen_text(app: PlayApp) -> str:
     return text
 
 
-async def _until(pilot: Pilot[None], ready: Callable[[], bool], limit: float = 20.0) -> None:
-    for _ in range(int(limit / 0.01)):
-        if ready():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the app did not get there in time")
-
-
 def _run(session: Session, body: Callable[[PlayApp, Pilot[None]], Awaitable[None]]) -> PlayApp:
     app = PlayApp(session, delay=0.0, think=0.02)
 
@@ -86,7 +79,7 @@ def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         while app.is_running:
-            await _until(pilot, lambda: _waiting(app))
+            await until(pilot, lambda: _waiting(app))
             if not app.is_running:
                 break
             assert app.mode != "broken", app.log_lines[-3:]
@@ -110,7 +103,7 @@ def test_a_short_game_by_key_presses_shows_only_my_cards(game: str, players: int
                 keys = (*str(bid), "enter")
             before = len(game_state.history)
             await pilot.press(*keys)
-            await _until(pilot, _moved(app, before))
+            await until(pilot, _moved(app, before))
 
     _run(session, body)
     assert session.is_over and 1 <= len(session.game.results) <= 2
@@ -164,7 +157,7 @@ def test_bad_keys_are_refused_with_a_message_and_change_nothing() -> None:
     session = Session.new("batak-ihaleli", opponents=["random"], seed=4)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
-        await _until(pilot, lambda: app.mode == "act")
+        await until(pilot, lambda: app.mode == "act")
         view = app.session.view()
         assert view.phase is Phase.AUCTION
         before = app.session.game.snapshot()
@@ -176,7 +169,7 @@ def test_bad_keys_are_refused_with_a_message_and_change_nothing() -> None:
         assert app.session.game.snapshot() == before and app.mode == "act"
         bid = min(a.tricks for a in view.legal if isinstance(a, Bid))
         await pilot.press(*str(bid), "enter")
-        await _until(pilot, lambda: app.session.game.bids[app.session.human] == bid)
+        await until(pilot, lambda: app.session.game.bids[app.session.human] == bid)
 
     _run(session, body)
 
@@ -187,10 +180,10 @@ def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
     hand = sorted(session.view().hand or ())
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
-        await _until(pilot, lambda: app.mode == "act")
+        await until(pilot, lambda: app.mode == "act")
         assert "Space or 1-5" in _screen_text(app)
         await pilot.press("3", "1", "right", "space", "space", "escape", "2", "4", "enter")
-        await _until(pilot, lambda: any(isinstance(a, Exchange) and a.seat == session.human
+        await until(pilot, lambda: any(isinstance(a, Exchange) and a.seat == session.human
                                         for a in app.session.game.history))
 
     _run(session, body)
@@ -202,10 +195,10 @@ def test_trump_and_exchange_keys_choose_exactly_what_was_asked() -> None:
     _advance_to(session, Phase.TRUMP)
 
     async def name_trump(app: PlayApp, pilot: Pilot[None]) -> None:
-        await _until(pilot, lambda: app.mode == "act")
+        await until(pilot, lambda: app.mode == "act")
         assert "s h d c" in _screen_text(app)
         await pilot.press("d")
-        await _until(pilot, lambda: app.session.game.phase is not Phase.TRUMP
+        await until(pilot, lambda: app.session.game.phase is not Phase.TRUMP
                      or app.session.game.to_act != session.human)
 
     _run(session, name_trump)
@@ -263,10 +256,10 @@ def test_i_asks_the_search_bot_for_a_hint_and_selects_it() -> None:
     _advance_to(session, Phase.PLAY)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
-        await _until(pilot, lambda: app.mode == "act")
+        await until(pilot, lambda: app.mode == "act")
         before = app.session.game.snapshot()
         await pilot.press("i")
-        await _until(pilot, lambda: any(line.startswith("Hint from search: play") for line in app.log_lines))
+        await until(pilot, lambda: any(line.startswith("Hint from search: play") for line in app.log_lines))
         assert app.session.game.snapshot() == before  # a hint only suggests
         hinted = [line for line in app.log_lines if line.startswith("Hint from")][-1]
         order = sort_for_display(app.session.view().hand or ())

@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from _pilot import until
 from rich.console import Console
-from textual.pilot import Pilot
 from textual.widgets import Static
 from typer.testing import CliRunner
 
@@ -52,14 +52,6 @@ def _assert_in(lang: str, text: str) -> None:
     assert not others & set(text), f"another language's digits in {lang}:\n{text}"
 
 
-async def _until(pilot: Pilot[None], ready, limit: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(int(limit / 0.01)):
-        if ready():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the app did not get there in time")
-
-
 @pytest.mark.parametrize("lang", ["ne", "hi", "bn"])
 def test_a_whole_one_deal_game_is_played_in_the_language(lang: str) -> None:
     language.use(lang)
@@ -71,13 +63,13 @@ def test_a_whole_one_deal_game_is_played_in_the_language(lang: str) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             asked_hint = False
             while app.mode != "over":
-                await _until(pilot, lambda: app.mode in ("act", "continue", "stop", "over"))
+                await until(pilot, lambda: app.mode in ("act", "continue", "stop", "over"))
                 screens.append(_screen(app))
                 view = session.view()
                 if app.mode == "act" and view.phase is Phase.PLAY and not asked_hint:
                     asked_hint = True  # the hint's advice, in words
                     await pilot.press("h")
-                    await _until(pilot, lambda: not app._hint_busy)
+                    await until(pilot, lambda: not app._hint_busy)
                     hint = language._("Hint from {bot}: {advice}").format(bot="expert", advice="")
                     assert app.log_lines[-1].startswith(hint), app.log_lines[-1]
                     screens.append(_screen(app))
@@ -101,7 +93,7 @@ def test_f2_switches_the_language_at_once_and_the_next_game_starts_in_it() -> No
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: app.mode == "act")
+            await until(pilot, lambda: app.mode == "act")
             assert "Your call" in _screen(app)
             await pilot.press("f2")  # English -> Nepali: the whole screen, titles and seats too
             assert language.current() == "ne"
@@ -111,7 +103,7 @@ def test_f2_switches_the_language_at_once_and_the_next_game_starts_in_it() -> No
             await pilot.press("f2", "f2")  # -> Hindi -> Bengali
             assert language.current() == "bn" and "আপনার কল" in _screen(app)
             await pilot.press("৩", "enter")  # the call typed in Bengali digits, as the picker shows
-            await _until(pilot, lambda: session.view().calls[0] is not None)
+            await until(pilot, lambda: session.view().calls[0] is not None)
             assert session.view().calls[0] == 3 and "আপনি ৩ কল করলেন" in app.log_lines
             app.exit()
 
@@ -213,12 +205,12 @@ def test_a_refused_card_or_call_is_explained_in_the_language() -> None:
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: app.mode == "act")
+            await until(pilot, lambda: app.mode == "act")
             await pilot.press("9", "9", "enter")  # a call out of range
             assert app.log_lines[-1] == "अनुमति नहीं: 99 अभी नहीं चुन सकते; 1-13 में से चुनें"
             await pilot.press("enter")
             for _ in range(60):  # a turn where following suit rules out some card
-                await _until(pilot, lambda: app.mode in ("act", "continue", "over"))
+                await until(pilot, lambda: app.mode in ("act", "continue", "over"))
                 view = session.view()
                 if view.phase is Phase.PLAY and len(view.legal_cards) < len(view.hand or ()):
                     break

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pilot import until
 from textual.pilot import Pilot
 
 from callbreak.cli.tui import render
@@ -30,17 +31,8 @@ def _last_message(app: PlayApp) -> str:
     return app.messages[-1].plain if app.messages else ""
 
 
-async def _until(pilot: Pilot[None], ready: Callable[[], bool], limit: float = 10.0) -> None:
-    """Let the app run until ``ready()`` (bots move in worker threads, so poll)."""
-    for _ in range(int(limit / 0.01)):
-        if ready():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the app did not get there in time")
-
-
 async def _my_turn(app: PlayApp, pilot: Pilot[None], phase: Phase | None = None) -> None:
-    await _until(pilot, lambda: not app.is_running or app.mode in ("act", "continue", "stop", "over"))
+    await until(pilot, lambda: not app.is_running or app.mode in ("act", "continue", "stop", "over"))
     if phase is not None:
         assert app.mode == "act" and app.session.view().phase is phase
 
@@ -90,7 +82,7 @@ def test_a_whole_match_by_key_presses_with_every_way_of_choosing() -> None:
             else:
                 await pilot.press("right", "enter")  # arrows pick among legal cards only
             deal = view.deal_number
-            await _until(pilot, lambda b=before, d=deal: len(app.session.view().played) > b  # type: ignore[misc]
+            await until(pilot, lambda b=before, d=deal: len(app.session.view().played) > b  # type: ignore[misc]
                          or app.session.view().deal_number != d)
             plays_made += 1
 
@@ -149,7 +141,7 @@ def test_an_illegal_card_is_refused_with_the_legal_ones_named() -> None:
         assert all(c.pretty in _last_message(app) for c in view.legal_cards)
         assert app.session.game.snapshot() == before
         await _type(pilot, view.legal_cards[0].text)
-        await _until(pilot, lambda: app.session.game.snapshot() != before)
+        await until(pilot, lambda: app.session.game.snapshot() != before)
         app.exit()
 
     _run(session, body)
@@ -180,7 +172,7 @@ def test_a_call_out_of_range_is_refused_and_a_good_one_taken() -> None:
         assert "blind calls are not allowed" in _last_message(app)
         assert app.session.game.snapshot() == before and app.mode == "act"
         await _type(pilot, "8")
-        await _until(pilot, lambda: app.session.view().calls[app.session.human] == 8)
+        await until(pilot, lambda: app.session.view().calls[app.session.human] == 8)
         assert Call(app.session.human, 8) in app.session.game.history
         app.exit()
 
@@ -193,12 +185,12 @@ def test_the_hint_key_names_the_bot_and_a_legal_move() -> None:
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
         await pilot.press("h")
-        await _until(pilot, lambda: "Hint from" in _last_message(app))
+        await until(pilot, lambda: "Hint from" in _last_message(app))
         assert "call " in _last_message(app)
         await pilot.press("enter")  # the hint moved the picker to the suggested call
         await _my_turn(app, pilot, Phase.PLAY)
         await pilot.press("h")
-        await _until(pilot, lambda: "Hint from" in _last_message(app))
+        await until(pilot, lambda: "Hint from" in _last_message(app))
         hint = _last_message(app)
         assert "play " in hint
         assert " ".join(" ".join(_drawn(app, "#status")).split()).endswith(hint)  # reason and all
@@ -217,7 +209,7 @@ def test_blind_call_before_looking_under_the_567_preset() -> None:
         await _my_turn(app, pilot, Phase.CALL)
         assert app.session.view().hand is None  # face down until looked at
         await _type(pilot, "3b")
-        await _until(pilot, lambda: app.session.view().calls[app.session.human] == 3)
+        await until(pilot, lambda: app.session.view().calls[app.session.human] == 3)
         assert app.session.view().blind[app.session.human]
         app.exit()
 
@@ -234,7 +226,7 @@ def test_looking_then_calling_under_the_567_preset() -> None:
         await _type(pilot, "2b")  # too late to call blind once the cards were seen
         assert "may not call blind" in _last_message(app)
         await _type(pilot, "2")
-        await _until(pilot, lambda: app.session.view().calls[app.session.human] == 2)
+        await until(pilot, lambda: app.session.view().calls[app.session.human] == 2)
         assert not app.session.view().blind[app.session.human]
         app.exit()
 
@@ -246,7 +238,7 @@ def test_the_turn_timer_plays_the_default_when_time_runs_out() -> None:
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         await _my_turn(app, pilot, Phase.CALL)
-        await _until(pilot, lambda: app.session.view().calls[app.session.human] is not None, 5.0)
+        await until(pilot, lambda: app.session.view().calls[app.session.human] is not None)
         assert app.session.view().calls[app.session.human] == 1  # the minimum call
         app.exit()
 
@@ -277,8 +269,8 @@ def test_a_redeal_claim_is_offered_and_taken_under_catsatcards() -> None:
         assert app.session.view().phase is Phase.REDEAL_CLAIM  # asked, not thrown in by a bot
         assert Redeal(0, True) in app.session.view().legal
         await pilot.press("y")
-        await _until(pilot, lambda: Redeal(0, True) in app.session.game.history)
-        await _until(pilot, lambda: any("Thrown in: seat 1 shows" in m for m in app.log_lines))  # seats from 1, as people count
+        await until(pilot, lambda: Redeal(0, True) in app.session.game.history)
+        await until(pilot, lambda: any("Thrown in: seat 1 shows" in m for m in app.log_lines))  # seats from 1, as people count
         app.exit()
 
     _run(session, body)
@@ -294,7 +286,7 @@ def test_unlimited_deals_let_the_person_stop_the_table() -> None:
                 await pilot.press("enter")
         assert len(app.session.view().results) == 1
         await pilot.press("s")
-        await _until(pilot, lambda: app.mode == "over")
+        await until(pilot, lambda: app.mode == "over")
         await pilot.press("enter")
 
     app = _run(session, body)
@@ -355,14 +347,14 @@ def test_mouse_clicks_make_the_call_and_play_a_legal_card() -> None:
         four = render.menu_actions(view).index(Call(0, 4))
         x, _ = _click_offset(picker, f"app.pick_choice({four})")
         await pilot.click("#prompt", offset=(x, 1))  # the picker is the prompt's second line
-        await _until(pilot, lambda: app.session.view().calls[0] == 4)
+        await until(pilot, lambda: app.session.view().calls[0] == 4)
         await _my_turn(app, pilot, Phase.PLAY)
         view = app.session.view()
         order = render.hand_order(view)
         target = order.index(view.legal_cards[-1])
         drawn = render.hand_text(view, selected=app.selected_card, my_turn=True)
         await pilot.click("#hand", offset=_click_offset(drawn, f"app.pick_card({target})"))
-        await _until(pilot, lambda: order[target] in app.session.view().played)
+        await until(pilot, lambda: order[target] in app.session.view().played)
         app.exit()
 
     _run(session, body)
@@ -596,12 +588,12 @@ def test_the_status_lines_are_refitted_when_the_terminal_is_resized() -> None:
             return [line for line in _drawn(app, "#status") if line.strip()]
 
         await pilot.resize_terminal(160, 40)
-        await _until(pilot, lambda: len(shown()) > 4, 5.0)  # a taller terminal shows more
+        await until(pilot, lambda: len(shown()) > 4)  # a taller terminal shows more
         wide = shown()
         assert len(narrow) == 4
         assert " ".join(" ".join(wide[-2:]).split()) == help_text  # wrapped at the new width
         await pilot.resize_terminal(80, 24)
-        await _until(pilot, lambda: shown() == narrow, 5.0)
+        await until(pilot, lambda: shown() == narrow)
         app.exit()
 
     _run(session, body)
@@ -658,7 +650,7 @@ def test_a_terminal_smaller_than_80x24_still_shows_the_hand_and_prompt() -> None
             await _my_turn(app, pilot, Phase.PLAY)
             hand = len(session.view().hand or ())
             await pilot.press("enter")
-            await _until(pilot, lambda: len(session.view().hand or ()) == hand - 1)
+            await until(pilot, lambda: len(session.view().hand or ()) == hand - 1)
             app.exit()
 
     asyncio.run(main())
@@ -764,7 +756,7 @@ def test_the_end_of_a_match_offers_the_expert_review() -> None:
             if app.mode == "act":
                 await pilot.press("enter")
         await pilot.press("s")
-        await _until(pilot, lambda: app.mode == "over")
+        await until(pilot, lambda: app.mode == "over")
         assert "r: the expert's review" in str(app._prompt(app.session.view()))
         await pilot.press("r")
 

@@ -189,9 +189,11 @@ def test_the_ismcts_bot_keeps_to_its_budget(budget: float) -> None:
         if g.to_act == CHANCE:
             g.apply(chance.chance(g))
             continue
-        start = time.perf_counter()
+        # The work the bot does (this process's CPU time): a loaded machine stretches the wall
+        # clock of a decision by however long the bot waits for a core.
+        start = time.process_time()
         g.apply(bot.decide(g.view(g.to_act), budget).action)
-        worst = max(worst, time.perf_counter() - start)
+        worst = max(worst, time.process_time() - start)
         decisions += 1
     assert worst <= budget + 0.05
 

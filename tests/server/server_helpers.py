@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from callbreak.server.app import create_app
 from callbreak.store import Store
@@ -95,29 +95,54 @@ def choose(view: dict[str, Any]) -> dict[str, Any] | None:
 
 
 class SeatClient(threading.Thread):
-    """One player on a real websocket: plays whenever its view has a legal move, keeps every message."""
+    """One player on a real websocket: plays whenever its view has a legal move, keeps every message.
+
+    Its socket closes when its TestClient does, whether or not the game ended: a TestClient does
+    not close while a socket of its own is open, so a test that failed with a seat still waiting
+    for a message would hang in its teardown instead of reporting the failure."""
 
     def __init__(self, client: TestClient, code: str, token: str | None, play: bool = True) -> None:
         super().__init__(daemon=True)
         self.client, self.code, self.token, self.play = client, code, token, play
         self.messages: list[dict[str, Any]] = []
         self.error: BaseException | None = None
+        self._ws: WebSocketTestSession | None = None
+        self._ws_taken = threading.Lock()  # the seat's thread and the TestClient's closing both close it
+
+    def start(self) -> None:
+        self._ws = self.client.websocket_connect(f"/ws/{self.code}").__enter__()
+        self.client.exit_stack.callback(self.stop)  # run before the TestClient closes
+        super().start()
+
+    def stop(self) -> None:
+        """Closes the socket if the game has not closed it yet; its waiting receive then ends."""
+        self._close()
+        self.join()
+
+    def _close(self) -> None:
+        with self._ws_taken:
+            ws, self._ws = self._ws, None
+        if ws is not None:
+            ws.__exit__(None, None, None)
 
     def run(self) -> None:
+        ws = self._ws
+        assert ws is not None, "start() opens the socket"
         try:
-            with self.client.websocket_connect(f"/ws/{self.code}") as ws:
-                ws.send_text(json.dumps({"type": "hello", "token": self.token}))
-                while True:
-                    m = ws.receive_json()
-                    self.messages.append(m)
-                    if m["type"] != "state" or m["view"] is None:
-                        continue
-                    view = m["view"]
-                    if view["phase"] == "over":
-                        return
-                    action = choose(view) if self.play else None
-                    if action is not None:
-                        ws.send_text(json.dumps({"type": "action", "token": self.token,
-                                                 "version": m["version"], "action": action}))
+            ws.send_text(json.dumps({"type": "hello", "token": self.token}))
+            while True:
+                m = ws.receive_json()
+                self.messages.append(m)
+                if m["type"] != "state" or m["view"] is None:
+                    continue
+                view = m["view"]
+                if view["phase"] == "over":
+                    return
+                action = choose(view) if self.play else None
+                if action is not None:
+                    ws.send_text(json.dumps({"type": "action", "token": self.token,
+                                             "version": m["version"], "action": action}))
         except BaseException as e:  # reported by the test
             self.error = e
+        finally:
+            self._close()

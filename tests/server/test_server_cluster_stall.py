@@ -6,7 +6,10 @@ holds its event loop with a blocking call, as a burst of work on a loaded machin
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,13 +23,18 @@ from callbreak.store import Store
 pytestmark = pytest.mark.postgres
 
 
-def hold_loop(app: Any, seconds: float) -> None:
-    """Block the app's event loop for ``seconds`` (from this thread), and wait until it is held."""
+@contextlib.contextmanager
+def held_loop(app: Any) -> Iterator[None]:
+    """The app's event loop blocked (from this thread) from the time it is held until the block
+    ends: the test decides when the hang ends, not a duration that a slow machine could outrun."""
     service = app.state.service
-    held = []
-    service.loop.call_soon_threadsafe(lambda: (held.append(1), time.sleep(seconds)))
-    while not held:
-        time.sleep(0.01)
+    held, release = threading.Event(), threading.Event()
+    service.loop.call_soon_threadsafe(lambda: (held.set(), release.wait()))
+    held.wait()
+    try:
+        yield
+    finally:
+        release.set()
 
 
 def test_a_loop_held_up_longer_than_a_lease_keeps_its_tables(pg_url: str) -> None:
@@ -39,9 +47,9 @@ def test_a_loop_held_up_longer_than_a_lease_keeps_its_tables(pg_url: str) -> Non
         assert game is not None
         owner, epoch, live = store.lease_of(game.id)  # type: ignore[misc]
         assert live
-        hold_loop(app, cluster_module.LEASE_SECONDS * 2)
-        time.sleep(cluster_module.LEASE_SECONDS * 1.5)  # the loop is still held here
-        assert store.lease_of(game.id) == (owner, epoch, True)
+        with held_loop(app):
+            time.sleep(cluster_module.LEASE_SECONDS * 1.5)  # longer than a lease, short of a hang
+            assert store.lease_of(game.id) == (owner, epoch, True)
     store.close()
 
 
@@ -54,7 +62,8 @@ def test_a_hung_loop_lets_its_leases_lapse(pg_url: str, monkeypatch: pytest.Monk
         game = store.load_game(r.json()["code"])
         assert game is not None
         owner, epoch, _ = store.lease_of(game.id)  # type: ignore[misc]
-        hold_loop(app, 2.0 + cluster_module.LEASE_SECONDS + 3.0)
-        time.sleep(2.0 + cluster_module.LEASE_SECONDS + 1.5)  # hung past STALL_SECONDS + a lease
-        assert store.lease_of(game.id) == (owner, epoch, False)
+        with held_loop(app):  # hung past STALL_SECONDS: the lease lapses a lease later
+            while (lease := store.lease_of(game.id)) is not None and lease[2]:
+                time.sleep(0.1)
+            assert lease == (owner, epoch, False)
     store.close()

@@ -56,7 +56,7 @@ def _finish(client: TestClient, guest: str | None, name: str = "Ann") -> None:
     player = SeatClient(client, made["code"], made["token"])
     client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]})
     player.start()
-    player.join(60)
+    player.join()
     assert player.error is None and state(client, made["code"])["view"]["phase"] == "over"
 
 

@@ -42,7 +42,7 @@ def test_no_message_to_a_seat_holds_another_seats_cards(client: TestClient, stor
         c.start()
     client.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
     for c in [*seats, watcher]:
-        c.join(60)
+        c.join()
         assert not c.is_alive() and c.error is None, c.error
     hands, looked = truth_by_version(store, code)
     checked = 0
@@ -78,7 +78,7 @@ def test_tokens_are_never_sent_to_other_seats(client: TestClient) -> None:
         c.start()
     client.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
     for c in seats:
-        c.join(60)
+        c.join()
         assert c.error is None
     for seat, c in enumerate(seats):
         text = "".join(_all_texts(m) for m in c.messages)

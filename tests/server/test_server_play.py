@@ -266,7 +266,7 @@ def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: 
         while (m := ws.receive_json())["type"] != "state":
             pass
         assert m["version"] > 0
-    bob.join(60)
+    bob.join()
     assert bob.error is None
 
 

@@ -102,7 +102,7 @@ def test_two_guests_within_the_wait_share_a_table_with_two_bots_and_count_by_gue
     for p in players:
         p.start()
     for p in players:
-        p.join(120)
+        p.join()
         assert p.error is None and not p.is_alive(), p.error
     stats = client.get("/api/stats").json()["players"]
     people = {r["name"]: r for r in stats if r["kind"] == "human"}
@@ -249,7 +249,7 @@ def test_two_processes_seat_people_who_reached_each_at_one_table_made_once(pg_ur
         for p in players:
             p.start()
         for p in players:
-            p.join(300)
+            p.join()
             assert p.error is None and p.over, (p.error, p.log)
         stored = store.load_game(code)
         assert stored is not None and [s["kind"] for s in stored.seats] == ["human", "human", "bot", "bot"]

@@ -34,7 +34,7 @@ def test_ready_while_the_kernel_compiles_and_a_random_table_plays(store: Store,
             seat = SeatClient(client, made["code"], made["token"])
             seat.start()
             assert client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]}).status_code == 200
-            seat.join(HANG)
+            seat.join()
             assert seat.error is None and seat.messages[-1]["view"]["phase"] == "over", seat.error
             assert client.get("/readyz").json()["kernel"] == "compiling"  # the whole game meanwhile
             compiled.set()

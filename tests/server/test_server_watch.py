@@ -40,7 +40,7 @@ def test_metrics_count_a_game_its_sockets_its_bots_and_the_loop(client: TestClie
     assert metric(during.text, 'callbreak_tables_live{status="lobby"}') == 1
     assert metric(during.text, "callbreak_bot_tables_live") == 1
     client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]})
-    seat.join(60)
+    seat.join()
     assert seat.error is None and seat.messages[-1]["view"]["phase"] == "over"
     text = client.get("/metrics").text
     version = seat.messages[-1]["version"]

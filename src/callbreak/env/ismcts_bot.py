@@ -45,9 +45,12 @@ def _timed_bot(base: type) -> type:
             self._root_node = self.create_new_node(state)
             self.simulations = 0
             start = now = time.perf_counter()
-            # Stop when one more simulation, as long as the mean so far, would pass the deadline.
+            # Stop when one more simulation, as long as the mean so far, would pass the deadline;
+            # but not before a legal action has a visit, which the final policy needs (the first
+            # simulation only expands the root: a slow machine used to stop there, and OpenSpiel
+            # failed on an unvisited root).
             while self.simulations < self._max_simulations and (
-                    self.simulations == 0
+                    not self._visited(legal)
                     or now + (now - start) / self.simulations < self.deadline):
                 self.run_simulation(self.sample_root_state(state))
                 self.simulations += 1
@@ -56,6 +59,10 @@ def _timed_bot(base: type) -> type:
             if self._allow_inconsistent_action_sets:
                 node = self.filter_illegals(node, legal)
             return self.get_final_policy(state, node)  # type: ignore[no-any-return]
+
+        def _visited(self, legal: list[int]) -> bool:
+            return any(child.visits > 0 for action, child in self._root_node.child_info.items()
+                       if action in legal)
 
     return TimedISMCTSBot
 
