@@ -51,6 +51,8 @@ from callbreak.bots.kernel import (
 from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, STYLE_RANDOM, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.neural import NeuralBot, shipped
+from callbreak.bots.neural_playout import MOVES_MAX, seat_bases
+from callbreak.bots.neural_playout import playouts as network_playouts
 from callbreak.bots.neural_reading import log_likelihoods, past_moves, readable
 from callbreak.bots.reading import (
     GREEDY,
@@ -314,6 +316,11 @@ class ExpertBot:
             this power (0..1: a tempered likelihood). Measured at 0.1 s (RESULTS.md, issue 29,
             third session): it loses 0.1-0.4 a deal at every power tried (its forward passes cost
             2-36 times the search's own work a sampled deal), so it is off.
+        network_moves: the network as the playout policy (0: off): in every playout of a card,
+            the next this many moves after it, whoever's they are, are the ``neural`` bot's
+            choice from that seat's own view (:mod:`callbreak.bots.neural_playout`), one batch
+            over all sampled deals a move; classic play finishes the deal. Card play only, with
+            classic opponents and a fixed trump suit (``neural_reading.readable``).
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -326,7 +333,7 @@ class ExpertBot:
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
                  settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT,
                  search_call_bias: float = SEARCH_CALL_BIAS, prior: float = 0.0,
-                 neural: float = 0.0) -> None:
+                 neural: float = 0.0, network_moves: int = 0) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -370,6 +377,10 @@ class ExpertBot:
             raise ValueError(f"neural must be between 0 (off) and 1 (the network's likelihood "
                              f"untempered), got {neural!r}")
         self.neural = neural
+        if not 0 <= network_moves <= MOVES_MAX:
+            raise ValueError(f"network_moves must be between 0 (off) and {MOVES_MAX} moves, "
+                             f"got {network_moves!r}")
+        self.network_moves = network_moves
         self._policy: NeuralBot | None = None
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
@@ -551,6 +562,9 @@ class ExpertBot:
         past = past_moves(view, shipped().scale) if self.neural and readable(view) else None
         if past is not None and len(past.seats) == 0:
             past = None
+        # The network's playouts: each seat's public inputs at the root, encoded once.
+        bases = seat_bases(view, shipped().scale) if (self.network_moves and table is not None
+                                                      and readable(view)) else None
         offset: float | None = None  # one scale for every batch's weights
         tally = _Tally(len(plays))
         safe = np.zeros(len(plays))
@@ -580,7 +594,13 @@ class ExpertBot:
                 like = self.neural * log_likelihoods(shipped(), past, worlds, self.kernel, opts)
                 offset = float(like.max()) if offset is None else offset
                 weights = weights * np.exp(np.minimum(like - offset, 30.0))
-            out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
+            if bases is not None:
+                assert table is not None
+                out = network_playouts(shipped(), bases, worlds, pos, opts, cands, reps, self.policy,
+                                       self.rng.getrandbits(30), seat, table, self.network_moves,
+                                       self.kernel)
+            else:
+                out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
             utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             tally.add(weights, utility.mean(axis=2))
@@ -899,7 +919,7 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             evidence: str | None = None, opponents: str | None = None,
             settle: str | None = None, read: str | None = None,
             search_call_bias: str | None = None, prior: str | None = None,
-            neural: str | None = None) -> ExpertBot:
+            neural: str | None = None, network_moves: str | None = None) -> ExpertBot:
     """Our strongest: plays each card out over many deals the others could hold."""
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
@@ -923,4 +943,5 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      search_call_bias=SEARCH_CALL_BIAS if search_call_bias is None else
                      _float(search_call_bias, "search_call_bias"),
                      prior=0.0 if prior is None else _float(prior, "prior"),
-                     neural=0.0 if neural is None else _float(neural, "neural"))
+                     neural=0.0 if neural is None else _float(neural, "neural"),
+                     network_moves=_int(network_moves, "network_moves") or 0)
