@@ -88,10 +88,10 @@ def with_other_hidden_cards(game: Any, observer: int, info: Any, rng: random.Ran
     return None
 
 
-def heuristic_game_to(preset: str, seed: int, moves: int) -> tuple[Any, list[tuple[Any, Any]]]:
-    """A Call Break deal of ``preset`` played by heuristic bots for ``moves`` moves: the game and,
-    for every move made, the mover's view then and the action."""
-    game = new_game("callbreak", preset=preset, deals=1)
+def heuristic_game_to(preset: str, seed: int, moves: int, deals: int = 1) -> tuple[Any, list[tuple[Any, Any]]]:
+    """The first deal of a Call Break match of ``preset`` (``deals`` long) played by heuristic bots
+    for ``moves`` moves: the game and, for every move made, the mover's view then and the action."""
+    game = new_game("callbreak", preset=preset, deals=deals)
     chance = game_info("callbreak").dealer(seed)
     bot = make_bot("heuristic", seed=seed)
     history = []

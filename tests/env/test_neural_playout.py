@@ -26,9 +26,9 @@ from callbreak.games import game_info, new_game
 from callbreak.games.spaces import CALLBREAK_ACTIONS, PLAY0, action_mask
 
 
-def _to_play(preset: str, seed: int, moves: int):  # type: ignore[no-untyped-def]
+def _to_play(preset: str, seed: int, moves: int, deals: int = 1):  # type: ignore[no-untyped-def]
     """A deal played by heuristic bots for at least ``moves`` moves, up to a card to play."""
-    game, _ = heuristic_game_to(preset, seed, moves)
+    game, _ = heuristic_game_to(preset, seed, moves, deals)
     bot = make_bot("heuristic", seed=seed)
     while game.view(game.to_act).phase is not Phase.PLAY:
         game.apply(bot.decide(game.view(game.to_act), 1.0).action)
@@ -75,9 +75,9 @@ def test_each_lane_gives_the_mover_its_real_view(preset: str, seed: int, moves: 
 def test_other_seats_hidden_cards_never_enter_a_seats_input(
         preset: str, seed: int, moves: int, steps: int, swaps: int) -> None:
     """After the network's moves in sampled deals, the mover's input is the same whatever the
-    other seats hold; and the expert's card at a fixed sample count is the same when the real
-    deal gives the other seats other cards."""
-    game, _ = _to_play(preset, seed % 1000, moves)
+    other seats hold; and the expert's card at a fixed sample count, by the network's moves and
+    by its value at a cut-off, is the same when the real deal gives the other seats other cards."""
+    game, _ = _to_play(preset, seed % 1000, moves, deals=3)  # not the last deal: a cut-off is used
     seat = game.to_act
     view = game.view(seat)
     assume(len(view.legal) > 1)
@@ -99,13 +99,16 @@ def test_other_seats_hidden_cards_never_enter_a_seats_input(
         rng.shuffle(cards)
         for s in others:
             k = int(lanes.hands[i, s]).bit_count()
+            played = lanes.dealt[i, s] & ~lanes.hands[i, s]
             lanes.hands[i, s] = sum(1 << c for c in cards[:k])
+            lanes.dealt[i, s] = lanes.hands[i, s] | played
             cards = cards[k:]
     np.testing.assert_array_equal(inputs(bases, lanes, net.scale), x)
     alt = with_other_hidden_cards(game, seat, game_info("callbreak"), random.Random(seed), swaps)
     assume(alt is not None)
-    one, two = (ExpertBot(samples=16, seed=3, network_moves=3) for _ in range(2))
-    assert one.decide(view, 5.0).action == two.decide(alt.view(seat), 5.0).action
+    for setting in ({"network_moves": 3}, {"cutoff": 2}):
+        one, two = (ExpertBot(samples=16, seed=3, **setting) for _ in range(2))  # type: ignore[arg-type]
+        assert one.decide(view, 5.0).action == two.decide(alt.view(seat), 5.0).action
 
 
 @pytest.mark.parametrize("backend", ["python", "numba"])
@@ -128,13 +131,15 @@ def test_without_network_moves_the_lanes_play_out_as_the_classic_playouts(backen
     assert (lanes.sum(axis=3) == 13).all()
 
 
-def test_the_network_playing_expert_plays_legal_cards_the_same_for_a_seed() -> None:
-    game = new_game("callbreak", preset="callbreak", deals=1)
+@pytest.mark.parametrize("spec", ["expert:samples=8,network_moves=4", "expert:samples=8,cutoff=2",
+                                  "expert:samples=8,network_moves=2,cutoff=1"])
+def test_the_network_playing_expert_plays_legal_cards_the_same_for_a_seed(spec: str) -> None:
+    game = new_game("callbreak", preset="callbreak", deals=2)  # the first deal: a cut-off is used
     chance = game_info("callbreak").dealer(13)
-    bots = [make_bot("expert:samples=8,network_moves=4", seed=s) for s in range(4)]
-    twins = [make_bot("expert:samples=8,network_moves=4", seed=s) for s in range(4)]
+    bots = [make_bot(spec, seed=s) for s in range(4)]
+    twins = [make_bot(spec, seed=s) for s in range(4)]
     played = 0
-    while not game.is_over:
+    while played < 52:
         if game.to_act == CHANCE:
             game.apply(chance.chance(game))
             continue
@@ -149,7 +154,10 @@ def test_the_network_playing_expert_plays_legal_cards_the_same_for_a_seed() -> N
 
 @pytest.mark.parametrize(("spec", "named"), [("expert:network_moves=17", "network_moves must be between 0"),
                                              ("expert:network_moves=-1", "network_moves must be between 0"),
-                                             ("expert:network_moves=lots", "network_moves must be a whole")])
-def test_a_bad_network_moves_setting_is_named(spec: str, named: str) -> None:
+                                             ("expert:network_moves=lots", "network_moves must be a whole"),
+                                             ("expert:cutoff=13", "cutoff must be between 0"),
+                                             ("expert:cutoff=-2", "cutoff must be between 0"),
+                                             ("expert:cutoff=1.5", "cutoff must be a whole")])
+def test_a_bad_network_setting_is_named(spec: str, named: str) -> None:
     with pytest.raises(ValueError, match=named):
         make_bot(spec)

@@ -32,6 +32,11 @@ from callbreak.bots.kernel_impl import (
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
     POLICY_RANDOM,
+    ST_DONE,
+    ST_LEADER,
+    ST_NTRICK,
+    ST_TRUMP,
+    ST_WINPOS,
     VOID_FREE,
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
@@ -498,17 +503,20 @@ def stance_of(table: Any, won: Any, s: int, left: int, pair: bool) -> tuple[int,
 @jitable
 def classic_finish(h: Any, w: Any, al: Any, ntrick: int, leader: int, trump: int, done: int,
                    winpos: int, t0: int, t1: int, t2: int, card: int, x: int, opts: Any,
-                   policy: int, me: int, table: Any) -> None:
-    """Play one position to the deal's end as :func:`classic_evaluate` describes: ``card`` first
-    for the seat to act (-1: none given), ``x`` the random stream. The hands ``h``, tricks won
-    ``w`` and allowed cards ``al`` (per seat) change in place."""
+                   policy: int, me: int, table: Any, until: int
+                   ) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """Play one position on as :func:`classic_evaluate` describes, until ``until`` cards of the
+    deal are played (52: to its end): ``card`` first for the seat to act (-1: none given), ``x``
+    the random stream. The hands ``h``, tricks won ``w`` and allowed cards ``al`` (per seat)
+    change in place; returns the position reached and the stream,
+    ``(ntrick, leader, trump, done, winpos, t0, t1, t2, x)``."""
     must_beat = opts[OPT_MUST_BEAT]
     void_rule = opts[OPT_VOID_RULE]
     no_wasting = opts[OPT_NO_WASTING]
     no_spade_lead = opts[OPT_NO_SPADE_LEAD]
     pair = opts[OPT_PARTNERSHIP] != 0
     noise = opts[OPT_NOISE]
-    while done < 13:
+    while done * 4 + ntrick < until:
         seat = (leader + ntrick) % 4
         if card < 0:
             legal = legal_mask(h[seat], t0, t1, t2, ntrick, trump, done == 0,
@@ -543,6 +551,7 @@ def classic_finish(h: Any, w: Any, al: Any, ntrick: int, leader: int, trump: int
             w[winner] += 1
             done += 1
         card = -1
+    return ntrick, leader, trump, done, winpos, t0, t1, t2, x
 
 
 def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: Any,
@@ -566,7 +575,7 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                     al[s] = table[s, T_ALLOWED]
                 ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(trick, state)
                 classic_finish(h, w, al, ntrick, leader, trump, done, winpos, t0, t1, t2,
-                               cands[c], stream, opts, policy, me, table)
+                               cands[c], stream, opts, policy, me, table, 52)
                 for s in range(4):
                     out[i, c, r, s] = w[s]
 
@@ -583,11 +592,10 @@ def lanes_legal(hands: Any, tricks: Any, states: Any, opts: Any, out: Any) -> No
         out[i] = legal_now(hands[i], tricks[i], states[i], opts)
 
 
-def lanes_play(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any, shown: Any,
-               cards: Any, opts: Any) -> None:
+def lanes_play(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any, cards: Any,
+               opts: Any) -> None:
     """Play ``cards[i]`` for the seat to act in lane ``i`` (no legality check), narrowing that
-    seat's ``allowed`` cards and ``shown`` (what this play alone showed, from every card) by
-    what the play tells everyone (:func:`narrow_allowed`)."""
+    seat's ``allowed`` cards by what the play tells everyone (:func:`narrow_allowed`)."""
     for i in range(hands.shape[0]):
         ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(tricks[i], states[i])
         seat = (leader + ntrick) % 4
@@ -595,9 +603,6 @@ def lanes_play(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any, sh
         allowed[i, seat] = narrow_allowed(allowed[i, seat], card, ntrick, t0, t1, t2, trump,
                                           done == 0, opts[OPT_MUST_BEAT], opts[OPT_VOID_RULE],
                                           opts[OPT_NO_WASTING], opts[OPT_NO_SPADE_LEAD])
-        shown[i, seat] = narrow_allowed(shown[i, seat], card, ntrick, t0, t1, t2, trump,
-                                        done == 0, opts[OPT_MUST_BEAT], opts[OPT_VOID_RULE],
-                                        opts[OPT_NO_WASTING], opts[OPT_NO_SPADE_LEAD])
         apply_card(hands[i], tricks[i], states[i], wons[i], card)
 
 
@@ -619,9 +624,29 @@ def classic_lanes(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any,
                 al[s] = allowed[i, s]
             ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(tricks[i], states[i])
             classic_finish(h, w, al, ntrick, leader, trump, done, winpos, t0, t1, t2, -1,
-                           mix_seed(seed + i // per_world, r), opts, policy, me, table)
+                           mix_seed(seed + i // per_world, r), opts, policy, me, table, 52)
             for s in range(4):
                 out[i, r, s] = w[s]
+
+
+def classic_lanes_until(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any, streams: Any,
+                        opts: Any, until: int, policy: int, me: int, table: Any) -> None:
+    """Play every lane on as :func:`classic_lanes` does until ``until`` cards of the deal are
+    played, each lane with its own random stream ``streams[i]``; the lanes change in place."""
+    for i in range(hands.shape[0]):
+        ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(tricks[i], states[i])
+        ntrick, leader, trump, done, winpos, t0, t1, t2, x = classic_finish(
+            hands[i], wons[i], allowed[i], ntrick, leader, trump, done, winpos, t0, t1, t2, -1,
+            streams[i], opts, policy, me, table, until)
+        tricks[i, 0] = t0
+        tricks[i, 1] = t1
+        tricks[i, 2] = t2
+        states[i, ST_NTRICK] = ntrick
+        states[i, ST_LEADER] = leader
+        states[i, ST_TRUMP] = trump
+        states[i, ST_DONE] = done
+        states[i, ST_WINPOS] = winpos
+        streams[i] = x
 
 
 @jitable
@@ -676,4 +701,4 @@ def style_moves(worlds: Any, steps: Any, trump: int, opts: Any, classic_out: Any
 
 
 ENTRY_POINTS = ("classic_weights", "classic_evaluate", "style_moves", "lanes_legal", "lanes_play",
-                "classic_lanes")
+                "classic_lanes", "classic_lanes_until")

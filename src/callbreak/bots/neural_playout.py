@@ -29,7 +29,7 @@ import numpy as np
 
 from callbreak.bots.kernel import Kernel, Position
 from callbreak.bots.kernel_classic import T_ALLOWED
-from callbreak.bots.kernel_impl import ST_DONE, ST_LEADER, ST_NTRICK
+from callbreak.bots.kernel_impl import ST_DONE, ST_LEADER, ST_NTRICK, mix_seed
 from callbreak.bots.neural import ENCODER, Network, features
 from callbreak.core import SeatView
 from callbreak.games.encoding import PLAY0
@@ -37,7 +37,6 @@ from callbreak.games.spaces import CALLBREAK_ACTIONS
 
 _BITS = np.arange(52, dtype=np.int64)
 _SUITS = np.array([0x1FFF << (13 * u) for u in range(4)], dtype=np.int64)
-ALL_CARDS = (1 << 52) - 1
 MOVES_MAX = 16  # network moves a playout may take (beyond, its cost dwarfs the search's)
 
 
@@ -53,12 +52,17 @@ class Lanes:
     tricks: np.ndarray  # (L, 4) the kernel's trick cards
     states: np.ndarray  # (L, STATE_SIZE) the kernel's position
     wons: np.ndarray  # (L, 4) tricks won
-    allowed: np.ndarray  # (L, 4) the cards the public play allows each seat (classic players' view)
-    shown: np.ndarray  # (L, 4) what the play since the root showed of each hand (voids)
-    since: np.ndarray  # (L, 4) the cards each seat has played since the root
+    allowed: np.ndarray  # (L, 4) the cards the public play allows each seat to hold (an empty
+    # suit: a public void)
+    dealt: np.ndarray  # (L, 4) the hands at the root
 
     def movers(self) -> np.ndarray:
         return np.asarray((self.states[:, ST_LEADER] + self.states[:, ST_NTRICK]) % 4)
+
+    def repeated(self, k: int) -> Lanes:
+        """Each lane ``k`` times over, one after the other."""
+        return Lanes(*(np.repeat(a, k, axis=0) for a in (self.hands, self.tricks, self.states, self.wons,
+                                                          self.allowed, self.dealt)))
 
 
 def seat_bases(view: SeatView, scale: np.ndarray) -> np.ndarray:
@@ -74,19 +78,14 @@ def start(worlds: np.ndarray, pos: Position, allowed: np.ndarray, cands: np.ndar
     n, c = len(worlds), len(cands)
     lanes = Lanes(hands=np.repeat(worlds, c, axis=0), tricks=np.tile(pos.trick, (n * c, 1)),
                   states=np.tile(pos.state, (n * c, 1)), wons=np.tile(pos.won, (n * c, 1)),
-                  allowed=np.tile(allowed, (n * c, 1)),
-                  shown=np.full((n * c, 4), ALL_CARDS, dtype=np.int64),
-                  since=np.zeros((n * c, 4), dtype=np.int64))
+                  allowed=np.tile(allowed, (n * c, 1)), dealt=np.repeat(worlds, c, axis=0))
     play(lanes, np.tile(cands, n), kernel, opts)
     return lanes
 
 
 def play(lanes: Lanes, cards: np.ndarray, kernel: Kernel, opts: np.ndarray) -> None:
     """Each lane's seat to act plays its card of ``cards``."""
-    movers = lanes.movers()
-    lanes.since[np.arange(len(cards)), movers] |= np.left_shift(1, cards)
-    kernel.lanes_play(lanes.hands, lanes.tricks, lanes.states, lanes.wons, lanes.allowed,
-                      lanes.shown, cards, opts)
+    kernel.lanes_play(lanes.hands, lanes.tricks, lanes.states, lanes.wons, lanes.allowed, cards, opts)
 
 
 def _bits(masks: np.ndarray) -> np.ndarray:
@@ -106,7 +105,7 @@ def inputs(bases: np.ndarray, lanes: Lanes, scale: np.ndarray) -> np.ndarray:
     x[:, hand:hand + 52] = _bits(lanes.hands[rows, mover]) * scale[hand:hand + 52]
     played = _offset("played")
     cols = played + rel[:, :, None] * 52 + _BITS  # (L, 4, 52)
-    x[rows[:, None, None], cols] += _bits(lanes.since) * scale[cols]
+    x[rows[:, None, None], cols] += _bits(lanes.dealt & ~lanes.hands) * scale[cols]  # played since the root
     trick = _offset("trick")
     ntrick = lanes.states[:, ST_NTRICK]
     in_trick = np.zeros(n, dtype=np.int64)
@@ -121,9 +120,9 @@ def inputs(bases: np.ndarray, lanes: Lanes, scale: np.ndarray) -> np.ndarray:
     at4 = won + rel
     x[rows[:, None], at4] = lanes.wons * scale[at4]
     voids = _offset("voids")
-    shown_void = (lanes.shown[:, :, None] & _SUITS) == 0  # (L, 4 seats, 4 suits)
+    void = (lanes.allowed[:, :, None] & _SUITS) == 0  # (L, 4 seats, 4 suits)
     at16 = voids + rel[:, :, None] * 4 + np.arange(4)
-    x[rows[:, None, None], at16] = np.where(shown_void, scale[at16], x[rows[:, None, None], at16])
+    x[rows[:, None, None], at16] = void * scale[at16]
     return x
 
 
@@ -158,4 +157,31 @@ def playouts(net: Network, bases: np.ndarray, worlds: np.ndarray, pos: Position,
     return out.reshape(len(worlds), len(cands), reps, 4)
 
 
-__all__ = ["Lanes", "MOVES_MAX", "inputs", "network_moves", "play", "playouts", "seat_bases", "start"]
+def cut_values(net: Network, bases: np.ndarray, worlds: np.ndarray, pos: Position, opts: np.ndarray,
+               cands: np.ndarray, reps: int, policy: int, seed: int, seat: int, table: np.ndarray,
+               moves: int, until: int, kernel: Kernel) -> np.ndarray:
+    """Each seat's points this deal, in tenths, in ``reps`` playouts of every candidate in every
+    sampled deal, (worlds, candidates, reps, 4): played as :func:`playouts` until ``until`` cards
+    of the deal are played (a multiple of 4, at most 48), then valued by the network's value head
+    from each seat's own view at its turn in the next trick (played on classically), which is
+    where the network was trained to judge a position."""
+    lanes = start(worlds, pos, table[:, T_ALLOWED], cands, kernel, opts)
+    network_moves(net, bases, lanes, moves, kernel, opts)
+    lanes = lanes.repeated(reps)
+    streams = np.array([mix_seed(seed + i, r) for i in range(len(worlds)) for _ in range(len(cands))
+                        for r in range(reps)], dtype=np.int64)  # the classic playouts' streams
+    values = np.zeros((len(lanes.hands), 4))
+    rows = np.arange(len(lanes.hands))
+    legal = np.zeros(len(rows), dtype=np.int64)
+    mask = np.zeros((len(rows), CALLBREAK_ACTIONS), dtype=np.float32)
+    for card in range(until, until + 4):  # one trick: each seat once
+        kernel.classic_lanes_until(lanes.hands, lanes.tricks, lanes.states, lanes.wons, lanes.allowed,
+                                   streams, opts, card, policy, seat, table)
+        kernel.lanes_legal(lanes.hands, lanes.tricks, lanes.states, opts, legal)
+        mask[:, PLAY0:PLAY0 + 52] = _bits(legal)
+        _, value = net.forward(inputs(bases, lanes, net.scale), mask)
+        values[rows, lanes.movers()] = value * 10
+    return values.reshape(len(worlds), len(cands), reps, 4)
+
+
+__all__ = ["Lanes", "MOVES_MAX", "cut_values", "inputs", "network_moves", "play", "playouts", "seat_bases", "start"]
