@@ -320,7 +320,10 @@ class ExpertBot:
             the next this many moves after it, whoever's they are, are the ``neural`` bot's
             choice from that seat's own view (:mod:`callbreak.bots.neural_playout`), one batch
             over all sampled deals a move; classic play finishes the deal. Card play only, with
-            classic opponents and a fixed trump suit (``neural_reading.readable``).
+            classic opponents and a fixed trump suit (``neural_reading.readable``). Measured at
+            0.1 s (RESULTS.md, "Issue 29: the network as playout policy and as cut-off value"):
+            K=1 level, K=3 0.25 a deal of margin behind against heuristic players (a network
+            move costs about 90 kernel moves), so it is off.
         cutoff: the network's value at a cut-off (0: off): the playouts stop once this many
             tricks, the one being played included, are complete, and each seat's points this deal
             come from the ``neural`` bot's value head, read from that seat's own view at its turn
