@@ -147,13 +147,13 @@ def main(argv: list[str] | None = None) -> int:
         print("| hero | own points/deal (95% CI) | margin over the field/deal | decision ms median / p99 "
               "| CPU ms a decision median / p99 | faults |")
         print("|---|---|---|---|---|---|")
-        data = {}
+        data, margins = {}, {}
         if args.interleave:
             run_interleaved(heroes, field, args.seed, args.sets, args.cache)
         for hero in heroes:
             sets = run_hero(hero, field, args.seed, args.sets, args.workers, args.cache)
             own, margin = per_set(sets)
-            data[hero] = own
+            data[hero], margins[hero] = own, margin
             times = [1000 * x for s in sets for t in s for x in t["times"]]
             cpu = [1000 * x for s in sets for t in s for x in t.get("cpu", ())] or [float("nan")]
             faults = sum(t["faults"] for s in sets for t in s)
@@ -166,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         for i, a in enumerate(heroes):
             for b in heroes[i + 1:]:
                 m, lo, hi = paired(data[a], data[b])
-                print(f"paired: {a} - {b}: {m:+.3f} {_ci(lo, hi)} points a deal (same seats, same deals)")
+                mm, mlo, mhi = paired(margins[a], margins[b])
+                print(f"paired: {a} - {b}: {m:+.3f} {_ci(lo, hi)} points a deal, margin over the field "
+                      f"{mm:+.3f} {_ci(mlo, mhi)} (same seats, same deals)")
     return 0
 
 

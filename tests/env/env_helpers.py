@@ -5,10 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
+
+from callbreak.bots import make_bot
+from callbreak.core import CHANCE
 from callbreak.core.actions import Deal
 from callbreak.core.cards import DECK
 from callbreak.core.errors import IllegalActionError
-from callbreak.games import games
+from callbreak.games import game_info, games, new_game
 
 # (game, players, preset): every game at every seat count, every Call Break preset
 CONFIGS: list[tuple[str, int, str | None]] = [
@@ -82,3 +86,29 @@ def with_other_hidden_cards(game: Any, observer: int, info: Any, rng: random.Ran
         if alt is not None:
             return alt
     return None
+
+
+def heuristic_game_to(preset: str, seed: int, moves: int, deals: int = 1) -> tuple[Any, list[tuple[Any, Any]]]:
+    """The first deal of a Call Break match of ``preset`` (``deals`` long) played by heuristic bots
+    for ``moves`` moves: the game and, for every move made, the mover's view then and the action."""
+    game = new_game("callbreak", preset=preset, deals=deals)
+    chance = game_info("callbreak").dealer(seed)
+    bot = make_bot("heuristic", seed=seed)
+    history = []
+    while len(history) < moves:
+        if game.to_act == CHANCE:
+            game.apply(chance.chance(game))
+            continue
+        view = game.view(game.to_act)
+        action = bot.decide(view, 1.0).action
+        history.append((view, action))
+        game.apply(action)
+    while game.to_act == CHANCE:  # pragma: no cover - a deal never ends within the moves asked
+        game.apply(chance.chance(game))
+    return game, history
+
+
+def real_worlds(game: Any) -> np.ndarray:
+    """(1, 4): the real deal's hands as the kernel's card masks (a test may know them all)."""
+    hands = [sum(1 << int(c) for c in game.view(s).hand) for s in range(4)]
+    return np.array([hands], dtype=np.int64)

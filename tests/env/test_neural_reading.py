@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 import pytest
-from env_helpers import with_other_hidden_cards
+from env_helpers import heuristic_game_to, real_worlds, with_other_hidden_cards
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -25,43 +25,18 @@ from callbreak.games.spaces import CALLBREAK_ACTIONS, action_id, action_mask
 KERNEL = get_kernel("python")
 
 
-def _game_to(preset: str, seed: int, moves: int):  # type: ignore[no-untyped-def]
-    """A deal of ``preset`` played by heuristic bots for ``moves`` moves: the game and, for every
-    move made, the mover's view then and the action."""
-    game = new_game("callbreak", preset=preset, deals=1)
-    chance = game_info("callbreak").dealer(seed)
-    bot = make_bot("heuristic", seed=seed)
-    history = []
-    while len(history) < moves:
-        if game.to_act == CHANCE:
-            game.apply(chance.chance(game))
-            continue
-        view = game.view(game.to_act)
-        action = bot.decide(view, 1.0).action
-        history.append((view, action))
-        game.apply(action)
-    while game.to_act == CHANCE:  # pragma: no cover - a deal never ends within the moves asked
-        game.apply(chance.chance(game))
-    return game, history
-
-
-def _real_worlds(game) -> np.ndarray:  # type: ignore[no-untyped-def]
-    hands = [sum(1 << int(c) for c in game.view(s).hand) for s in range(4)]
-    return np.array([hands], dtype=np.int64)
-
-
 @pytest.mark.parametrize(("preset", "seed", "moves"), [("callbreak", 3, 30), ("callbreak", 5, 45),
                                                         ("partnership", 7, 22)])
 def test_each_earlier_move_is_rebuilt_as_its_seat_saw_it(preset: str, seed: int, moves: int) -> None:
-    game, history = _game_to(preset, seed, moves)
+    game, history = heuristic_game_to(preset, seed, moves)
     reader = game.view(game.to_act)
     net = shipped()
     past = past_moves(reader, net.scale)
     theirs = [(v, a) for v, a in history if v.seat != reader.seat and
               (isinstance(a, Play) or (isinstance(a, Call) and not a.blind))]
     assert len(past.seats) == len(theirs) > 0
-    x, mask = move_inputs(past, _real_worlds(game), KERNEL, options_array(reader.rules), net.scale)
-    compiled = move_inputs(past, _real_worlds(game), get_kernel("numba"), options_array(reader.rules), net.scale)
+    x, mask = move_inputs(past, real_worlds(game), KERNEL, options_array(reader.rules), net.scale)
+    compiled = move_inputs(past, real_worlds(game), get_kernel("numba"), options_array(reader.rules), net.scale)
     assert np.array_equal(mask, compiled[1])  # the kernel's two backends agree on the legal moves
     # Calls first (in calling order), then the cards in play order: the history's order.
     for row, (view, action) in enumerate(theirs):
@@ -78,7 +53,7 @@ def test_each_earlier_move_is_rebuilt_as_its_seat_saw_it(preset: str, seed: int,
        moves=st.integers(4, 50), swaps=st.integers(1, 12))
 def test_other_seats_hidden_cards_never_change_the_reading_or_the_choice(
         preset: str, seed: int, moves: int, swaps: int) -> None:
-    game, _ = _game_to(preset, seed % 1000, moves)
+    game, _ = heuristic_game_to(preset, seed % 1000, moves)
     seat = game.to_act
     rng = random.Random(seed)
     alt = with_other_hidden_cards(game, seat, game_info("callbreak"), rng, swaps)
@@ -117,14 +92,14 @@ def test_the_network_reading_expert_plays_only_legal_actions() -> None:
 
 def test_the_reading_favours_deals_where_the_others_moves_are_likely() -> None:
     """The deal the cards really were in is read as likelier than most deals drawn for the view."""
-    game, _ = _game_to("callbreak", 9, 40)
+    game, _ = heuristic_game_to("callbreak", 9, 40)
     view = game.view(game.to_act)
     net, kernel = shipped(), get_kernel("numba")
     worlds, _ = WorldSampler(view, kernel).draw(200, random.Random(2))
     opts = options_array(view.rules)
     past = past_moves(view, net.scale)
     sampled = log_likelihoods(net, past, worlds, kernel, opts)
-    real = log_likelihoods(net, past, _real_worlds(game), kernel, opts)[0]
+    real = log_likelihoods(net, past, real_worlds(game), kernel, opts)[0]
     assert real > np.median(sampled)
 
 

@@ -51,6 +51,8 @@ from callbreak.bots.kernel import (
 from callbreak.bots.kernel_classic import STEP_COLS, STYLE_GREEDY, STYLE_RANDOM, T_STYLE
 from callbreak.bots.kernel_sampling import EVIDENCE, WorldSampler
 from callbreak.bots.neural import NeuralBot, shipped
+from callbreak.bots.neural_playout import MOVES_MAX, cut_values, seat_bases
+from callbreak.bots.neural_playout import playouts as network_playouts
 from callbreak.bots.neural_reading import log_likelihoods, past_moves, readable
 from callbreak.bots.reading import (
     GREEDY,
@@ -314,6 +316,23 @@ class ExpertBot:
             this power (0..1: a tempered likelihood). Measured at 0.1 s (RESULTS.md, issue 29,
             third session): it loses 0.1-0.4 a deal at every power tried (its forward passes cost
             2-36 times the search's own work a sampled deal), so it is off.
+        network_moves: the network as the playout policy (0: off): in every playout of a card,
+            the next this many moves after it, whoever's they are, are the ``neural`` bot's
+            choice from that seat's own view (:mod:`callbreak.bots.neural_playout`), one batch
+            over all sampled deals a move; classic play finishes the deal. Card play only, with
+            classic opponents and a fixed trump suit (``neural_reading.readable``). Measured at
+            0.1 s (RESULTS.md, "Issue 29: the network as playout policy and as cut-off value"):
+            K=1 level, K=3 0.25 a deal of margin behind against heuristic players (a network
+            move costs about 90 kernel moves), so it is off.
+        cutoff: the network's value at a cut-off (0: off): the playouts stop once this many
+            tricks, the one being played included, are complete, and each seat's points this deal
+            come from the ``neural`` bot's value head, read from that seat's own view at its turn
+            in the next trick (:func:`callbreak.bots.neural_playout.cut_values`). As
+            ``network_moves``, and not on a match's last deal (the match weight needs the end),
+            in partnership, or where fewer than two tricks would be left. Measured (RESULTS.md,
+            same section): ``cutoff=3`` is level at equal deals and behind at 0.1 s (four
+            forward passes per playout: it searches a few deals where today's searches
+            hundreds), so it is off.
     """
 
     def __init__(self, budget: float | None = None, samples: int | None = None,
@@ -326,7 +345,7 @@ class ExpertBot:
                  evidence: str = "count", opponents: str = OPPONENTS_DEFAULT,
                  settle: float = SETTLE_DEFAULT, read: str = READ_DEFAULT,
                  search_call_bias: float = SEARCH_CALL_BIAS, prior: float = 0.0,
-                 neural: float = 0.0) -> None:
+                 neural: float = 0.0, network_moves: int = 0, cutoff: int = 0) -> None:
         if budget is not None and not (budget > 0 and math.isfinite(budget)):
             raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
         if samples is not None and samples < 1:
@@ -370,6 +389,13 @@ class ExpertBot:
             raise ValueError(f"neural must be between 0 (off) and 1 (the network's likelihood "
                              f"untempered), got {neural!r}")
         self.neural = neural
+        if not 0 <= network_moves <= MOVES_MAX:
+            raise ValueError(f"network_moves must be between 0 (off) and {MOVES_MAX} moves, "
+                             f"got {network_moves!r}")
+        self.network_moves = network_moves
+        if not 0 <= cutoff <= TRICKS - 1:
+            raise ValueError(f"cutoff must be between 0 (off) and {TRICKS - 1} tricks, got {cutoff!r}")
+        self.cutoff = cutoff
         self._policy: NeuralBot | None = None
         if read not in READ_MODES:
             raise ValueError(f"read must be one of {', '.join(READ_MODES)}, got {read!r}")
@@ -551,6 +577,13 @@ class ExpertBot:
         past = past_moves(view, shipped().scale) if self.neural and readable(view) else None
         if past is not None and len(past.seats) == 0:
             past = None
+        # The network's playouts: each seat's public inputs at the root, encoded once.
+        networked = table is not None and readable(view)
+        cut = (len(view.tricks) + self.cutoff) * 4
+        if not (self.cutoff and networked and not value.last and not view.rules.partnership
+                and cut <= 4 * (TRICKS - 1)):
+            cut = 0
+        bases = seat_bases(view, shipped().scale) if networked and (self.network_moves or cut) else None
         offset: float | None = None  # one scale for every batch's weights
         tally = _Tally(len(plays))
         safe = np.zeros(len(plays))
@@ -580,8 +613,21 @@ class ExpertBot:
                 like = self.neural * log_likelihoods(shipped(), past, worlds, self.kernel, opts)
                 offset = float(like.max()) if offset is None else offset
                 weights = weights * np.exp(np.minimum(like - offset, 30.0))
-            out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
-            utility, success = value.of(out)
+            if cut:
+                assert table is not None and bases is not None
+                points = cut_values(shipped(), bases, worlds, pos, opts, cands, reps, self.policy,
+                                    self.rng.getrandbits(30), seat, table, self.network_moves, cut,
+                                    self.kernel)
+                utility, success = value.of_points(points)
+            else:
+                if bases is not None:
+                    assert table is not None
+                    out = network_playouts(shipped(), bases, worlds, pos, opts, cands, reps, self.policy,
+                                           self.rng.getrandbits(30), seat, table, self.network_moves,
+                                           self.kernel)
+                else:
+                    out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
+                utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             tally.add(weights, utility.mean(axis=2))
             safe += np.einsum("i,icr->c", weights, success.astype(float)) / reps
@@ -839,6 +885,13 @@ class _Valuer:
         self.last = bool(self.tiebreak) or (deals is not None and view.deal_number >= deals)
         self.totals = np.array(view.totals, dtype=np.int64)
 
+    def of_points(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Utility and (as the value sees it) call success for the seat, from each seat's deal
+        points in tenths, shaped (..., 4), as a value at a cut-off gives them (not on the last
+        deal: the match's end needs the tricks)."""
+        mine = points[..., self.seat]
+        return mine - self.rival_weight * points[..., self.rivals].mean(axis=-1), mine > 0
+
     def of(self, won: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Utility and call success for the seat, for won arrays shaped (..., 4)."""
         if self.partnership:
@@ -899,7 +952,8 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
             evidence: str | None = None, opponents: str | None = None,
             settle: str | None = None, read: str | None = None,
             search_call_bias: str | None = None, prior: str | None = None,
-            neural: str | None = None) -> ExpertBot:
+            neural: str | None = None, network_moves: str | None = None,
+            cutoff: str | None = None) -> ExpertBot:
     """Our strongest: plays each card out over many deals the others could hold."""
     seconds = None if budget is None else _float(budget, "budget")
     return ExpertBot(budget=seconds, samples=_int(samples, "samples"), seed=_int(seed, "seed"),
@@ -923,4 +977,6 @@ def _expert(budget: str | None = None, samples: str | None = None, seed: str | N
                      search_call_bias=SEARCH_CALL_BIAS if search_call_bias is None else
                      _float(search_call_bias, "search_call_bias"),
                      prior=0.0 if prior is None else _float(prior, "prior"),
-                     neural=0.0 if neural is None else _float(neural, "neural"))
+                     neural=0.0 if neural is None else _float(neural, "neural"),
+                     network_moves=_int(network_moves, "network_moves") or 0,
+                     cutoff=_int(cutoff, "cutoff") or 0)

@@ -108,6 +108,10 @@ class Kernel:
     classic_evaluate: Any
     style_moves: Any
     past_legal: Any
+    lanes_legal: Any
+    lanes_play: Any
+    classic_lanes: Any
+    classic_lanes_until: Any
 
     def __init__(self, backend: str) -> None:
         if backend not in BACKENDS:
@@ -181,6 +185,14 @@ class Kernel:
         self.classic_evaluate(full, np.zeros(4, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),
                               np.zeros(4, dtype=np.int64), opts, np.array([-1], dtype=np.int64), 1,
                               POLICY_HEURISTIC, 1, 0, table, out)
+        lanes = full.copy(), np.zeros((1, 4), dtype=np.int64), np.zeros((1, STATE_SIZE), dtype=np.int64)
+        self.lanes_legal(*lanes, opts, np.zeros(1, dtype=np.int64))
+        wons, allowed = np.zeros((1, 4), dtype=np.int64), np.full((1, 4), (1 << 52) - 1, dtype=np.int64)
+        self.lanes_play(*lanes, wons, allowed, np.zeros(1, dtype=np.int64), opts)
+        self.classic_lanes(*lanes, wons, allowed, opts, 1, 1, POLICY_HEURISTIC, 1, 0, table,
+                           np.zeros((1, 1, 4), dtype=np.int64))
+        self.classic_lanes_until(*lanes, wons, allowed, np.ones(1, dtype=np.int64), opts, 8,
+                                 POLICY_HEURISTIC, 0, table)
         self._warm = True
 
 

@@ -32,15 +32,22 @@ from callbreak.bots.kernel_impl import (
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
     POLICY_RANDOM,
+    ST_DONE,
+    ST_LEADER,
+    ST_NTRICK,
+    ST_TRUMP,
+    ST_WINPOS,
     VOID_FREE,
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
+    apply_card,
     beats,
     chance_card,
     cheapest,
     high_card,
     jitable,
     legal_mask,
+    legal_now,
     low_card,
     mix_seed,
     play_to_trick,
@@ -493,6 +500,60 @@ def stance_of(table: Any, won: Any, s: int, left: int, pair: bool) -> tuple[int,
     return table[s, T_MADE], targets
 
 
+@jitable
+def classic_finish(h: Any, w: Any, al: Any, ntrick: int, leader: int, trump: int, done: int,
+                   winpos: int, t0: int, t1: int, t2: int, card: int, x: int, opts: Any,
+                   policy: int, me: int, table: Any, until: int
+                   ) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """Play one position on as :func:`classic_evaluate` describes, until ``until`` cards of the
+    deal are played (52: to its end): ``card`` first for the seat to act (-1: none given), ``x``
+    the random stream. The hands ``h``, tricks won ``w`` and allowed cards ``al`` (per seat)
+    change in place; returns the position reached and the stream,
+    ``(ntrick, leader, trump, done, winpos, t0, t1, t2, x)``."""
+    must_beat = opts[OPT_MUST_BEAT]
+    void_rule = opts[OPT_VOID_RULE]
+    no_wasting = opts[OPT_NO_WASTING]
+    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
+    pair = opts[OPT_PARTNERSHIP] != 0
+    noise = opts[OPT_NOISE]
+    while done * 4 + ntrick < until:
+        seat = (leader + ntrick) % 4
+        if card < 0:
+            legal = legal_mask(h[seat], t0, t1, t2, ntrick, trump, done == 0,
+                               must_beat, void_rule, no_wasting, no_spade_lead)
+            card, x = chance_card(legal, policy, noise, x)
+            if card < 0:
+                if seat == me or trump < 0:
+                    best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
+                    partner_winning = (pair and ntrick > 0
+                                       and (leader + winpos) % 4 == (seat + 2) % 4)
+                    card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
+                                       h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
+                                       best, partner_winning, trump)
+                elif table[seat, T_STYLE] == STYLE_GREEDY:
+                    gone = ALL_CARDS & ~(h[0] | h[1] | h[2] | h[3])
+                    card = greedy_card(h[seat], legal, ntrick, t0, t1, t2, trump, gone)
+                elif table[seat, T_STYLE] == STYLE_RANDOM:
+                    card, x = chance_card(legal, POLICY_RANDOM, 0, x)
+                else:
+                    unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
+                    mode, targets = stance_of(table, w, seat, popcount(h[seat]), pair)
+                    card = classic_card(seat, h[seat], legal, unseen, trump, mode, targets,
+                                        (seat + 2) % 4 if pair else -1, ntrick, leader,
+                                        t0, t1, t2, al[0], al[1], al[2], al[3])
+        al[seat] = narrow_allowed(al[seat], card, ntrick, t0, t1, t2, trump,
+                                  done == 0, must_beat, void_rule, no_wasting,
+                                  no_spade_lead)
+        h[seat] &= ~(1 << card)
+        ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
+            card, ntrick, leader, trump, winpos, t0, t1, t2)
+        if winner >= 0:
+            w[winner] += 1
+            done += 1
+        card = -1
+    return ntrick, leader, trump, done, winpos, t0, t1, t2, x
+
+
 def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, cands: Any,
                      reps: int, policy: int, seed: int, me: int, table: Any, out: Any) -> None:
     """:func:`callbreak.bots.kernel_impl.evaluate` with the other seats playing
@@ -501,12 +562,6 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
     one whose style is random any legal card) and ``me`` the rollout policy ``policy`` (``me`` = -1:
     every seat classic). One move in ``opts[OPT_NOISE]`` is random, as in the rollouts; there
     is no exact search."""
-    must_beat = opts[OPT_MUST_BEAT]
-    void_rule = opts[OPT_VOID_RULE]
-    no_wasting = opts[OPT_NO_WASTING]
-    no_spade_lead = opts[OPT_NO_SPADE_LEAD]
-    pair = opts[OPT_PARTNERSHIP] != 0
-    noise = opts[OPT_NOISE]
     h = np.zeros(4, dtype=np.int64)
     w = np.zeros(4, dtype=np.int64)
     al = np.zeros(4, dtype=np.int64)
@@ -519,45 +574,79 @@ def classic_evaluate(worlds: Any, trick: Any, state: Any, won: Any, opts: Any, c
                     w[s] = won[s]
                     al[s] = table[s, T_ALLOWED]
                 ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(trick, state)
-                x = stream
-                card = cands[c]
-                while done < 13:
-                    seat = (leader + ntrick) % 4
-                    if card < 0:
-                        legal = legal_mask(h[seat], t0, t1, t2, ntrick, trump, done == 0,
-                                           must_beat, void_rule, no_wasting, no_spade_lead)
-                        card, x = chance_card(legal, policy, noise, x)
-                        if card < 0:
-                            if seat == me or trump < 0:
-                                best = t0 if winpos == 0 else (t1 if winpos == 1 else t2)
-                                partner_winning = (pair and ntrick > 0
-                                                   and (leader + winpos) % 4 == (seat + 2) % 4)
-                                card = policy_card(policy, legal, h[seat], h[(seat + 1) % 4],
-                                                   h[(seat + 2) % 4], h[(seat + 3) % 4], ntrick, t0,
-                                                   best, partner_winning, trump)
-                            elif table[seat, T_STYLE] == STYLE_GREEDY:
-                                gone = ALL_CARDS & ~(h[0] | h[1] | h[2] | h[3])
-                                card = greedy_card(h[seat], legal, ntrick, t0, t1, t2, trump, gone)
-                            elif table[seat, T_STYLE] == STYLE_RANDOM:
-                                card, x = chance_card(legal, POLICY_RANDOM, 0, x)
-                            else:
-                                unseen = h[(seat + 1) % 4] | h[(seat + 2) % 4] | h[(seat + 3) % 4]
-                                mode, targets = stance_of(table, w, seat, popcount(h[seat]), pair)
-                                card = classic_card(seat, h[seat], legal, unseen, trump, mode, targets,
-                                                    (seat + 2) % 4 if pair else -1, ntrick, leader,
-                                                    t0, t1, t2, al[0], al[1], al[2], al[3])
-                    al[seat] = narrow_allowed(al[seat], card, ntrick, t0, t1, t2, trump,
-                                              done == 0, must_beat, void_rule, no_wasting,
-                                              no_spade_lead)
-                    h[seat] &= ~(1 << card)
-                    ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
-                        card, ntrick, leader, trump, winpos, t0, t1, t2)
-                    if winner >= 0:
-                        w[winner] += 1
-                        done += 1
-                    card = -1
+                classic_finish(h, w, al, ntrick, leader, trump, done, winpos, t0, t1, t2,
+                               cands[c], stream, opts, policy, me, table, 52)
                 for s in range(4):
                     out[i, c, r, s] = w[s]
+
+
+# --- lanes: sampled deals advanced in lockstep, each from its own position -------------------
+# (the network's moves in the playouts, :mod:`callbreak.bots.neural_playout`, are chosen between
+# the kernel's calls, one batch of lanes at a time)
+
+
+def lanes_legal(hands: Any, tricks: Any, states: Any, opts: Any, out: Any) -> None:
+    """The legal cards of the seat to act in every lane (rows of ``hands``, ``tricks``,
+    ``states``), into ``out``."""
+    for i in range(hands.shape[0]):
+        out[i] = legal_now(hands[i], tricks[i], states[i], opts)
+
+
+def lanes_play(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any, cards: Any,
+               opts: Any) -> None:
+    """Play ``cards[i]`` for the seat to act in lane ``i`` (no legality check), narrowing that
+    seat's ``allowed`` cards by what the play tells everyone (:func:`narrow_allowed`)."""
+    for i in range(hands.shape[0]):
+        ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(tricks[i], states[i])
+        seat = (leader + ntrick) % 4
+        card = cards[i]
+        allowed[i, seat] = narrow_allowed(allowed[i, seat], card, ntrick, t0, t1, t2, trump,
+                                          done == 0, opts[OPT_MUST_BEAT], opts[OPT_VOID_RULE],
+                                          opts[OPT_NO_WASTING], opts[OPT_NO_SPADE_LEAD])
+        apply_card(hands[i], tricks[i], states[i], wons[i], card)
+
+
+def classic_lanes(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any, opts: Any,
+                  per_world: int, reps: int, policy: int, seed: int, me: int, table: Any,
+                  out: Any) -> None:
+    """:func:`classic_evaluate` from each lane's own position: ``reps`` playouts of lane ``i``
+    into ``out[i, r]`` (tricks won per seat at the end). Lanes ``i`` with the same
+    ``i // per_world`` (one sampled deal's candidates) share their random streams, as the
+    candidates of one deal do in :func:`classic_evaluate`."""
+    h = np.zeros(4, dtype=np.int64)
+    w = np.zeros(4, dtype=np.int64)
+    al = np.zeros(4, dtype=np.int64)
+    for i in range(hands.shape[0]):
+        for r in range(reps):
+            for s in range(4):
+                h[s] = hands[i, s]
+                w[s] = wons[i, s]
+                al[s] = allowed[i, s]
+            ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(tricks[i], states[i])
+            classic_finish(h, w, al, ntrick, leader, trump, done, winpos, t0, t1, t2, -1,
+                           mix_seed(seed + i // per_world, r), opts, policy, me, table, 52)
+            for s in range(4):
+                out[i, r, s] = w[s]
+
+
+def classic_lanes_until(hands: Any, tricks: Any, states: Any, wons: Any, allowed: Any, streams: Any,
+                        opts: Any, until: int, policy: int, me: int, table: Any) -> None:
+    """Play every lane on as :func:`classic_lanes` does until ``until`` cards of the deal are
+    played, each lane with its own random stream ``streams[i]``; the lanes change in place."""
+    for i in range(hands.shape[0]):
+        ntrick, leader, trump, done, winpos, t0, t1, t2 = unpack_position(tricks[i], states[i])
+        ntrick, leader, trump, done, winpos, t0, t1, t2, x = classic_finish(
+            hands[i], wons[i], allowed[i], ntrick, leader, trump, done, winpos, t0, t1, t2, -1,
+            streams[i], opts, policy, me, table, until)
+        tricks[i, 0] = t0
+        tricks[i, 1] = t1
+        tricks[i, 2] = t2
+        states[i, ST_NTRICK] = ntrick
+        states[i, ST_LEADER] = leader
+        states[i, ST_TRUMP] = trump
+        states[i, ST_DONE] = done
+        states[i, ST_WINPOS] = winpos
+        streams[i] = x
 
 
 @jitable
@@ -611,4 +700,5 @@ def style_moves(worlds: Any, steps: Any, trump: int, opts: Any, classic_out: Any
                                            steps[k, S_T1], steps[k, S_T2], trump, steps[k, S_PLAYED])
 
 
-ENTRY_POINTS = ("classic_weights", "classic_evaluate", "style_moves")
+ENTRY_POINTS = ("classic_weights", "classic_evaluate", "style_moves", "lanes_legal", "lanes_play",
+                "classic_lanes", "classic_lanes_until")
