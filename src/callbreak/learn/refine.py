@@ -152,6 +152,7 @@ def run_refine(base: Network, out: Path, s: RefineSettings, *, replay: list[Path
         raise TrainingError(f"{out} holds a run with other settings; choose another --out")
     saved.write_text(json.dumps(now, indent=2) + "\n")
     say = print if progress else (lambda *a, **k: None)
+    commit = git_commit()  # the code that labels, taken now: the checkout may move during a long run
     t0, c0 = time.time(), time.process_time()
     count = collect(base, s, out / "chunks",
                     lambda n: say(f"\r{n:,} of {s.positions:,} positions", end="", flush=True))
@@ -162,7 +163,7 @@ def run_refine(base: Network, out: Path, s: RefineSettings, *, replay: list[Path
     o = OutlookSettings(seed=s.seed)
     outlook_data = load(outlook_chunks, range(1000), o.window)
     head, measured = fit_head(trunk_features(tuned, outlook_data), outlook_data["tricks"], o, 0)
-    meta = {"command": command or " ".join(sys.argv), "seed": s.seed, "commit": git_commit(),
+    meta = {"command": command or " ".join(sys.argv), "seed": s.seed, "commit": commit,
             "refine_settings": now, "base": base.meta, "positions": count, "trained_on": len(data["x"]),
             "outlook_positions": len(outlook_data["tricks"]), **measured,
             "collect_wall_s": round(t1 - t0, 1), "collect_cpu_s": round(c1 - c0, 1),
