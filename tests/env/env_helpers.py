@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -88,23 +90,27 @@ def with_other_hidden_cards(game: Any, observer: int, info: Any, rng: random.Ran
     return None
 
 
-def heuristic_game_to(preset: str, seed: int, moves: int, deals: int = 1) -> tuple[Any, list[tuple[Any, Any]]]:
-    """The first deal of a Call Break match of ``preset`` (``deals`` long) played by heuristic bots
-    for ``moves`` moves: the game and, for every move made, the mover's view then and the action."""
-    game = new_game("callbreak", preset=preset, deals=deals)
-    chance = game_info("callbreak").dealer(seed)
-    bot = make_bot("heuristic", seed=seed)
-    history = []
-    while len(history) < moves:
+def decisions(game: Any, chance: Any, choose: Callable[[Any], Any]) -> Iterator[tuple[Any, Any]]:
+    """Plays ``game`` on, its deals from the dealer ``chance`` and each seat's action
+    ``choose(view)``; yields every mover's view and the action, once it is applied."""
+    while not game.is_over:
         if game.to_act == CHANCE:
             game.apply(chance.chance(game))
             continue
         view = game.view(game.to_act)
-        action = bot.decide(view, 1.0).action
-        history.append((view, action))
+        action = choose(view)
         game.apply(action)
-    while game.to_act == CHANCE:  # pragma: no cover - a deal never ends within the moves asked
-        game.apply(chance.chance(game))
+        yield view, action
+
+
+def heuristic_game_to(preset: str, seed: int, moves: int, deals: int = 1) -> tuple[Any, list[tuple[Any, Any]]]:
+    """The first deal of a Call Break match of ``preset`` (``deals`` long) played by heuristic bots
+    for ``moves`` moves: the game and, for every move made, the mover's view then and the action."""
+    game = new_game("callbreak", preset=preset, deals=deals)
+    bot = make_bot("heuristic", seed=seed)
+    chance = game_info("callbreak").dealer(seed)
+    history = list(islice(decisions(game, chance, lambda view: bot.decide(view, 1.0).action), moves))
+    assert len(history) == moves and game.to_act != CHANCE, "a deal never ends within the moves asked"
     return game, history
 
 

@@ -4,11 +4,12 @@ the batched environment covers, is deterministic for a seed, and names a bad wei
 from __future__ import annotations
 
 import random
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
 import pytest
-from env_helpers import with_other_hidden_cards
+from env_helpers import decisions, with_other_hidden_cards
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -92,16 +93,9 @@ def test_the_shipped_weights_play_only_legal_actions_under_every_preset(preset: 
                                                     else {}))
     chance = game_info("callbreak").dealer(7)
     bots = [make_bot("neural", seed=s) for s in range(4)]
-    decisions = 0
-    while not game.is_over and decisions < 2000:  # a guard: a match is far shorter
-        if game.to_act == CHANCE:
-            game.apply(chance.chance(game))
-            continue
-        view = game.view(game.to_act)
-        action = bots[game.to_act].decide(view, 1.0).action
+    played = decisions(game, chance, lambda view: bots[game.to_act].decide(view, 1.0).action)
+    for view, action in islice(played, 2000):  # a guard: a match is far shorter
         assert action in view.legal
-        game.apply(action)
-        decisions += 1
     assert game.is_over  # the bots played the whole match, every move legal
     assert shipped().meta.get("command", "").startswith("callbreak train")  # how it was made
     assert shipped().meta.get("commit") and shipped().meta.get("seed") is not None

@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 import pytest
-from env_helpers import heuristic_game_to, real_worlds, with_other_hidden_cards
+from env_helpers import decisions, heuristic_game_to, real_worlds, with_other_hidden_cards
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +18,7 @@ from callbreak.bots.kernel import get_kernel, options_array
 from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.bots.neural import derived, features, shipped
 from callbreak.bots.neural_reading import log_likelihoods, move_inputs, past_moves
-from callbreak.core import CHANCE, Call, Phase, Play
+from callbreak.core import Call, Phase, Play
 from callbreak.games import game_info, new_game
 from callbreak.games.spaces import CALLBREAK_ACTIONS, action_id, action_mask
 
@@ -78,15 +78,9 @@ def test_the_network_reading_expert_plays_only_legal_actions() -> None:
     chance = game_info("callbreak").dealer(11)
     bots = [make_bot("expert:samples=8,neural=0.5", seed=s) for s in range(4)]
     played = 0
-    while not game.is_over:
-        if game.to_act == CHANCE:
-            game.apply(chance.chance(game))
-            continue
-        view = game.view(game.to_act)
-        action = bots[game.to_act].decide(view, 5.0).action
+    for view, action in decisions(game, chance, lambda view: bots[game.to_act].decide(view, 5.0).action):
         assert action in view.legal
         played += isinstance(action, Play)
-        game.apply(action)
     assert played == 52
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from env_helpers import decisions
 from test_neural_bot import NET, _random_network
 
 from callbreak.bots import make_bot
@@ -35,15 +36,7 @@ def _certain(tricks: int) -> Network:
 def _decisions(bot, preset: str, dealer_seed: int):  # type: ignore[no-untyped-def]
     """One deal of ``preset`` played by ``bot`` at every seat: each view and the action taken."""
     game = new_game("callbreak", preset=preset, deals=1)
-    chance = game_info("callbreak").dealer(dealer_seed)
-    while not game.is_over:
-        if game.to_act == CHANCE:
-            game.apply(chance.chance(game))
-            continue
-        view = game.view(game.to_act)
-        action = bot.decide(view, 1.0).action
-        yield view, action
-        game.apply(action)
+    return decisions(game, game_info("callbreak").dealer(dealer_seed), lambda view: bot.decide(view, 1.0).action)
 
 
 def _first_call_view(preset: str = "callbreak"):  # type: ignore[no-untyped-def]
