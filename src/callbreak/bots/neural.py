@@ -146,6 +146,14 @@ def input_scale() -> np.ndarray:
     return scale
 
 
+_CARD_BITS = np.arange(52, dtype=np.int64)
+
+
+def card_bits(masks: np.ndarray) -> np.ndarray:
+    """(..., 52) 0/1 floats of int64 card masks (...): how the inputs hold a set of cards."""
+    return ((masks[..., None] >> _CARD_BITS) & 1).astype(np.float32)
+
+
 def features(view: SeatView, scale: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The stored part of the network's input for one seat's view (its seat must not be None)."""
     x = np.empty(BASE, dtype=np.float32) if out is None else out
@@ -439,5 +447,5 @@ def _neural(seed: str | None = None, temperature: str | None = None, weights: st
     return NeuralBot(net, seed=s, temperature=t)
 
 
-__all__ = ["BASE", "INPUTS", "WEIGHTS", "derived", "Network", "NeuralBot", "NeuralWeightsError", "features",
+__all__ = ["BASE", "INPUTS", "WEIGHTS", "card_bits", "derived", "Network", "NeuralBot", "NeuralWeightsError", "features",
            "input_scale", "rules_features", "shipped"]

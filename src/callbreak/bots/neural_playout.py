@@ -30,7 +30,7 @@ import numpy as np
 from callbreak.bots.kernel import Kernel, Position
 from callbreak.bots.kernel_classic import T_ALLOWED
 from callbreak.bots.kernel_impl import ST_DONE, ST_LEADER, ST_NTRICK, mix_seed
-from callbreak.bots.neural import ENCODER, Network, features
+from callbreak.bots.neural import ENCODER, Network, card_bits, features
 from callbreak.core import SeatView
 from callbreak.games.encoding import PLAY0
 from callbreak.games.spaces import CALLBREAK_ACTIONS
@@ -88,11 +88,6 @@ def play(lanes: Lanes, cards: np.ndarray, kernel: Kernel, opts: np.ndarray) -> N
     kernel.lanes_play(lanes.hands, lanes.tricks, lanes.states, lanes.wons, lanes.allowed, cards, opts)
 
 
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """(..., 52) 0/1 floats of int64 card masks (...)."""
-    return ((masks[..., None] >> _BITS) & 1).astype(np.float32)
-
-
 def inputs(bases: np.ndarray, lanes: Lanes, scale: np.ndarray) -> np.ndarray:
     """(L, BASE): the network's input of each lane's seat to act, from its own hand and the
     public play only (``bases``: :func:`seat_bases`)."""
@@ -102,16 +97,16 @@ def inputs(bases: np.ndarray, lanes: Lanes, scale: np.ndarray) -> np.ndarray:
     x: np.ndarray = bases[mover]  # a copy
     rel = (np.arange(4)[None, :] - mover[:, None]) % 4  # (L, 4): each seat as the mover sees it
     hand = _offset("hand")
-    x[:, hand:hand + 52] = _bits(lanes.hands[rows, mover]) * scale[hand:hand + 52]
+    x[:, hand:hand + 52] = card_bits(lanes.hands[rows, mover]) * scale[hand:hand + 52]
     played = _offset("played")
     cols = played + rel[:, :, None] * 52 + _BITS  # (L, 4, 52)
-    x[rows[:, None, None], cols] += _bits(lanes.dealt & ~lanes.hands) * scale[cols]  # played since the root
+    x[rows[:, None, None], cols] += card_bits(lanes.dealt & ~lanes.hands) * scale[cols]  # played since the root
     trick = _offset("trick")
     ntrick = lanes.states[:, ST_NTRICK]
     in_trick = np.zeros(n, dtype=np.int64)
     for j in range(3):
         in_trick |= np.where(ntrick > j, np.left_shift(1, lanes.tricks[:, j]), 0)
-    x[:, trick:trick + 52] = _bits(in_trick) * scale[trick:trick + 52]
+    x[:, trick:trick + 52] = card_bits(in_trick) * scale[trick:trick + 52]
     leader = _offset("leader")
     x[:, leader:leader + 4] = 0
     at = leader + (lanes.states[:, ST_LEADER] - mover) % 4
@@ -136,7 +131,7 @@ def network_moves(net: Network, bases: np.ndarray, lanes: Lanes, moves: int, ker
     left = 52 - int(lanes.states[0, ST_DONE]) * 4 - int(lanes.states[0, ST_NTRICK]) if n else 0
     for _ in range(min(moves, left)):
         kernel.lanes_legal(lanes.hands, lanes.tricks, lanes.states, opts, legal)
-        mask[:, PLAY0:PLAY0 + 52] = _bits(legal)
+        mask[:, PLAY0:PLAY0 + 52] = card_bits(legal)
         logits, _ = net.forward(inputs(bases, lanes, net.scale), mask)
         cards = np.argmax(np.where(mask[:, PLAY0:PLAY0 + 52] > 0, logits[:, PLAY0:PLAY0 + 52], -np.inf),
                           axis=1).astype(np.int64)
@@ -178,7 +173,7 @@ def cut_values(net: Network, bases: np.ndarray, worlds: np.ndarray, pos: Positio
         kernel.classic_lanes_until(lanes.hands, lanes.tricks, lanes.states, lanes.wons, lanes.allowed,
                                    streams, opts, card, policy, seat, table)
         kernel.lanes_legal(lanes.hands, lanes.tricks, lanes.states, opts, legal)
-        mask[:, PLAY0:PLAY0 + 52] = _bits(legal)
+        mask[:, PLAY0:PLAY0 + 52] = card_bits(legal)
         _, value = net.forward(inputs(bases, lanes, net.scale), mask)
         values[rows, lanes.movers()] = value * 10
     return values.reshape(len(worlds), len(cands), reps, 4)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from callbreak.bots.kernel import Kernel
-from callbreak.bots.neural import BASE, ENCODER, Network, features
+from callbreak.bots.neural import BASE, ENCODER, Network, card_bits, features
 from callbreak.core import Phase, SeatView
 from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.rules import Trump
@@ -37,7 +37,6 @@ from callbreak.games.encoding import CALL0, PLAY0
 from callbreak.games.spaces import CALLBREAK_ACTIONS
 
 _HAND = ENCODER.blocks["hand"].offset
-_BITS = np.arange(52, dtype=np.int64)
 LEAST = -20.0  # the log-chance of a move the network would (almost) never make
 
 
@@ -146,13 +145,12 @@ def move_inputs(moves: PastMoves, worlds: np.ndarray, kernel: Kernel, opts: np.n
     n, r = len(worlds), len(moves.seats)
     hands = worlds[:, moves.seats] | moves.later[None, :]  # (n, r): each mover's hand then
     x = np.repeat(moves.x[None, :, :], n, axis=0)
-    bits = ((hands[:, :, None] >> _BITS) & 1).astype(np.float32)  # (n, r, 52)
-    x[:, :, _HAND:_HAND + 52] = bits * scale[_HAND:_HAND + 52]
+    x[:, :, _HAND:_HAND + 52] = card_bits(hands) * scale[_HAND:_HAND + 52]
     legal = np.zeros((n, r), dtype=np.int64)
     kernel.past_legal(worlds, moves.seats, moves.later, moves.trick, moves.ntrick, moves.first,
                       moves.trump, opts, legal)
     mask = np.zeros((n, r, CALLBREAK_ACTIONS), dtype=np.float32)
-    mask[:, :, PLAY0:PLAY0 + 52] = (legal[:, :, None] >> _BITS) & 1
+    mask[:, :, PLAY0:PLAY0 + 52] = card_bits(legal)
     mask[:, moves.is_call, :] = moves.calls
     return x.reshape(n * r, BASE), mask.reshape(n * r, CALLBREAK_ACTIONS)
 
