@@ -578,12 +578,13 @@ class ExpertBot:
         if past is not None and len(past.seats) == 0:
             past = None
         # The network's playouts: each seat's public inputs at the root, encoded once.
-        networked = table is not None and readable(view)
-        cut = (len(view.tricks) + self.cutoff) * 4
-        if not (self.cutoff and networked and not value.last and not view.rules.partnership
-                and cut <= 4 * (TRICKS - 1)):
-            cut = 0
-        bases = seat_bases(view, shipped().scale) if networked and (self.network_moves or cut) else None
+        bases, cut = None, 0
+        if (self.network_moves or self.cutoff) and table is not None and readable(view):
+            cut = (len(view.tricks) + self.cutoff) * 4 if self.cutoff else 0
+            if value.last or view.rules.partnership or cut > 4 * (TRICKS - 1):
+                cut = 0
+            if self.network_moves or cut:
+                bases = seat_bases(view, shipped().scale)
         offset: float | None = None  # one scale for every batch's weights
         tally = _Tally(len(plays))
         safe = np.zeros(len(plays))
@@ -619,14 +620,13 @@ class ExpertBot:
                                     self.rng.getrandbits(30), seat, table, self.network_moves, cut,
                                     self.kernel)
                 utility, success = value.of_points(points)
+            elif bases is not None:
+                assert table is not None
+                out = network_playouts(shipped(), bases, worlds, pos, opts, cands, reps, self.policy,
+                                       self.rng.getrandbits(30), seat, table, self.network_moves, self.kernel)
+                utility, success = value.of(out)
             else:
-                if bases is not None:
-                    assert table is not None
-                    out = network_playouts(shipped(), bases, worlds, pos, opts, cands, reps, self.policy,
-                                           self.rng.getrandbits(30), seat, table, self.network_moves,
-                                           self.kernel)
-                else:
-                    out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
+                out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
                 utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             tally.add(weights, utility.mean(axis=2))
