@@ -92,6 +92,7 @@ class Match(TrickGame):
     MATCH_WORD: ClassVar[str] = "match"
     LEAD_REFUSAL: ClassVar[str] = _NO_SPADE_LEAD
     CACHES: ClassVar[tuple[str, ...]] = ("_legal",)
+    CONTRACT_ACTIONS: ClassVar[tuple[type, ...]] = (Call, Look, Redeal, Draw, ChooseDealer, Stop)
     options: Rules
     __slots__ = ("looked", "calls", "blind", "claims", "win_pos", "caps", "tiebreak_seats", "chips",
                  "redeal", "_legal", "_first_dealer")
@@ -297,7 +298,7 @@ class Match(TrickGame):
     def _verify_contract(self, action: Action) -> None:
         """The calls, looking at one's cards, redeal claims, the draw for dealer, stopping."""
         phase = self.phase
-        kind = getattr(action, "kind", None)
+        kind = action.kind
         if kind == "call":
             assert isinstance(action, Call)
             if phase is not Phase.CALL:
@@ -344,14 +345,9 @@ class Match(TrickGame):
             if phase is not Phase.DRAW or self.options.first_dealer is not FirstDealer.RANDOM:
                 raise WrongPhaseError("no random choice of first dealer is due")
             self.check_seat(action.seat)
-        elif kind == "stop":
-            if not self.can_stop:
-                raise WrongPhaseError("the match can only be stopped between deals when the "
-                                      "number of deals is unlimited")
-        elif isinstance(kind, str):
-            raise IllegalActionError(f"Call Break has no {kind!r} action")
-        else:
-            raise IllegalActionError(f"unknown action {action!r}")
+        elif kind == "stop" and not self.can_stop:
+            raise WrongPhaseError("the match can only be stopped between deals when the "
+                                  "number of deals is unlimited")
 
     # --- applying ----------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ class TrickGame:
     OPTIONS: ClassVar[type[Options]]
     MATCH_WORD: ClassVar[str] = "game"  # "the game is over"
     LEAD_REFUSAL: ClassVar[str] = "may not be led now"  # why a lead is refused, if one can be
+    CONTRACT_ACTIONS: ClassVar[tuple[type, ...]] = ()  # the kinds of action its contract takes
     # Caches that are not state: left out of ``snapshot`` (a refused action may fill one).
     CACHES: ClassVar[tuple[str, ...]] = ()
 
@@ -187,8 +188,12 @@ class TrickGame:
                 raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
             check_play(action.seat, action.card, turn=self.turn, hands=self.hands,
                        legal=self.play_mask(), trick=self.trick, lead_rule=self.LEAD_REFUSAL)
-        else:
+        elif isinstance(action, self.CONTRACT_ACTIONS):
             self._verify_contract(action)
+        elif isinstance(action, Action):
+            raise IllegalActionError(f"{self.TITLE} has no {action.kind!r} action")
+        else:
+            raise IllegalActionError(f"unknown action {action!r}")
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`verify` lets ``action`` be applied now."""
@@ -199,6 +204,7 @@ class TrickGame:
         return True
 
     def _verify_contract(self, action: Action) -> None:
+        """Raise unless ``action``, one of :attr:`CONTRACT_ACTIONS`, may be taken now."""
         raise NotImplementedError
 
     def hand_sizes(self) -> Sequence[int]:

@@ -213,6 +213,7 @@ class ContractGame(TrickGame):
     UPCARD_IN_HAND: ClassVar[bool] = False  # the upcard is the dealer's until played (Donut)
     OPTIONS: ClassVar[type[GameOptions]] = GameOptions
     LEAD_REFUSAL: ClassVar[str] = "may not be led now (trump not yet broken)"
+    CONTRACT_ACTIONS: ClassVar[tuple[type, ...]] = (Bid, Pass, NameTrump, Join, Exchange, Settle)
     options: GameOptions
     # The play obligations in the core's terms (used to read what a play reveals): follow suit,
     # void: any card. Batak overrides both.
@@ -352,10 +353,7 @@ class ContractGame(TrickGame):
     def _verify_contract(self, action: Action) -> None:
         """The right kind of action for the phase, from the seat to act; then the game's rules
         for it (:meth:`_verify_bid`)."""
-        if not isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle)):
-            kind = getattr(action, "kind", None)
-            raise IllegalActionError(f"{self.TITLE} has no {kind!r} action" if isinstance(kind, str)
-                                     else f"unknown action {action!r}")
+        assert isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle))  # CONTRACT_ACTIONS
         self.check_seat(action.seat)
         if not isinstance(action, _PHASE_ACTIONS.get(self.phase, ())):
             raise self.wrong_phase(action)
