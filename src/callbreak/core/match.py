@@ -105,7 +105,7 @@ class Match(TrickGame):
         self.blind = [False] * PLAYERS
         self.claims: list[int] = []  # seats still to decide on a redeal claim, in order
         self.win_pos = 0  # where the current trick's winning card lies in it
-        self.caps = [[s * 13 + 12 for s in range(4)] for _ in range(PLAYERS)]
+        self.caps = _fresh_caps()
         self.tiebreak_seats: tuple[int, ...] = ()
         self.chips: tuple[float, ...] | None = None
         self.redeal: RedealNotice | None = None
@@ -423,7 +423,7 @@ class Match(TrickGame):
         self.trick = []
         self.tricks = []
         self.trump = NO_TRUMP if self.options.trump is Trump.FIRST_LED else Suit.SPADES
-        self.caps = [[s * 13 + 12 for s in range(4)] for _ in range(PLAYERS)]
+        self.caps = _fresh_caps()
         self.redeal = None
         self._legal = -1
         assert self.dealer is not None
@@ -642,6 +642,12 @@ class Match(TrickGame):
         m = super().clone()
         m.caps = [list(c) for c in self.caps]
         return m
+
+
+def _fresh_caps() -> list[list[int]]:
+    """Every seat may hold any card: each suit's cap is its ace (a literal: this runs every
+    deal, and the engine's speed is measured per deal)."""
+    return [[12, 25, 38, 51], [12, 25, 38, 51], [12, 25, 38, 51], [12, 25, 38, 51]]
 
 
 def _weak(hand: int) -> bool:

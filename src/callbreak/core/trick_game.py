@@ -57,11 +57,11 @@ class TrickGame:
     CACHES: ClassVar[tuple[str, ...]] = ()
 
     # Slots for the fields every game has (the commonest reads of the hottest paths); a game's
-    # own fields live in slots it declares or in its instance dict, and ``clone`` and
-    # ``snapshot`` see both.
+    # own fields live in slots it declares or, if it declares none, in an instance dict;
+    # ``clone`` and ``snapshot`` see both.
     __slots__ = ("players", "options", "phase", "dealer", "turn", "deal_number", "hands", "dealt",
                  "won", "trump", "leader", "trick", "tricks", "results", "totals", "winners",
-                 "history", "__dict__")
+                 "history")
 
     def __init__(self, players: int, options: Options) -> None:
         """A match before its first deal, among ``players`` seats under ``options``."""
@@ -321,12 +321,14 @@ class TrickGame:
 
     def _state(self) -> list[tuple[str, object]]:
         """Every field of the state, by name: the slots of each class, then the instance dict."""
-        names = _SLOTS.get(self.__class__)
+        cls = self.__class__
+        names = _SLOTS.get(cls)
         if names is None:
-            names = _SLOTS[self.__class__] = tuple(
-                n for c in self.__class__.__mro__ for n in c.__dict__.get("__slots__", ())
-                if n != "__dict__")
-        return [*((n, getattr(self, n)) for n in names), *self.__dict__.items()]
+            names = _SLOTS[cls] = tuple(n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ()))
+        fields = [(n, getattr(self, n)) for n in names]
+        if cls.__dictoffset__:  # a game that declares no slots keeps its own fields in a dict
+            fields += self.__dict__.items()
+        return fields
 
     def clone(self) -> Self:
         """An independent copy (for search and what-if checks)."""
