@@ -14,9 +14,8 @@ a. **Branches on the engine or the game above games/** (in env, bots, record, re
    - a table keyed by game names (a dict literal whose keys are all game names);
    - the same comparisons in the web app (``server/static/*.js``).
 
-   A branch kept because a capability is honestly absent says why in a comment on its line (or
-   the line above) starting ``# absent:`` (``// absent:`` in JavaScript); those are counted
-   apart.
+   A branch kept because a capability is honestly absent says so, and why, in a comment on its
+   line or the line above ("A capability honestly absent: ..."); those are counted apart.
 
 b. **getattr/hasattr calls** in all of src, each classified by :data:`GETATTR_USES` (file and
    call, read by a person): a *probe* asks a game, view, option set, rules, result or action for
@@ -50,7 +49,7 @@ from pathlib import Path
 
 ABOVE_GAMES = ("env", "bots", "record", "review", "protocol", "arena", "store", "server", "learn", "cli")
 RULES = ("core", "games")
-ABSENT_MARK = "absent:"  # after "#" (Python) or "//" (JavaScript): a branch kept on purpose
+ABSENT_MARK = "honestly absent"  # in a comment on a branch or the line above: kept on purpose
 NAME_ATTRIBUTES = {"NAME", "game", "family", "game_name"}  # what holds a game's name
 ENGINE_TYPE_FILES = ("core/match.py", "core/view.py", "core/rules.py")  # and every file of games/
 PROBE, OTHER = "probe", "other"
@@ -232,10 +231,19 @@ def name_constants(modules: list[tuple[str, str, ast.Module]], names: set[str]) 
     return out
 
 
-def _absent(lines: list[str], node: ast.AST, mark: str) -> bool:
-    first, last = node.lineno, getattr(node, "end_lineno", node.lineno) or node.lineno  # ast's optional span
-    span = lines[max(0, first - 2):last]
-    return any(f"{mark} {ABSENT_MARK}" in line for line in span)
+def _absent(lines: list[str], first: int, last: int, comment: str) -> bool:
+    """Whether lines ``first`` to ``last`` (from 1), or the comment lines just above, say that
+    the branch is kept."""
+    above = first - 1
+    while above > 1 and lines[above - 2].lstrip().startswith(comment):
+        above -= 1
+    return any(_marked(line, comment) for line in lines[above - 1:last])
+
+
+def _marked(line: str, comment: str) -> bool:
+    """Whether ``line`` has a comment (``comment``: "#" or "//") saying the branch is kept."""
+    start = line.find(comment)
+    return start >= 0 and ABSENT_MARK in line[start:].lower()
 
 
 def python_branches(modules: list[tuple[str, str, ast.Module]]) -> list[Hit]:
@@ -251,7 +259,8 @@ def python_branches(modules: list[tuple[str, str, ast.Module]]) -> list[Hit]:
             what = _branch_kind(node, names, types, constants)
             if what:
                 code = lines[node.lineno - 1].strip()
-                hits.append(Hit(path, node.lineno, what, code, _absent(lines, node, "#")))
+                last = getattr(node, "end_lineno", None) or node.lineno  # ast's optional end
+                hits.append(Hit(path, node.lineno, what, code, _absent(lines, node.lineno, last, "#")))
     return hits
 
 
@@ -287,8 +296,7 @@ def js_branches(static: Path, names: set[str]) -> list[Hit]:
         for i, line in enumerate(lines):
             code = line.split("//")[0]
             for _ in pattern.finditer(code):
-                before = lines[i - 1] if i else ""
-                absent = f"// {ABSENT_MARK}" in line or f"// {ABSENT_MARK}" in before
+                absent = _absent(lines, i + 1, i + 1, "//")
                 hits.append(Hit(f"server/static/{f.name}", i + 1, "web app", line.strip(), absent))
     return hits
 
@@ -393,7 +401,7 @@ def count(tree: Path) -> Count:
     by_layer = Counter(layer(b.path) if b.what != "web app" else "server/static" for b in kept)
     for name in (*ABOVE_GAMES, "server/static"):
         rows[f"· in {name}"] = by_layer[name]
-    rows["branches commented '# absent:' (kept on purpose)"] = sum(b.absent for b in branches)
+    rows["branches commented 'honestly absent' (kept)"] = sum(b.absent for b in branches)
     above = [c for c in calls if layer(c.path) in ABOVE_GAMES]
     rows["getattr/hasattr probes above games/"] = sum(c.what == PROBE for c in above)
     rows["getattr/hasattr probes in core/ and games/"] = sum(c.what == PROBE for c in calls) - rows[
