@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from callbreak.core import RulesError
-from callbreak.games import GameOptions, TrickGame, game_info, register_game, registry, trick_game
+from callbreak.core.scoring import tenths
+from callbreak.games import ContractGame, GameOptions, game_info, register_game, registry, trick_game
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -21,21 +22,21 @@ class WhistOptions(GameOptions):
     hands: int = 2  # hands in a game
 
 
-class PlainWhist(TrickGame):
+class PlainWhist(ContractGame):
     NAME = "plain-whist"
     TITLE = "Plain whist for two"
     DESCRIPTION = "Two players, 13 cards each, no trump: a point a trick, the most points wins."
     MIN_PLAYERS = MAX_PLAYERS = 2
     OPTIONS = WhistOptions
 
-    def _begin_hand(self) -> None:  # no contract: play starts at once, left of the dealer
+    def _begin_deal(self) -> None:  # no contract: play starts at once, left of the dealer
         self.active = [True] * self.players
         self.start_play(self.next_seat(self.dealer))
 
-    def _score_hand(self) -> tuple[list[int], str]:
-        return list(self.won), ""
+    def _score_deal(self) -> tuple[tuple[int, ...], str]:
+        return tenths(self.won), ""  # a point a trick (points are kept in tenths)
 
-    def _winners_after_hand(self) -> tuple[int, ...] | None:
+    def _winners_after_deal(self, points: object) -> tuple[int, ...] | None:
         assert isinstance(self.options, WhistOptions)
         if len(self.results) < self.options.hands:
             return None

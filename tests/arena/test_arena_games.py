@@ -15,7 +15,7 @@ from callbreak.arena.runner import DealStream, play_game
 from callbreak.bots import make_bot
 from callbreak.cli.main import app
 from callbreak.core import CHANCE, Deal
-from callbreak.games import GameView, game_info, games, new_game
+from callbreak.games import ContractView, game_info, games, new_game
 from callbreak.record import Record, loads, replay, replay_states
 
 RELATED = [g.name for g in games() if g.name not in ("callbreak", "call-bridge")]
@@ -99,7 +99,7 @@ def test_race_down_scores_are_flipped_so_that_higher_is_better() -> None:
 class _Broken:
     name = "broken"
 
-    def decide(self, view: GameView, budget: float) -> object:
+    def decide(self, view: ContractView, budget: float) -> object:
         raise RuntimeError("no idea")
 
 

@@ -76,7 +76,7 @@ def test_kernel_matches_the_engine_move_by_move(kernel: Kernel, rules: Rules) ->
             assert seat is not None
             legal = kernel.legal_for(int(hands[seat]), trick, int(state[0]), int(state[2]),
                                      not match.tricks, opts)
-            assert legal == match.legal_play_mask(), "legal cards differ"
+            assert legal == match.play_mask(), "legal cards differ"
             card = rng.choice(match.legal_cards())
             # The kernel's own step: same trick winner and tricks won as the engine.
             cards = np.array([int(card)], dtype=np.int64)

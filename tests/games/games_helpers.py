@@ -8,21 +8,21 @@ from collections.abc import Iterable
 from callbreak.core.actions import Action, Deal
 from callbreak.core.cards import DECK, Card, parse_cards
 from callbreak.core.dealing import Dealer
-from callbreak.games import CHANCE, TrickGame, new_game
+from callbreak.games import CHANCE, ContractGame, new_game
 
 # The related games of seed 000: the registered games built on games.base (Call Break and Call
 # Bridge are the core's Match).
 RELATED = ("batak-ihaleli", "batak-koz-maca", "donut", "horsethief", "snarples")
 
 
-def trick_game(name: str, players: int | None = None, **options: object) -> TrickGame:
+def trick_game(name: str, players: int | None = None, **options: object) -> ContractGame:
     """A new related game by registry name (``new_game``, typed as the trick game it is)."""
     game = new_game(name, players, **options)
-    assert isinstance(game, TrickGame), f"{name} is not a trick game"
+    assert isinstance(game, ContractGame), f"{name} is not a trick game"
     return game
 
 
-def fill_deal(game: TrickGame, hands: dict[int, str], upcard: str | None = None,
+def fill_deal(game: ContractGame, hands: dict[int, str], upcard: str | None = None,
               stock_top: str = "") -> Deal:
     """A deal giving the named seats these cards; other seats (and the stock) get the lowest
     unused cards in pack order. Donut's upcard must be one of the dealer's given cards."""
@@ -51,12 +51,12 @@ def fill_deal(game: TrickGame, hands: dict[int, str], upcard: str | None = None,
     return Deal(hands=tuple(out), upcard=up, stock=stock)
 
 
-def play_seq(game: TrickGame, actions: Iterable[Action]) -> None:
+def play_seq(game: ContractGame, actions: Iterable[Action]) -> None:
     for a in actions:
         game.apply(a)
 
 
-def random_playout(game: TrickGame, seed: int, max_steps: int = 100_000) -> list[tuple[object, ...]]:
+def random_playout(game: ContractGame, seed: int, max_steps: int = 100_000) -> list[tuple[object, ...]]:
     """Play ``game`` out with random legal actions; return the snapshot after every action."""
     rng = random.Random(seed)
     dealer = Dealer(seed)

@@ -10,6 +10,7 @@ import pytest
 from callbreak.core.actions import CHANCE, Deal, Stop
 from callbreak.core.cards import DECK
 from callbreak.core.game import ChanceKind, Game, GameView, Options
+from callbreak.core.trick_game import TrickGame
 from callbreak.games import game_info, games
 from callbreak.games.spaces import Encoder, game_encoding
 
@@ -35,7 +36,8 @@ def test_every_game_declares_the_protocol(name: str, players: int) -> None:
     assert isinstance(game, Game)
     assert isinstance(game.options, Options)
     assert game.deal_limit == game.options.deal_limit
-    assert game.POINT_UNITS >= 1
+    assert isinstance(game, TrickGame)  # one engine for every game, Call Break's included
+    assert len(game.totals) == players and game.scores == tuple(t / 10 for t in game.totals)
     assert len(game.hands) == len(game.discards) == players
     encoding = game_encoding(game)
     assert Encoder(encoding, players).size > 0

@@ -147,14 +147,14 @@ def test_seed000_batak_ihaleli_scoring_bidder_and_defenders() -> None:
     play_seq(made, [Pass(3), Bid(0, 7), Pass(1), Pass(2), NameTrump(0, Suit.HEARTS)])
     play_out_hand(made)
     assert made.results[-1].won == (13, 0, 0, 0)
-    assert made.scores == [7, -7, -7, -7]  # defenders with no trick lose the high bid
+    assert list(made.scores) == [7, -7, -7, -7]  # defenders with no trick lose the high bid
     failed = BatakIhaleli()
     failed.apply(fill_deal(failed, {0: "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
                                     1: HEARTS12 + " 2H", 2: " ".join(CLUBS)}))
     play_seq(failed, [Pass(3), Bid(0, 5), Pass(1), Pass(2), NameTrump(0, Suit.HEARTS)])
     play_out_hand(failed)
     assert failed.results[-1].won == (0, 13, 0, 0)
-    assert failed.scores == [-5, 13, -5, -5]  # the bidder fails; a defender scores its tricks
+    assert list(failed.scores) == [-5, 13, -5, -5]  # the bidder fails; a defender scores its tricks
     note = failed.results[-1]
     assert note.note == "seat 0 fails a bid of 5 with 0 tricks" and note.words is not None
     assert say(note.words, "bn") == "আসন ১ ০ পিঠ জিতে ৫-এর ডাক পূরণ করতে পারল না"
@@ -175,7 +175,7 @@ def test_seed000_batak_koz_maca_calls_once_from_dealers_right_with_spades_trump(
     assert g.phase is Phase.PLAY and g.turn == 1  # the dealer's right leads
     play_out_hand(g)
     assert g.results[-1].won == (0, 0, 0, 13)
-    assert g.scores == [-2, -1, -1, 13]  # at least the call scores it, else minus the call
+    assert list(g.scores) == [-2, -1, -1, 13]  # at least the call scores it, else minus the call
 
 
 @pytest.mark.parametrize("cls", [BatakIhaleli, BatakKozMaca])

@@ -19,7 +19,8 @@ from callbreak.core.cards import FULL_DECK, Card, Suit
 from callbreak.core.dealing import Dealer
 from callbreak.core.errors import IllegalActionError
 from callbreak.core.game import Phase
-from callbreak.games import CHANCE, TrickGame, game_info
+from callbreak.core.scoring import tenths
+from callbreak.games import CHANCE, ContractGame, game_info
 from callbreak.record import dumps, loads, record_of, replay_states
 
 CONFIGS = [(name, n) for name in RELATED for n in game_info(name).seats]
@@ -39,7 +40,7 @@ def reference_winner(cards: list[Card], trump: int, low_high: bool) -> int:
     return max(pool, key=lambda i: rank_power(cards[i], low_high))
 
 
-def check_play(g: TrickGame, seat: int, card: Card) -> None:
+def check_play(g: ContractGame, seat: int, card: Card) -> None:
     """The obligations of RULES.md section 4, restated."""
     hand = [c for c in range(52) if g.hands[seat] >> c & 1]
     assert card in hand
@@ -69,7 +70,7 @@ def check_play(g: TrickGame, seat: int, card: Card) -> None:
             assert card > max(trumps_in), "did not overtrump though able"
 
 
-def reference_points(g: TrickGame, before: list[int], deal: Deal) -> list[int]:
+def reference_points(g: ContractGame, before: list[int], deal: Deal) -> list[int]:
     """Hand points by the scoring rules of section 4, from the finished hand's public state."""
     n, won, act = g.players, g.won, g.active
     if g.NAME == "batak-ihaleli":
@@ -103,7 +104,7 @@ def reference_points(g: TrickGame, before: list[int], deal: Deal) -> list[int]:
     return pts
 
 
-def check_cards(g: TrickGame, deal: Deal) -> None:
+def check_cards(g: ContractGame, deal: Deal) -> None:
     dealt = mask(c for h in deal.hands for c in h)
     played = mask(c for t in g.tricks for c in t.cards) | mask(g.trick)
     held = 0
@@ -125,7 +126,7 @@ def check_cards(g: TrickGame, deal: Deal) -> None:
         assert held | played == dealt & ~_out_cards(g, deal)
 
 
-def _out_cards(g: TrickGame, deal: Deal) -> int:
+def _out_cards(g: ContractGame, deal: Deal) -> int:
     """Cards of seats that sat out or dropped (set aside, unplayed)."""
     out = 0
     for s in range(g.players):
@@ -134,7 +135,7 @@ def _out_cards(g: TrickGame, deal: Deal) -> int:
     return out
 
 
-def check_views(g: TrickGame, rng: random.Random) -> None:
+def check_views(g: ContractGame, rng: random.Random) -> None:
     """A seat's view is the same whatever the other seats hold, whatever they discarded, and
     whatever the stock holds; a spectator's view is the same whatever anyone holds."""
     if g.phase is Phase.OVER or g.phase is Phase.DEAL:
@@ -162,7 +163,7 @@ def check_views(g: TrickGame, rng: random.Random) -> None:
     assert twin.view(None) == spectator
 
 
-def check_refusals(g: TrickGame, rng: random.Random) -> None:
+def check_refusals(g: ContractGame, rng: random.Random) -> None:
     """Bad input is refused and changes nothing."""
     before = g.snapshot()
     seat = g.turn if g.turn >= 0 else 0
@@ -188,7 +189,7 @@ def check_refusals(g: TrickGame, rng: random.Random) -> None:
         assert g.snapshot() == before
 
 
-def check_inference(g: TrickGame) -> None:
+def check_inference(g: ContractGame) -> None:
     """What the play so far shows a seat cannot hold is never a card it holds (the facts the
     search bot samples by must be true)."""
     if g.phase is not Phase.PLAY:
@@ -197,7 +198,7 @@ def check_inference(g: TrickGame) -> None:
     assert all(not absent[s] & g.hands[s] for s in range(g.players))
 
 
-def check_from_view(g: TrickGame) -> None:
+def check_from_view(g: ContractGame) -> None:
     """Rebuilding the state from a view plus the true hidden cards gives the same game."""
     if g.phase in (Phase.OVER, Phase.DEAL):
         return
@@ -216,7 +217,7 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
         dealer = Dealer(seed)
         snaps = [g.snapshot()]
         deal: Deal | None = None
-        scores_before = list(g.scores)
+        totals_before = list(g.totals)
         hand_start = list(g.scores)
         while not g.is_over:
             if g.to_act == CHANCE:
@@ -238,9 +239,9 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
                     assert t.winner == t.seats[reference_winner(cards, g.trump, g.low_high)]
                     assert sum(g.won) == len(g.tricks)
             assert deal is not None
-            if len(g.results) and g.results[-1].number == g.hand_number - (0 if g.is_over else 1) \
+            if len(g.results) and g.results[-1].number == g.deal_number - (0 if g.is_over else 1) \
                     and g.phase in (Phase.DEAL, Phase.OVER) and g.scores != hand_start:
-                assert list(g.results[-1].points) == reference_points(g, hand_start, deal)
+                assert g.results[-1].points == tenths(reference_points(g, hand_start, deal))
                 hand_start = list(g.scores)
             if g.phase not in (Phase.DEAL, Phase.OVER):
                 check_cards(g, deal)
@@ -251,8 +252,8 @@ def test_seed000_random_playouts_keep_every_invariant(name: str, players: int) -
                 check_refusals(g, rng)
                 check_from_view(g)
             snaps.append(g.snapshot())
-        totals = [scores_before[s] + sum(r.points[s] for r in g.results) for s in range(players)]
-        assert totals == g.scores
+        totals = [totals_before[s] + sum(r.points[s] for r in g.results) for s in range(players)]
+        assert totals == g.totals and g.scores == tuple(t / 10 for t in totals)
         assert g.winners and g.phase is Phase.OVER and g.to_act is None
         record = loads(dumps(record_of(g)))
         replayed = [s.snapshot() for s in replay_states(record)]

@@ -10,11 +10,12 @@ from callbreak.core.cards import Card, Suit, parse_cards
 from callbreak.core.dealing import Dealer
 from callbreak.core.errors import IllegalActionError, IllegalPlayError, RulesError
 from callbreak.core.game import Phase
+from callbreak.core.scoring import tenths
 from callbreak.games import Donut, Horsethief
-from callbreak.games.base import TrickGame
+from callbreak.games.base import ContractGame
 
 
-def play_out_hand(g: TrickGame) -> None:
+def play_out_hand(g: ContractGame) -> None:
     while g.phase is Phase.PLAY:
         g.apply(g.legal_actions()[0])
 
@@ -22,7 +23,7 @@ def play_out_hand(g: TrickGame) -> None:
 def donut_with_upcard(up: str, scores: list[int] | None = None, players: int = 4) -> Donut:
     g = Donut(players)
     if scores:
-        g.scores[:] = scores
+        g.totals[:] = tenths(scores)
     g.apply(fill_deal(g, {0: f"{up} 2D 3D 4D 5D" if not up.endswith("D") else f"{up} 2S 3S 4S 5S"},
                       upcard=up))
     return g
@@ -92,7 +93,7 @@ def test_seed000_donut_dealer_always_plays_and_alone_takes_3_off() -> None:
     with pytest.raises(IllegalActionError):
         g.apply(Join(0, False))  # the dealer is not asked
     g.apply(Join(3, False))
-    assert g.results[-1].points == (-3, 0, 0, 0) and g.scores == [12, 15, 15, 15]
+    assert g.results[-1].points == tenths((-3, 0, 0, 0)) and list(g.scores) == [12, 15, 15, 15]
     assert g.phase is Phase.DEAL and g.dealer == 1
 
 
@@ -103,12 +104,12 @@ def test_seed000_donut_minus_one_a_trick_a_donut_adds_3_droppers_score_nothing()
     assert g.turn == 1
     play_out_hand(g)
     assert g.results[-1].won == (5, 0, 0, 0)
-    assert g.results[-1].points == (-5, 3, 0, 3)
+    assert g.results[-1].points == tenths((-5, 3, 0, 3))
 
 
 def test_seed000_donut_first_to_0_wins_lowest_if_several_equal_lowest_draw() -> None:
     g = Donut(4)
-    g.scores[:] = [5, 2, 2, 9]
+    g.totals[:] = tenths([5, 2, 2, 9])
     g.apply(fill_deal(g, {0: "AD KD QD 2S 3S", 1: "AH KH 4C 5C 6C", 2: "QH JH 7C 8C 9C",
                           3: "10H 9H 10C JC QC"}, upcard="AD"))
     play_seq(g, [Join(1, True), Join(2, True), Join(3, True)])
@@ -123,15 +124,15 @@ def test_seed000_donut_first_to_0_wins_lowest_if_several_equal_lowest_draw() -> 
     play_seq(g, [Play(0, Card.parse("QD")), Play(1, Card.parse("6C")), Play(2, Card.parse("7C")),
                  Play(3, Card.parse("QC"))])
     assert g.results[-1].won == (3, 2, 0, 0)
-    assert g.scores == [2, 0, 5, 12]
+    assert list(g.scores) == [2, 0, 5, 12]
     assert g.is_over and g.winners == (1,)
     draw = Donut(4)
-    draw.scores[:] = [2, 1, 9, 9]
+    draw.totals[:] = tenths([2, 1, 9, 9])
     draw.apply(fill_deal(draw, {0: "AH 2D 3D 4D 5D", 1: "AS KS 2C 3C 4C"}, upcard="AH"))
     play_seq(draw, [Join(1, True), Join(2, False), Join(3, False)])
     plays = ["1 AS", "0 2D", "1 KS", "0 3D", "1 2C", "0 AH", "0 4D", "1 3C", "0 5D", "1 4C"]
     play_seq(draw, [Play(int(p[0]), Card.parse(p[2:])) for p in plays])
-    assert draw.results[-1].won == (3, 2, 0, 0) and draw.scores[:2] == [-1, -1]
+    assert draw.results[-1].won == (3, 2, 0, 0) and list(draw.scores[:2]) == [-1, -1]
     assert draw.is_over and draw.winners == (0, 1)  # equal lowest: a draw between them
 
 
@@ -169,10 +170,10 @@ def test_seed000_horsethief_in_or_out_from_dealers_left_and_clubs_force_all_in()
 def test_seed000_horsethief_all_but_one_out_takes_5_unplayed() -> None:
     g = thief("AH")
     play_seq(g, [Join(1, False), Join(2, False)])  # the dealer is not asked
-    assert g.results[-1].points == (5, 0, 0) and g.phase is Phase.DEAL
+    assert g.results[-1].points == tenths((5, 0, 0)) and g.phase is Phase.DEAL
     g2 = thief("AH")
     play_seq(g2, [Join(1, True), Join(2, False), Join(0, False)])
-    assert g2.results[-1].points == (0, 5, 0)
+    assert g2.results[-1].points == tenths((0, 5, 0))
 
 
 def test_seed000_horsethief_exchange_0_to_5_from_the_top_of_the_stock_in_turn() -> None:
@@ -199,13 +200,13 @@ def test_seed000_horsethief_plus_1_a_trick_minus_5_for_none_out_scores_nothing()
     play_seq(g, [Join(1, True), Join(2, True), Join(0, False)])
     play_seq(g, [Exchange(1, ()), Exchange(2, ())])
     play_out_hand(g)
-    assert g.results[-1].points == (0, 5, -5)
+    assert g.results[-1].points == tenths((0, 5, -5))
 
 
 @pytest.mark.parametrize("ties, over", [("shared", True), ("play_on", False)])
 def test_seed000_horsethief_first_to_15_wins_and_ties_follow_the_option(ties: str, over: bool) -> None:
     g = Horsethief(3, ties=ties)
-    g.scores[:] = [10, 13, 12]
+    g.totals[:] = tenths([10, 13, 12])
     g.apply(fill_deal(g, {1: "KH QH 2C 3C 4C", 2: "JH 10H AC KC QC", 0: "2D 3D 4D 5D 6D"}, upcard="AH"))
     play_seq(g, [Join(1, True), Join(2, True), Join(0, False), Exchange(1, ()), Exchange(2, ())])
     play_out_hand(g)

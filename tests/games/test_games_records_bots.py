@@ -15,11 +15,12 @@ from callbreak.core.cards import SUIT_MASKS, Card, Suit, parse_cards
 from callbreak.core.dealing import Dealer
 from callbreak.core.errors import RecordError
 from callbreak.core.game import Phase
+from callbreak.core.scoring import tenths
 from callbreak.games import (
     CHANCE,
+    ContractGame,
     Donut,
     Horsethief,
-    TrickGame,
     game_info,
     games,
 )
@@ -29,7 +30,7 @@ from callbreak.record import HIDDEN, dumps, loads, narrate, record_of, redact, r
 NAMES = list(RELATED)
 
 
-def finished(name: str, players: int | None = None, seed: int = 2) -> TrickGame:
+def finished(name: str, players: int | None = None, seed: int = 2) -> ContractGame:
     g = trick_game(name, players, max_hands=3)
     random_playout(g, seed)
     return g
@@ -308,7 +309,7 @@ def test_seed000_search_values_winning_a_race_down_game_as_good() -> None:
     from callbreak.bots.games_bots import outcome_value
 
     g = Donut(4)
-    g.scores[:] = [1, 9, 9, 9]
+    g.totals[:] = tenths([1, 9, 9, 9])
     g.apply(fill_deal(g, {0: "AH KH QH JH 10H"}, upcard="AH"))
     before = list(g.scores)
     play_seq(g, [Join(1, True), Join(2, True), Join(3, True)])

@@ -10,6 +10,7 @@ from callbreak.core.cards import Card, Suit
 from callbreak.core.dealing import Dealer
 from callbreak.core.errors import CallOutOfRangeError, RulesError, WrongPhaseError
 from callbreak.core.game import Phase
+from callbreak.core.scoring import tenths
 from callbreak.games import Snarples
 from callbreak.i18n import say
 
@@ -32,7 +33,7 @@ def test_seed000_snarples_is_for_3_to_8_players_with_five_cards_each() -> None:
 def test_seed000_snarples_one_round_of_bidding_from_dealers_left_each_bid_higher() -> None:
     g = Snarples(4)
     g.apply(fill_deal(g, {}))
-    assert g.turn == 1 and g.scores == [16] * 4
+    assert g.turn == 1 and list(g.scores) == [16] * 4
     g.apply(Bid(1, 2))
     with pytest.raises(CallOutOfRangeError):
         g.apply(Bid(2, 2))
@@ -104,13 +105,13 @@ def test_seed000_snarples_nobody_sits_out_three_hands_in_a_row() -> None:
 
 def test_seed000_snarples_sitting_out_at_3_or_less_adds_1() -> None:
     g = Snarples(4)
-    g.scores[3] = 3
-    g.scores[0] = 4
+    g.totals[3] = 30
+    g.totals[0] = 40
     g.apply(fill_deal(g, {}))
     play_seq(g, [Bid(1, 2), Pass(2), Pass(3), Pass(0), NameTrump(1, Suit.HEARTS),
                  Join(2, True), Join(3, False), Join(0, False)])
     play_out_hand(g)
-    assert g.results[-1].points[3] == 1 and g.results[-1].points[0] == 0
+    assert g.results[-1].points[3] == 10 and g.results[-1].points[0] == 0  # tenths: +1 point
 
 
 def test_seed000_snarples_scoring_made_bid_punted_bid_and_trickless_opponent() -> None:
@@ -120,13 +121,13 @@ def test_seed000_snarples_scoring_made_bid_punted_bid_and_trickless_opponent() -
     play_seq(g, [Bid(1, 3), Pass(2), Pass(0), NameTrump(1, Suit.HEARTS), Join(2, True), Join(0, True)])
     play_out_hand(g)
     assert g.results[-1].won == (0, 5, 0)
-    assert g.scores == [21, 11, 21]  # bidder -5 (tricks won); trickless players +5
+    assert list(g.scores) == [21, 11, 21]  # bidder -5 (tricks won); trickless players +5
     g2 = Snarples(3)
     g2.apply(fill_deal(g2, {1: "2H 3H 4H 5H 6H", 2: "AH KH QH JH 10H", 0: "2D 3D 4D 5D 6D"}))
     play_seq(g2, [Bid(1, 2), Pass(2), Pass(0), NameTrump(1, Suit.HEARTS), Join(2, True), Join(0, False)])
     play_out_hand(g2)
     assert g2.results[-1].won == (0, 0, 5)
-    assert g2.scores == [16, 21, 11]  # punted +5; opponent -1 a trick; sitter unchanged
+    assert list(g2.scores) == [16, 21, 11]  # punted +5; opponent -1 a trick; sitter unchanged
 
 
 @pytest.mark.parametrize("penalize_others", [False, True])
@@ -138,7 +139,7 @@ def test_seed000_snarples_everyone_sits_out_the_bidder_chooses(penalize_others: 
     assert g.phase is Phase.SETTLE and g.turn == 1
     g.apply(Settle(1, penalize_others))
     expected = [21, 16, 21, 21] if penalize_others else [16, 11, 16, 16]
-    assert g.scores == expected and g.phase is Phase.DEAL and g.dealer == 1
+    assert list(g.scores) == expected and g.phase is Phase.DEAL and g.dealer == 1
 
 
 def test_seed000_snarples_follow_suit_void_any_card() -> None:
@@ -161,15 +162,15 @@ def test_seed000_snarples_spade_out_wins_at_once() -> None:
 
 def test_seed000_snarples_33_drops_out_and_0_or_less_ends_with_lowest_winning() -> None:
     g = Snarples(4)
-    g.scores[:] = [20, 1, 30, 20]
+    g.totals[:] = tenths([20, 1, 30, 20])
     g.apply(fill_deal(g, {1: "AH KH QH JH 10H", 2: "2C 3C 4C 5C 6C"}))
     play_seq(g, [Bid(1, 1), Pass(2), Pass(3), Pass(0), NameTrump(1, Suit.HEARTS)])
     play_out_hand(g)
-    assert g.scores == [25, -4, 35, 25]
+    assert list(g.scores) == [25, -4, 35, 25]
     assert not g.in_game[2]
     assert g.is_over and g.winners == (1,)
     g2 = Snarples(3)
-    g2.scores[:] = [16, 16, 30]
+    g2.totals[:] = tenths([16, 16, 30])
     g2.apply(fill_deal(g2, {1: "AH KH QH JH 10H", 2: "2C 3C 4C 5C 6C"}))
     play_seq(g2, [Bid(1, 1), Pass(2), Pass(0), NameTrump(1, Suit.HEARTS)])
     play_out_hand(g2)

@@ -85,10 +85,30 @@ def test_call_bridge_is_one_game_whichever_way_it_is_named() -> None:
     assert loads(dumps(record_of(_finished()))).title == "Call Break"
 
 
+def _state_of(game: Match) -> dict[str, Any]:
+    """Every part of a finished Call Break state a player could see or a replay could get wrong,
+    as the fixture's writer took it from the old code (cards by name, points in tenths)."""
+    def names(mask: int) -> list[str]:
+        return [str(c) for c in cards_of(mask)]
+
+    return {
+        "phase": game.phase.value, "dealer": game.dealer, "hands": [names(h) for h in game.hands],
+        "dealt": [names(h) for h in game.dealt], "calls": list(game.calls),
+        "blind": list(game.blind), "won": list(game.won), "trump": int(game.trump),
+        "leader": game.leader,
+        "tricks": [[t.leader, [str(c) for c in t.cards], t.winner] for t in game.tricks],
+        "results": [[r.number, r.dealer, list(r.calls), list(r.blind), list(r.won),
+                     list(r.points), r.tiebreak] for r in game.results],
+        "totals": list(game.totals), "winners": list(game.winners),
+        "history": [a.to_json() for a in game.history],
+    }
+
+
 def test_a_record_naming_the_game_call_bridge_loads_and_replays_to_its_final_state() -> None:
     """A version-2 record written while Call Bridge was a game of its own (fixtures/
     write_v2_call_bridge.py, commit 52e32b5) loads as Call Break's under the same rules and
-    replays to the state the old code reached, every field of it."""
+    replays to the state the old code reached: every part a player sees, every card, every
+    point."""
     fixtures = Path(__file__).parent / "fixtures"
     text = (fixtures / "v2-call-bridge.json").read_text()
     final = json.loads((fixtures / "v2-call-bridge.final.json").read_text())
@@ -96,7 +116,7 @@ def test_a_record_naming_the_game_call_bridge_loads_and_replays_to_its_final_sta
     record = loads(text)
     assert record.game == "callbreak" and record.rules == make_rules("call-bridge")
     game = replay(record)
-    assert repr(game.snapshot()) == final["snapshot"] and len(game.history) == final["actions"]
+    assert _state_of(game) == final["state"] and len(game.history) == final["actions"]
     assert game.is_over and list(game.winners) == final["winners"]
     now = game.result_json()
     assert {k: now[k] for k in ("deals", "totals", "scores", "winners", "chips", "finished")} == {

@@ -20,7 +20,7 @@ import pytest
 from callbreak.core.errors import RecordError
 from callbreak.core.match import Match
 from callbreak.core.rules import make_rules
-from callbreak.games import TrickGame, game_info
+from callbreak.games import ContractGame, game_info
 from callbreak.i18n import say
 from callbreak.record import VERSION, dumps, loads, narrate, redact, replay, replay_states, seat_label
 
@@ -55,7 +55,7 @@ def _check_final(game: Any, final: dict[str, Any]) -> None:
         assert now["chips"] == final["chips"]
         assert len(game.results) == len(final["deals"])
     else:
-        assert isinstance(game, TrickGame)
+        assert isinstance(game, ContractGame)
         assert list(game.scores) == final["scores"]
         assert now["hands"] == final["hands"]
         assert len(game.results) == len(final["hands"])
@@ -66,7 +66,7 @@ def test_an_old_records_hand_notes_are_said_in_each_language() -> None:
     """The notes are derived on replay, not stored: an old record's hands have their words too,
     a list of seats said seat by seat."""
     game = replay(loads(_fixture("donut")[0]))
-    assert isinstance(game, TrickGame)
+    assert isinstance(game, ContractGame)
     first, dropped = game.results[0], game.results[10]
     assert first.note == "donuts: seat 1, seat 3" and first.words is not None
     assert say(first.words, "en") == "donuts: seat 2, seat 4"

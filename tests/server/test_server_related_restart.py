@@ -46,7 +46,7 @@ def test_a_related_game_resumes_after_sigkill_with_the_same_record(tmp_path: Pat
     try:
         code, token = start_table(server.http)
         mid = play(server.http, code, token, until=KILL_AT)
-        assert mid["view"]["phase"] != "over" and mid["view"]["hand_number"] >= 2
+        assert mid["view"]["phase"] != "over" and mid["view"]["deal_number"] >= 2
     finally:
         server.kill()
     server = Server(db)

@@ -1,6 +1,6 @@
 """Bots for the related games of the catsatcards rules (:mod:`callbreak.games`).
 
-A game bot sees only a :class:`~callbreak.games.base.GameView` and returns one of ``view.legal``.
+A game bot sees only a :class:`~callbreak.games.base.ContractView` and returns one of ``view.legal``.
 Three kinds, for every game, by name through :func:`make_game_bot`:
 
 ``random``
@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +32,8 @@ from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.game import Phase
 from callbreak.core.sampling import SamplingError
 from callbreak.core.tricks import beats
-from callbreak.games import GameInfo, GameView, game_info
-from callbreak.games.base import TrickGame
+from callbreak.games import ContractView, GameInfo, game_info
+from callbreak.games.base import ContractGame
 
 # --- hand evaluation ---------------------------------------------------------------------
 
@@ -81,11 +81,11 @@ def _best_trump(hand: int, players: int) -> tuple[Suit, float]:
     return Suit(-neg), est
 
 
-def _hand_mask(view: GameView) -> int:
+def _hand_mask(view: ContractView) -> int:
     return sum(1 << c for c in view.hand or ())
 
 
-def _active_count(view: GameView) -> int:
+def _active_count(view: ContractView) -> int:
     if view.phase is Phase.PLAY:
         return sum(view.active)
     return sum(view.in_game)
@@ -117,10 +117,10 @@ TUNINGS: dict[str, Tuning] = {
     "snarples": Tuning(join_need=0.9, sit_out_costs_at=3),
     "batak-ihaleli": Tuning(bid_margin=0.3),
 }
-"""Each game's :class:`Tuning`, by its registry name (:attr:`GameView.game`)."""
+"""Each game's :class:`Tuning`, by its registry name (:attr:`ContractView.game`)."""
 
 
-def heuristic_action(view: GameView) -> tuple[Action, str]:
+def heuristic_action(view: ContractView) -> tuple[Action, str]:
     """The heuristic bot's choice and why."""
     legal = view.legal
     if not legal:
@@ -154,7 +154,7 @@ def heuristic_action(view: GameView) -> tuple[Action, str]:
     return first, "the only kind of action"
 
 
-def _heuristic_bid(view: GameView, hand: int, players: int) -> tuple[Action, str]:
+def _heuristic_bid(view: ContractView, hand: int, players: int) -> tuple[Action, str]:
     seat = view.legal[0].seat  # type: ignore[union-attr]
     bids = sorted((a for a in view.legal if isinstance(a, Bid)), key=lambda a: a.tricks)
     can_pass = any(isinstance(a, Pass) for a in view.legal)
@@ -171,7 +171,7 @@ def _heuristic_bid(view: GameView, hand: int, players: int) -> tuple[Action, str
     return Pass(seat), f"only ~{est:.1f} tricks"
 
 
-def _heuristic_exchange(view: GameView, hand: int) -> tuple[Action, str]:
+def _heuristic_exchange(view: ContractView, hand: int) -> tuple[Action, str]:
     trump = view.trump.value if view.trump is not None else -1
     keep = 0
     for c in cards_of(hand):
@@ -186,7 +186,7 @@ def _heuristic_exchange(view: GameView, hand: int) -> tuple[Action, str]:
     return best, f"exchange {len(best.cards)}"
 
 
-def _heuristic_play(view: GameView) -> tuple[Action, str]:
+def _heuristic_play(view: ContractView) -> tuple[Action, str]:
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     seat = view.legal[0].seat  # type: ignore[union-attr]
     card, why = choose_card(legal, list(view.trick), view.trump.value if view.trump else -1,
@@ -194,11 +194,11 @@ def _heuristic_play(view: GameView) -> tuple[Action, str]:
     return Play(seat, card), why
 
 
-def _last_to_play(view: GameView) -> bool:
+def _last_to_play(view: ContractView) -> bool:
     return len(view.trick) == sum(view.active) - 1
 
 
-def _remaining_above(view: GameView) -> Callable[[int], bool]:
+def _remaining_above(view: ContractView) -> Callable[[int], bool]:
     """Whether a card is the highest of its suit still unplayed (outside this seat's hand)."""
     gone = _hand_mask(view)
     for c in view.played:
@@ -243,10 +243,10 @@ def choose_card(legal: list[Card], trick: list[Card], trump: int, low_high: bool
 # --- sampling hidden cards -------------------------------------------------------------------
 
 
-def sample_world(view: GameView, rng: random.Random, tries: int = 30,
+def sample_world(view: ContractView, rng: random.Random, tries: int = 30,
                  reveal: bool = True) -> tuple[list[int], list[Card]]:
     """Hands for every seat and a stock, consistent with what ``view.seat`` knows (the game's
-    :meth:`~callbreak.games.base.TrickGame.sample_hidden`).
+    :meth:`~callbreak.games.base.ContractGame.sample_hidden`).
 
     ``reveal=False`` uses only the suits a seat failed to follow, not what the rules' obligations
     reveal (kept to measure what that inference is worth)."""
@@ -256,23 +256,23 @@ def sample_world(view: GameView, rng: random.Random, tries: int = 30,
         raise BotError(str(e)) from None
 
 
-def _game_class(view: GameView) -> type[TrickGame]:
+def _game_class(view: ContractView) -> type[ContractGame]:
     """The game class a view comes from (to build sampled worlds with ``from_view``)."""
     cls = _CLASSES.get(view.game)
     if cls is None:
         game = game_info(view.game).create(view.players, view.options)
-        # A capability honestly absent: only a TrickGame has the mechanics these bots play sampled
-        # worlds out on (from_view, play_mask, the tricks' fields).
-        if not isinstance(game, TrickGame):
+        # A capability honestly absent: only a ContractGame has the mechanics these bots play
+        # sampled worlds out on (from_view, sample_hidden, the seats in and out of a deal).
+        if not isinstance(game, ContractGame):
             raise BotError(f"{view.game} is not one of the related trick games")
         cls = _CLASSES[view.game] = type(game)
     return cls
 
 
-_CLASSES: dict[str, type[TrickGame]] = {}
+_CLASSES: dict[str, type[ContractGame]] = {}
 
 
-def rollout_action(g: TrickGame) -> Action:
+def rollout_action(g: ContractGame) -> Action:
     """The fast policy used to play sampled worlds out: the heuristic on the sampled state."""
     seat = g.turn
     if g.phase is Phase.PLAY:
@@ -296,7 +296,7 @@ def rollout_action(g: TrickGame) -> Action:
     return heuristic_action(g.view(seat))[0]
 
 
-def outcome_value(g: TrickGame, before: list[int], me: int, win_bonus: float | None = None) -> float:
+def outcome_value(g: ContractGame, before: Sequence[float], me: int, win_bonus: float | None = None) -> float:
     """How good the hand just played out in ``g`` was for ``me``: its score change less the mean
     change of the others (sign flipped in the race-down games, so higher is always better), plus
     ``win_bonus`` (default :data:`_WIN_BONUS`) for winning the game outright."""
@@ -321,7 +321,7 @@ class GameHeuristicBot:
     def __init__(self, seed: int | None = None) -> None:
         self.name = "heuristic"
 
-    def decide(self, view: GameView, budget: float) -> Decision:
+    def decide(self, view: ContractView, budget: float) -> Decision:
         action, why = heuristic_action(view)
         return Decision(action, why)
 
@@ -342,7 +342,7 @@ class GameSearchBot:
         self.max_candidates = max_candidates
         self.reveal = bool(reveal)  # 0: sample by voids alone (the bot before obligations were read)
 
-    def candidates(self, view: GameView) -> list[Action]:
+    def candidates(self, view: ContractView) -> list[Action]:
         legal = list(view.legal)
         if len(legal) <= self.max_candidates:
             return legal
@@ -361,7 +361,7 @@ class GameSearchBot:
             self.rng.shuffle(rest)
         return [pick, *rest[: self.max_candidates - 1]]
 
-    def decide(self, view: GameView, budget: float) -> Decision:
+    def decide(self, view: ContractView, budget: float) -> Decision:
         cands = self.candidates(view)
         if len(cands) == 1:
             return Decision(cands[0], "the only legal move")
@@ -374,7 +374,7 @@ class GameSearchBot:
         return Decision(cands[best], f"best of {len(cands)} over {done} sampled deals "
                                      f"({values[best]:+.2f} a hand)")
 
-    def appraise(self, view: GameView, actions: list[Action], samples: int,
+    def appraise(self, view: ContractView, actions: list[Action], samples: int,
                  budget: float = 30.0) -> tuple[list[float], int]:
         """The value of each of ``actions`` (legal in ``view``) from the seat's view alone: the
         mean, over ``samples`` deals the others could hold (the same deals for every action),
@@ -385,7 +385,7 @@ class GameSearchBot:
         review judges the related games' decisions with it."""
         return self._play_out(view, actions, samples, time.monotonic() + budget, 0.0)
 
-    def _play_out(self, view: GameView, actions: list[Action], samples: int, deadline: float,
+    def _play_out(self, view: ContractView, actions: list[Action], samples: int, deadline: float,
                   win_bonus: float) -> tuple[list[float], int]:
         me = view.seat
         assert me is not None
@@ -413,7 +413,7 @@ GameBot = GameHeuristicBot | GameSearchBot
 
 
 def plays_trick_game(game: str) -> bool:
-    """Whether ``game`` is a trick game of :mod:`callbreak.games.base` (a :class:`TrickGame`):
+    """Whether ``game`` is a trick game of :mod:`callbreak.games.base` (a :class:`ContractGame`):
     what these bots need, since they build sampled worlds with its ``from_view`` and play them
     out on its mechanics. Asked when needed, so a game registered after this module is asked too.
     """
@@ -422,9 +422,9 @@ def plays_trick_game(game: str) -> bool:
 
 @functools.cache
 def _is_trick_game(info: GameInfo) -> bool:
-    # A capability honestly absent: only a TrickGame has the mechanics these bots play out on; a
-    # game's engine is known only by making one (under its default preset and seat count).
-    return isinstance(info.create(info.default_seats, info.make_options(None, {})), TrickGame)
+    # A capability honestly absent: only a ContractGame has the mechanics these bots play out on;
+    # a game's engine is known only by making one (under its default preset and seat count).
+    return isinstance(info.create(info.default_seats, info.make_options(None, {})), ContractGame)
 _INT_OPTIONS = ("samples", "contract_samples", "max_candidates", "seed", "reveal")
 
 

@@ -29,8 +29,8 @@ from callbreak.core.errors import (
 from callbreak.core.game import CompletedTrick, Phase
 from callbreak.core.match import Match
 from callbreak.core.rules import PRESETS, Rules, make_rules, preset
-from callbreak.core.scoring import format_points
-from callbreak.core.view import DealResult, SeatView
+from callbreak.core.scoring import DealResult, format_points
+from callbreak.core.view import SeatView
 
 __all__ = [
     "CHANCE", "Action", "Call", "CallOutOfRangeError", "CallbreakError", "Card", "CardError",

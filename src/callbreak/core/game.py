@@ -44,13 +44,11 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from callbreak.core.actions import CHANCE, Action, Deal, Play
 from callbreak.core.cards import Card, Suit
-from callbreak.core.errors import IllegalActionError
 from callbreak.core.options import Options
-from callbreak.core.tricks import check_seat, check_turn
 from callbreak.core.words import Words
 
 __all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "CompletedTrick", "Game", "GameOf", "GameView", "Options", "Phase",
-           "TrickState", "TrickView", "ViewT"]
+           "TrickView", "ViewT"]
 
 
 class Phase(str, Enum):
@@ -153,7 +151,9 @@ class GameView(Protocol):
     @property
     def won(self) -> tuple[int, ...]: ...
     @property
-    def scores(self) -> tuple[float, ...]: ...
+    def totals(self) -> tuple[int, ...]: ...  # each seat's total in tenths of a point
+    @property
+    def scores(self) -> tuple[float, ...]: ...  # the totals in points
     @property
     def winners(self) -> tuple[int, ...]: ...
     @property
@@ -190,8 +190,8 @@ class GameOf(Protocol[ViewT, ActionT]):  # type: ignore[misc]
 
     - ``NAME``: its registry name (what its records say); ``dealer``: the seat dealing the
       current or next deal (None until the first dealer is drawn);
-    - ``POINT_UNITS``: a result's ``points`` count ``1 / POINT_UNITS`` of a point (Call Break
-      keeps tenths); ``scores`` are always whole points;
+    - a result's ``points`` and the ``totals`` are tenths of a point in every game; ``scores``
+      are the totals in points;
     - ``STOPPABLE``: whether a match with no deal limit may be stopped between deals (a
       :class:`~callbreak.core.actions.Stop` chance step, while ``can_stop``); a game that cannot
       stop is given a ``deal_limit`` by a caller that needs an end;
@@ -204,7 +204,6 @@ class GameOf(Protocol[ViewT, ActionT]):  # type: ignore[misc]
     """
 
     NAME: ClassVar[str]
-    POINT_UNITS: ClassVar[int]
     STOPPABLE: ClassVar[bool]
 
     @property
@@ -232,7 +231,9 @@ class GameOf(Protocol[ViewT, ActionT]):  # type: ignore[misc]
     @property
     def is_over(self) -> bool: ...
     @property
-    def scores(self) -> Sequence[float]: ...
+    def totals(self) -> Sequence[int]: ...  # tenths of a point
+    @property
+    def scores(self) -> Sequence[float]: ...  # the totals in points
     @property
     def winners(self) -> tuple[int, ...]: ...
     @property
@@ -287,62 +288,6 @@ class Chance(Protocol):
     """A source of chance actions (a seeded dealer): the deal, the draw for dealer."""
 
     def chance(self, game: Any) -> Action: ...  # a game of the dealer's kind
-
-
-class TrickState:
-    """What every trick game's state does the same way from its fields, whichever engine it is
-    (a mixin for Call Break's match and the related games' :class:`~callbreak.games.base.
-    TrickGame`; it adds no state): who is to act, whether it is over, the seat checks its
-    ``verify`` makes, and ``is_legal``."""
-
-    __slots__ = ()
-    hands: list[int]  # a card mask per seat
-    turn: int  # the seat to act (CHANCE: chance; the match's or game's own meaning otherwise)
-    phase: Phase
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, :data:`CHANCE` for a chance step, None once the game is over."""
-        return None if self.phase is Phase.OVER else self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def deal_limit(self: _WithOptions) -> int | None:
-        """The deals a match has at most, as its options say (None: no limit)."""
-        return self.options.deal_limit
-
-    @property
-    def can_stop(self) -> bool:
-        """Whether a Stop is legal now (only in a game that may stop between deals)."""
-        return False
-
-    @property
-    def chance_kind(self) -> ChanceKind:
-        """What the chance step now due decides: a deal, unless a game draws for dealer."""
-        return ChanceKind.DEAL
-
-    def verify(self, action: Action) -> None:  # each engine's own
-        raise NotImplementedError
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether :meth:`verify` lets ``action`` be applied now."""
-        try:
-            self.verify(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def check_seat(self, seat: object) -> None:
-        """Raise :class:`~callbreak.core.errors.IllegalActionError` unless ``seat`` is a seat of
-        the table."""
-        check_seat(seat, len(self.hands))
-
-    def check_turn(self, seat: object) -> None:
-        """Raise unless ``seat`` is a seat of the table and the one to act."""
-        check_turn(seat, self.turn, len(self.hands))
 
 
 class _WithOptions(Protocol):

@@ -43,18 +43,13 @@ from callbreak.core.errors import (
     IllegalActionError,
     WrongPhaseError,
 )
-from callbreak.core.game import ChanceKind, CompletedTrick, Phase, TrickState
+from callbreak.core.game import ChanceKind, Phase
 from callbreak.core.inference import infer_play
-from callbreak.core.rules import FirstDealer, Rotation, Rules, SpadeLead, TieBreak, Trump, WeakHand
-from callbreak.core.scoring import deal_points, leaders, settle_stakes
-from callbreak.core.tricks import (
-    NO_TRUMP,
-    biggest_card,
-    check_play,
-    follow_mask,
-    legal_mask,
-)
-from callbreak.core.view import DealResult, RedealNotice, SeatView
+from callbreak.core.rules import FirstDealer, Rules, SpadeLead, TieBreak, Trump, WeakHand
+from callbreak.core.scoring import DealResult, deal_points, leaders, points_value, settle_stakes
+from callbreak.core.trick_game import TrickGame
+from callbreak.core.tricks import NO_TRUMP, follow_mask, legal_mask
+from callbreak.core.view import RedealNotice, SeatView
 from callbreak.core.words import N_, Words
 
 PLAYERS = 4
@@ -84,44 +79,30 @@ def _calls_of(seat: int, low: int, high: int, blind: bool) -> tuple[Call, ...]:
     return run
 
 
-class Match(TrickState):
-    """A Call Break match under some :class:`Rules`."""
+class Match(TrickGame):
+    """A Call Break match under some :class:`Rules`: a trick game whose contract is the draw for
+    the first dealer, the redeal claims and the calls."""
 
     NAME: ClassVar[str] = "callbreak"  # the game's registry name, written into its records
-    POINT_UNITS: ClassVar[int] = 10  # results and totals are kept in tenths of a point
+    TITLE: ClassVar[str] = "Call Break"
     STOPPABLE: ClassVar[bool] = True  # with unlimited deals the table stops between deals
-
-    __slots__ = (
-        "rules", "phase", "dealer", "turn", "hands", "dealt", "looked", "calls", "blind",
-        "claims", "won", "trump", "leader", "trick", "win_pos", "tricks", "caps", "results",
-        "totals", "tiebreak_seats", "winners", "chips", "history", "redeal", "_legal",
-        "_first_dealer",
-    )
+    OPTIONS: ClassVar[type[Rules]] = Rules
+    MATCH_WORD: ClassVar[str] = "match"
+    LEAD_REFUSAL: ClassVar[str] = _NO_SPADE_LEAD
+    CACHES: ClassVar[tuple[str, ...]] = ("_legal",)
+    options: Rules
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
+        super().__init__(PLAYERS, rules)
         self.phase = Phase.DRAW
-        self.dealer: int | None = None
-        self.turn = CHANCE
-        self.hands = [0] * PLAYERS
-        self.dealt = [0] * PLAYERS
         self.looked = [True] * PLAYERS
         self.calls: list[int | None] = [None] * PLAYERS
         self.blind = [False] * PLAYERS
         self.claims: list[int] = []  # seats still to decide on a redeal claim, in order
-        self.won = [0] * PLAYERS
-        self.trump = NO_TRUMP
-        self.leader = 0
-        self.trick: list[Card] = []
-        self.win_pos = 0
-        self.tricks: list[CompletedTrick] = []
+        self.win_pos = 0  # where the current trick's winning card lies in it
         self.caps = [[s * 13 + 12 for s in range(4)] for _ in range(PLAYERS)]
-        self.results: list[DealResult] = []
-        self.totals = [0] * PLAYERS
         self.tiebreak_seats: tuple[int, ...] = ()
-        self.winners: tuple[int, ...] = ()
         self.chips: tuple[float, ...] | None = None
-        self.history: list[Action] = []
         self.redeal: RedealNotice | None = None
         self._legal = -1  # cached legal play mask; -1 = not computed
         self._first_dealer: int | None = None
@@ -131,23 +112,9 @@ class Match(TrickState):
     # --- reading the state -------------------------------------------------------------
 
     @property
-    def players(self) -> int:
-        return PLAYERS
-
-    @property
-    def options(self) -> Rules:
-        """The game's options, as every game names them: Call Break's are its rules."""
-        return self.rules
-
-    @property
-    def scores(self) -> tuple[float, ...]:
-        """Match totals in points (:attr:`totals` keeps them in tenths)."""
-        return tuple(t / 10 for t in self.totals)
-
-    @property
-    def deal_number(self) -> int:
-        """1-based number of the current (or next) deal."""
-        return len(self.results) + 1
+    def rules(self) -> Rules:
+        """Call Break's options are its rules."""
+        return self.options
 
     @property
     def first_dealer(self) -> int | None:
@@ -156,8 +123,11 @@ class Match(TrickState):
     @property
     def can_stop(self) -> bool:
         """With unlimited deals the table may stop between deals."""
-        return (self.phase is Phase.DEAL and self.rules.deals is None and bool(self.results)
+        return (self.phase is Phase.DEAL and self.options.deals is None and bool(self.results)
                 and not self.tiebreak_seats)
+
+    def _stop(self) -> Action:
+        return Stop()
 
     @property
     def discards(self) -> tuple[int, ...]:
@@ -173,7 +143,7 @@ class Match(TrickState):
     def chance_kind(self) -> ChanceKind:
         if self.phase is not Phase.DRAW:
             return ChanceKind.DEAL
-        return ChanceKind.FIRST_DEALER if self.rules.first_dealer is FirstDealer.RANDOM else ChanceKind.DRAW
+        return ChanceKind.FIRST_DEALER if self.options.first_dealer is FirstDealer.RANDOM else ChanceKind.DRAW
 
     def pack_seats(self) -> tuple[int, ...]:
         """The whole pack in four runs of thirteen, seat 0's first: a deal as random as one card
@@ -243,8 +213,9 @@ class Match(TrickState):
         m.history = []
         return m
 
-    def legal_play_mask(self) -> int:
-        """Mask of the cards the seat to act may play (0 outside the play phase)."""
+    def play_mask(self) -> int:
+        """Mask of the cards the seat to act may play (0 outside the play phase), kept until the
+        next play."""
         if self.phase is not Phase.PLAY:
             return 0
         legal = self._legal
@@ -252,50 +223,43 @@ class Match(TrickState):
             trick = self.trick
             hand = self.hands[self.turn]
             if trick:  # the current winner (tracked by ``_play``) is all the trick that matters
-                legal = follow_mask(hand, trick[0] // 13, trick[self.win_pos], self.trump, self.rules)
+                legal = follow_mask(hand, trick[0] // 13, trick[self.win_pos], self.trump, self.options)
             elif self.tricks:
                 legal = hand
             else:
-                legal = legal_mask(hand, trick, self.trump, self.rules, True)
+                legal = legal_mask(hand, trick, self.trump, self.options, True)
             self._legal = legal
         return legal
 
     def legal_cards(self) -> tuple[Card, ...]:
-        return cards_of(self.legal_play_mask())
+        return cards_of(self.play_mask())
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every action ``seat`` (default: the seat to act) may take now.
-
-        Chance steps are not listed (any well-formed deal is legal); ``Stop`` is listed for the
-        chance seat when the table may stop.
-        """
-        phase = self.phase
-        if seat is None or seat == self.turn:
+        """Every action ``seat`` (default: the seat to act) may take now (see
+        :meth:`TrickGame.legal_actions`); the plays come from the cached legal mask as interned
+        actions, the hottest path of any search or playout."""
+        if (seat is None or seat == self.turn) and self.phase is _PLAY_PHASE:
             seat = self.turn
-            if phase is _PLAY_PHASE:  # the hot path: interned plays of the cached legal mask
-                mask = self._legal
-                if mask < 0:
-                    trick = self.trick
-                    if trick:  # as in legal_play_mask, inline: this is the hottest path
-                        mask = self._legal = follow_mask(self.hands[seat], trick[0] // 13,
-                                                         trick[self.win_pos], self.trump, self.rules)
-                    else:
-                        mask = self.legal_play_mask()
-                plays = _PLAYS[seat]
-                found: list[Action] = []
-                while mask:
-                    low = mask & -mask
-                    found.append(plays[low.bit_length() - 1])
-                    mask ^= low
-                return found
-        elif seat != CHANCE:
-            self.check_seat(seat)
-        if phase is Phase.OVER:
-            return []
-        if seat == CHANCE:
-            return [Stop()] if self.can_stop else []
-        if phase is Phase.PLAY:
-            return []
+            mask = self._legal
+            if mask < 0:
+                trick = self.trick
+                if trick:  # as in play_mask, inline: this is the hottest path
+                    mask = self._legal = follow_mask(self.hands[seat], trick[0] // 13,
+                                                     trick[self.win_pos], self.trump, self.options)
+                else:
+                    mask = self.play_mask()
+            plays = _PLAYS[seat]
+            found: list[Action] = []
+            while mask:
+                low = mask & -mask
+                found.append(plays[low.bit_length() - 1])
+                mask ^= low
+            return found
+        return super().legal_actions(seat)
+
+    def _contract_actions(self, seat: int) -> list[Action]:
+        """Looking at one's cards (blind calls), the calls, a redeal claim."""
+        phase = self.phase
         if phase is Phase.CALL:
             if self.calls[seat] is not None:
                 return []
@@ -304,7 +268,7 @@ class Match(TrickState):
                 out.append(Look(seat))
             if seat != self.turn:
                 return out
-            rules = self.rules
+            rules = self.options
             out += _calls_of(seat, rules.min_call, rules.max_call, False)
             if rules.blind_call and not self.looked[seat]:
                 out += _calls_of(seat, rules.min_call, rules.max_call, True)
@@ -315,42 +279,32 @@ class Match(TrickState):
             return [Redeal(seat, False)]
         return []
 
-    def default_action(self) -> Action:
-        """What the turn timer does for the seat to act (the 567 platform's rules): the biggest legal card, the
-        minimum call, or keeping the hand when a redeal could be claimed."""
-        if self.phase is Phase.PLAY:
-            return Play(self.turn, biggest_card(self.legal_play_mask(), self.trump))
+    def _default_contract(self) -> Action:
+        """What the turn timer does for the seat to act (the 567 platform's rules): besides the
+        biggest legal card, the minimum call, or keeping the hand when a redeal could be claimed."""
         if self.phase is Phase.CALL:
-            return Call(self.turn, self.rules.min_call)
+            return Call(self.turn, self.options.min_call)
         if self.phase is Phase.REDEAL_CLAIM:
             return Redeal(self.turn, False)
         raise WrongPhaseError(f"no seat is to act in the {self.phase.value} phase")
 
     # --- validating --------------------------------------------------------------------
 
-    def verify(self, action: Action) -> None:
-        """Raise a specific :class:`IllegalActionError` if ``action`` may not be applied now."""
+    def _verify_contract(self, action: Action) -> None:
+        """The calls, looking at one's cards, redeal claims, the draw for dealer, stopping."""
         phase = self.phase
-        if phase is Phase.OVER:
-            raise WrongPhaseError("the match is over")
         kind = getattr(action, "kind", None)
-        if kind == "play":
-            assert isinstance(action, Play)
-            if phase is not Phase.PLAY:
-                raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
-            check_play(action.seat, action.card, turn=self.turn, hands=self.hands,
-                       legal=self.legal_play_mask(), trick=self.trick, lead_rule=_NO_SPADE_LEAD)
-        elif kind == "call":
+        if kind == "call":
             assert isinstance(action, Call)
             if phase is not Phase.CALL:
                 raise WrongPhaseError(f"cannot call in the {phase.value} phase")
             self.check_turn(action.seat)
             n = action.tricks
-            if isinstance(n, bool) or not isinstance(n, int) or n not in self.rules.call_range:
+            if isinstance(n, bool) or not isinstance(n, int) or n not in self.options.call_range:
                 raise CallOutOfRangeError(
-                    f"call must be {self.rules.min_call}..{self.rules.max_call}, got {n!r}")
+                    f"call must be {self.options.min_call}..{self.options.max_call}, got {n!r}")
             if action.blind:
-                if not self.rules.blind_call:
+                if not self.options.blind_call:
                     raise IllegalActionError("blind calls are not allowed under these rules")
                 if self.looked[action.seat]:
                     raise IllegalActionError(
@@ -372,16 +326,9 @@ class Match(TrickState):
             if action.claim and not _weak(self.hands[action.seat]):
                 raise IllegalActionError(f"seat {action.seat} holds spades and an ace, king, queen "
                                          "or jack, so may not claim a redeal")
-        elif kind == "deal":
-            assert isinstance(action, Deal)
-            if phase is not Phase.DEAL:
-                raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
-            if action.upcard is not None or action.stock:
-                raise IllegalActionError("Call Break deals no upcard and no stock")
-            action.hand_masks(_HAND_SIZES)
         elif kind == "draw":
             assert isinstance(action, Draw)
-            if phase is not Phase.DRAW or self.rules.first_dealer not in (
+            if phase is not Phase.DRAW or self.options.first_dealer not in (
                     FirstDealer.DRAW_LOWEST, FirstDealer.DRAW_HIGHEST):
                 raise WrongPhaseError("no draw for the first dealer is due")
             cards = action.cards
@@ -390,7 +337,7 @@ class Match(TrickState):
                 raise IllegalActionError(f"a draw needs {PLAYERS} different cards, got {cards!r}")
         elif kind == "choose_dealer":
             assert isinstance(action, ChooseDealer)
-            if phase is not Phase.DRAW or self.rules.first_dealer is not FirstDealer.RANDOM:
+            if phase is not Phase.DRAW or self.options.first_dealer is not FirstDealer.RANDOM:
                 raise WrongPhaseError("no random choice of first dealer is due")
             self.check_seat(action.seat)
         elif kind == "stop":
@@ -413,7 +360,7 @@ class Match(TrickState):
             seat, card = action.seat, action.card  # type: ignore[union-attr]
             legal = self._legal
             if legal < 0:
-                legal = self.legal_play_mask()
+                legal = self.play_mask()
             if (seat.__class__ is int and seat == self.turn and card.__class__ is Card
                     and legal >> card & 1):
                 self.history.append(action)
@@ -423,17 +370,17 @@ class Match(TrickState):
               and not action.stock):  # type: ignore[union-attr]
             masks = action.hand_masks(_HAND_SIZES)  # type: ignore[union-attr]  # raises if malformed
             self.history.append(action)
-            self._deal(masks)
+            self._deal_hands(masks)
             return
-        self.verify(action)
+        super().apply(action)
+
+    def _deal(self, deal: Deal) -> None:
+        self._deal_hands(deal.hand_masks(_HAND_SIZES))
+
+    def _apply_contract(self, action: Action) -> None:
         kind = action.kind
-        self.history.append(action)
-        if kind == "play":
-            self._play(action.seat, action.card)  # type: ignore[union-attr]
-        elif kind == "call":
+        if kind == "call":
             self._call(action)  # type: ignore[arg-type]
-        elif kind == "deal":
-            self._deal(action.hand_masks(_HAND_SIZES))  # type: ignore[union-attr]
         elif kind == "look":
             self.looked[action.seat] = True  # type: ignore[union-attr]
         elif kind == "redeal":
@@ -443,7 +390,9 @@ class Match(TrickState):
         elif kind == "choose_dealer":
             self._start_dealing(action.seat)  # type: ignore[union-attr]
         elif kind == "stop":
-            self._finish()
+            winners = self._winners_at_limit()
+            if winners is not None:
+                self._end(winners)
 
     def _start_dealing(self, dealer: int) -> None:
         self.dealer = dealer
@@ -453,29 +402,29 @@ class Match(TrickState):
 
     def _draw(self, action: Draw) -> None:
         ranks = [c % 13 for c in action.cards]
-        target = min(ranks) if self.rules.first_dealer is FirstDealer.DRAW_LOWEST else max(ranks)
+        target = min(ranks) if self.options.first_dealer is FirstDealer.DRAW_LOWEST else max(ranks)
         if len(set(ranks)) == PLAYERS:
             self._start_dealing(ranks.index(target))
         # Ties draw again (catsatcards): the phase stays DRAW until four different ranks are drawn.
 
-    def _deal(self, hands: list[int]) -> None:
+    def _deal_hands(self, hands: list[int]) -> None:
         """Start a deal from the four hands as masks (already checked by :meth:`Deal.hand_masks`)."""
         self.hands = hands
         self.dealt = list(hands)
         self.calls = [None] * PLAYERS
         self.blind = [False] * PLAYERS
-        self.looked = [not self.rules.blind_call] * PLAYERS
+        self.looked = [not self.options.blind_call] * PLAYERS
         self.won = [0] * PLAYERS
         self.trick = []
         self.tricks = []
-        self.trump = NO_TRUMP if self.rules.trump is Trump.FIRST_LED else Suit.SPADES
+        self.trump = NO_TRUMP if self.options.trump is Trump.FIRST_LED else Suit.SPADES
         self.caps = [[s * 13 + 12 for s in range(4)] for _ in range(PLAYERS)]
         self.redeal = None
         self._legal = -1
         assert self.dealer is not None
         first = (self.dealer + 1) % PLAYERS
         order = [(first + i) % PLAYERS for i in range(PLAYERS)]
-        rules = self.rules
+        rules = self.options
         for s in order:
             reason = _automatic_redeal(hands[s], rules)
             if reason is not None:
@@ -525,12 +474,12 @@ class Match(TrickState):
             self.turn = (seat + 1) % PLAYERS
             return
         total = sum(c for c in self.calls if c is not None)
-        need = self.rules.min_call_total
+        need = self.options.min_call_total
         if need is not None and total < need:
             self._thrown_in(Words.of(N_("calls total {total}, under the minimum of {need}"),
                                      total=total, need=need), None, ())
             return
-        if self.rules.side_off_declaration:
+        if self.options.side_off_declaration:
             # Voids are declared before the first lead (pagat.com): public from now on.
             for s in range(PLAYERS):
                 for suit in range(4):
@@ -553,7 +502,7 @@ class Match(TrickState):
             # follow_must_beat, follows below the highest card of the suit led while the trick
             # is not trumped (then ``best`` is that card). Otherwise ``infer_play`` would change
             # nothing, so it is not called.
-            if cs != trick[0] // 13 or (cs == bs and card < best and self.rules.follow_must_beat):
+            if cs != trick[0] // 13 or (cs == bs and card < best and self.options.follow_must_beat):
                 self._infer(seat, card)
             if cs == bs:
                 if card > best:
@@ -575,22 +524,15 @@ class Match(TrickState):
         self.turn = _NEXT[seat]
 
     def _end_trick(self) -> None:
-        trick = self.trick
         leader = self.leader
-        winner = (leader + self.win_pos) % PLAYERS
-        self.tricks.append(CompletedTrick(leader, tuple(trick), winner, _TRICK_SEATS[leader]))
-        self.won[winner] += 1
-        self.trick = []
-        self.turn = winner
-        self.leader = winner
-        if len(self.tricks) == TRICKS:
-            self._score_deal()
+        assert leader is not None  # set by the lead
+        self._complete_trick(leader, _TRICK_SEATS[leader], (leader + self.win_pos) % PLAYERS)
 
     def _lead_tells(self, suit: int) -> bool:
         """Whether leading ``suit`` tells anything: only a spade led to trick 1 when spade leads
         are forbidden there (the leader holds nothing else)."""
         return (suit == 0 and not self.tricks
-                and self.rules.spade_lead_first_trick is SpadeLead.FORBIDDEN)
+                and self.options.spade_lead_first_trick is SpadeLead.FORBIDDEN)
 
     def _infer(self, seat: int, card: int) -> None:
         """Record what this play tells every seat about ``seat``'s remaining cards.
@@ -600,51 +542,45 @@ class Match(TrickState):
         lives in :mod:`callbreak.core.inference` so that the tournament protocol shares it.
         """
         # Called before ``card`` joins the trick (and, for a lead, before first_led sets trump).
-        infer_play(self.caps[seat], self.trick, card, self.trump, self.rules, not self.tricks)
+        infer_play(self.caps[seat], self.trick, card, self.trump, self.options, not self.tricks)
 
-    def _score_deal(self) -> None:
-        rules = self.rules
+    def _score_deal(self) -> tuple[tuple[int, ...], None]:
+        rules = self.options
         calls = tuple(c if c is not None else 0 for c in self.calls)
-        won = tuple(self.won)
+        won = self.won
         if rules.partnership:
             team_points = [
                 deal_points(calls[t] + calls[t + 2], won[t] + won[t + 2], rules) for t in (0, 1)]
-            points = tuple(team_points[s % 2] for s in range(PLAYERS))
-        else:
-            points = tuple(deal_points(calls[s], won[s], rules, blind=self.blind[s])
-                           for s in range(PLAYERS))
-        assert self.dealer is not None
-        result = DealResult(self.deal_number, self.dealer, calls, tuple(self.blind), won, points,
-                            bool(self.tiebreak_seats))
-        self.results.append(result)
-        for s in range(PLAYERS):
-            self.totals[s] += points[s]
-        step = 1 if rules.dealer_rotation is Rotation.RIGHT else -1
-        self.dealer = (self.dealer + step) % PLAYERS
-        self.phase = Phase.DEAL
-        self.turn = CHANCE
-        if self.tiebreak_seats:
-            self._end(leaders(points, self.tiebreak_seats))
-        elif rules.deals is not None and len(self.results) >= rules.deals:
-            self._finish()
+            return tuple(team_points[s % 2] for s in range(PLAYERS)), None
+        return tuple(deal_points(calls[s], won[s], rules, blind=self.blind[s])
+                     for s in range(PLAYERS)), None
 
-    def _finish(self) -> None:
+    def _deal_result(self, points: tuple[int, ...], note: object) -> DealResult:
+        assert self.dealer is not None
+        return DealResult(number=self.deal_number, dealer=self.dealer, won=tuple(self.won),
+                          points=points, trump=Suit(self.trump),
+                          calls=tuple(c if c is not None else 0 for c in self.calls),
+                          blind=tuple(self.blind), tiebreak=bool(self.tiebreak_seats))
+
+    def _winners_after_deal(self, points: Sequence[int]) -> tuple[int, ...] | None:
+        """A tie-break deal is won by the best of it among the tied seats."""
+        return leaders(points, self.tiebreak_seats) if self.tiebreak_seats else None
+
+    def _winners_at_limit(self) -> tuple[int, ...] | None:
+        """The best totals win; tied players (not one partnership) play one more deal among
+        themselves under the Nepali house rules' tie-break, else they share the win."""
         top = leaders(self.totals)
-        tied_players = len(top) > 1 and not (self.rules.partnership and len(top) == 2)
-        if tied_players and self.rules.tie_break is TieBreak.EXTRA_DEAL:
-            self.tiebreak_seats = top  # one extra deal among the tied players (Nepali house rules)
-            self.phase = Phase.DEAL
-            self.turn = CHANCE
-            return
-        self._end(top)
+        tied_players = len(top) > 1 and not (self.options.partnership and len(top) == 2)
+        if tied_players and self.options.tie_break is TieBreak.EXTRA_DEAL:
+            self.tiebreak_seats = top
+            return None
+        return top
 
     def _end(self, winners: tuple[int, ...]) -> None:
-        self.winners = winners
-        self.phase = Phase.OVER
-        self.turn = CHANCE
-        if self.rules.stakes is not None:
-            self.chips = settle_stakes(winners, PLAYERS, self.rules.stakes.stake,
-                                       self.rules.stakes.commission)
+        super()._end(winners)
+        stakes = self.options.stakes
+        if stakes is not None:
+            self.chips = settle_stakes(winners, PLAYERS, stakes.stake, stakes.commission)
 
     # --- views and copies --------------------------------------------------------------
 
@@ -655,7 +591,7 @@ class Match(TrickState):
         hidden_hand = seat is None or not self.looked[seat]
         return SeatView(
             seat=seat,
-            rules=self.rules,
+            rules=self.options,
             players=PLAYERS,
             phase=self.phase,
             deal_number=self.deal_number,
@@ -687,11 +623,11 @@ class Match(TrickState):
             "finished": self.is_over,
             "deals": [
                 {"number": r.number, "dealer": r.dealer, "calls": list(r.calls),
-                 "blind": list(r.blind), "won": list(r.won), "points": [p / 10 for p in r.points],
-                 "tiebreak": r.tiebreak}
+                 "blind": list(r.blind), "won": list(r.won),
+                 "points": [points_value(p) for p in r.points], "tiebreak": r.tiebreak}
                 for r in self.results
             ],
-            "totals": [t / 10 for t in self.totals],
+            "totals": [points_value(t) for t in self.totals],
             "scores": list(self.scores),
             "winners": list(self.winners),
             "chips": list(self.chips) if self.chips is not None else None,
@@ -699,43 +635,9 @@ class Match(TrickState):
 
     def clone(self) -> Match:
         """An independent copy (for search and for what-if checks)."""
-        m = type(self).__new__(type(self))  # a registered subclass stays itself
-        m.rules = self.rules
-        m.phase = self.phase
-        m.dealer = self.dealer
-        m.turn = self.turn
-        m.hands = list(self.hands)
-        m.dealt = list(self.dealt)
-        m.looked = list(self.looked)
-        m.calls = list(self.calls)
-        m.blind = list(self.blind)
-        m.claims = list(self.claims)
-        m.won = list(self.won)
-        m.trump = self.trump
-        m.leader = self.leader
-        m.trick = list(self.trick)
-        m.win_pos = self.win_pos
-        m.tricks = list(self.tricks)
+        m = super().clone()
         m.caps = [list(c) for c in self.caps]
-        m.results = list(self.results)
-        m.totals = list(self.totals)
-        m.tiebreak_seats = self.tiebreak_seats
-        m.winners = self.winners
-        m.chips = self.chips
-        m.history = list(self.history)
-        m.redeal = self.redeal
-        m._legal = self._legal
-        m._first_dealer = self._first_dealer
         return m
-
-    def snapshot(self) -> tuple[object, ...]:
-        """A comparable value of the whole state (used to check replays and refusals)."""
-        return (self.phase, self.dealer, self.turn, tuple(self.hands), tuple(self.dealt),
-                tuple(self.looked), tuple(self.calls), tuple(self.blind), tuple(self.claims),
-                tuple(self.won), self.trump, self.leader, tuple(self.trick), self.win_pos,
-                tuple(self.tricks), tuple(tuple(c) for c in self.caps), tuple(self.results),
-                tuple(self.totals), self.tiebreak_seats, self.winners, self.chips,
-                tuple(self.history), self.redeal)
 
 
 def _weak(hand: int) -> bool:

@@ -47,6 +47,11 @@ class Options:
         raise NotImplementedError
 
     @property
+    def dealer_step(self) -> int:
+        """Which way the deal passes: +1 to the next seat in the direction of play, -1 against."""
+        return 1
+
+    @property
     def partnership(self) -> bool:
         """Whether seats across the table play as pairs (none but Call Break's option does)."""
         return False

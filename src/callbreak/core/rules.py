@@ -172,6 +172,11 @@ class Rules(Options):
         protocol's name for :attr:`deals`."""
         return self.deals
 
+    @property
+    def dealer_step(self) -> int:
+        """To the right is the way Call Break is played: the next seat."""
+        return 1 if self.dealer_rotation is Rotation.RIGHT else -1
+
     def with_deal_limit(self, deals: int) -> Rules:
         return self.replace(deals=deals)
 

@@ -14,39 +14,8 @@ from callbreak.core.actions import Action
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
 from callbreak.core.game import CompletedTrick, Phase, TrickView
 from callbreak.core.rules import Rules, Trump
-from callbreak.core.scoring import format_points
+from callbreak.core.scoring import DealResult
 from callbreak.core.words import Words
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    number: int  # 1-based; the tie-break deal, if any, comes after the last regular deal
-    dealer: int
-    calls: tuple[int, ...]
-    blind: tuple[bool, ...]
-    won: tuple[int, ...]
-    points: tuple[int, ...]  # tenths of a point; partners share their pair's points
-    tiebreak: bool = False
-
-    @property
-    def note(self) -> str:
-        """What the deal's end settled, beyond its points (the protocol's; Call Break: none)."""
-        return ""
-
-    @property
-    def words(self) -> Words | None:
-        """The note as a message id and values (Call Break: none)."""
-        return None
-
-    @property
-    def shown_points(self) -> tuple[str, ...]:
-        """Each seat's points as people read them (``3.1``: they are kept in tenths)."""
-        return tuple(format_points(p) for p in self.points)
-
-    def seat_summary(self, seat: int) -> str:
-        """``seat``'s deal in short: tricks won over its call (``b`` blind), then its points."""
-        blind = "b" if self.blind[seat] else ""
-        return f"{self.won[seat]}/{self.calls[seat]}{blind} {self.shown_points[seat]}"
 
 
 @dataclass(frozen=True, slots=True)

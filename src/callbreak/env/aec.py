@@ -167,7 +167,7 @@ class CardGameEnv(AECEnv):  # type: ignore[misc]
         results = game.results
         sign = -1.0 if self.info.low_wins else 1.0
         if self.reward_mode == "deal":
-            scale = 1.0 / game.POINT_UNITS  # a result's points in points (Call Break keeps tenths)
+            scale = 0.1  # a result's points are tenths of a point
             for r in results[self._scored:]:
                 for s, p in enumerate(r.points):
                     self.rewards[self.possible_agents[s]] += sign * p * scale

@@ -275,7 +275,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
             for r in engine.results[self.horizon - 1:self.horizon]:
                 for s in range(n):
                     pts[s] += r.points[s]
-            scores = [p / engine.POINT_UNITS for p in pts]  # in points (Call Break keeps tenths)
+            scores = [p / 10 for p in pts]  # in points (every game keeps tenths)
         else:
             scores = [float(s) - float(b) for s, b in zip(engine.scores, self.cg.start_scores, strict=True)]
         sign = -1.0 if self.cg.info.low_wins else 1.0

@@ -1,11 +1,12 @@
-"""The shared machinery of the related games: state shape, trick play, views, copies.
+"""The related games' contracts: auctions, naming trump, sitting a deal out, the upcard and stock.
 
-Every related game of the catsatcards rules is a :class:`TrickGame` with the same shape as
-:class:`callbreak.core.match.Match`: ``phase``, ``to_act`` (a seat, :data:`CHANCE` for a chance step,
-None when over), ``legal_actions()``, ``verify()`` (raises a specific
-:class:`~callbreak.core.errors.IllegalActionError`), ``is_legal()``, ``apply()`` (verifies first, so
-a refused action changes nothing), ``view(seat)``, ``is_over``, ``winners``, ``scores``,
-``history``, ``clone()`` and ``snapshot()``.
+Every related game of the catsatcards rules is a :class:`ContractGame`: a
+:class:`~callbreak.core.trick_game.TrickGame`, the one engine Call Break's
+:class:`~callbreak.core.match.Match` is too, whose contract phases are bids and passes, naming
+trump, joining or sitting out a deal, exchanging with the stock and the bidder's settlement. This
+module adds what those contracts keep (who is still in the game, who plays this deal, the bids,
+the declarer and contract, an upcard, a stock and discards) and the trick play of games where
+not every seat plays every deal; each game supplies its own contract and scoring.
 
 Seats are numbered in the direction of play: seat ``s + 1`` (mod players) always plays after seat
 ``s``. For the clockwise games (Snarples, Donut, Horsethief) that is the player on the left; for
@@ -35,7 +36,6 @@ from callbreak.core.actions import (
     Join,
     NameTrump,
     Pass,
-    Play,
     Settle,
 )
 from callbreak.core.cards import DECK, FULL_DECK, SUIT_MASKS, Card, Suit, cards_of
@@ -44,56 +44,20 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
-from callbreak.core.game import CompletedTrick, Phase, TrickState, TrickView
+from callbreak.core.game import CompletedTrick, Phase, TrickView
 from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.options import Options
 from callbreak.core.rules import Rules, VoidRule
 from callbreak.core.sampling import SamplingError
-from callbreak.core.tricks import (
-    NO_TRUMP,
-    biggest_card,
-    check_play,
-    follow_suit_mask,
-    trick_winner,
-)
+from callbreak.core.scoring import DealResult, points_value
+from callbreak.core.trick_game import TrickGame
+from callbreak.core.tricks import NO_TRUMP, trick_winner
 from callbreak.core.words import Words
 
 
 class DealerRotation(str, Enum):
     WITH_PLAY = "with_play"  # the next dealer is the next seat in the direction of play
     AGAINST_PLAY = "against_play"
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """One hand's outcome; ``points`` are added to the scores (negative in the race-down games
-    means progress)."""
-
-    number: int
-    dealer: int
-    declarer: int | None
-    contract: int | None
-    trump: Suit | None
-    active: tuple[bool, ...]
-    won: tuple[int, ...]
-    points: tuple[int, ...]
-    note: str = ""  # the English, as records keep it; ``words`` is the same for every language
-    words: Words | None = None
-
-    @property
-    def tiebreak(self) -> bool:
-        """Whether this was a deal played to break a tie (never, in the related games)."""
-        return False
-
-    @property
-    def shown_points(self) -> tuple[str, ...]:
-        """Each seat's points as people read them (whole points, signed)."""
-        return tuple(f"{p:+d}" for p in self.points)
-
-    def seat_summary(self, seat: int) -> str:
-        """``seat``'s hand in short: its points and tricks won, "-" for a seat that sat out."""
-        shown = self.shown_points[seat]
-        return f"{shown} ({self.won[seat]})" if self.active[seat] else f"{shown} -"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,9 +78,13 @@ class GameOptions(Options):
     def with_deal_limit(self, deals: int) -> Self:
         return dataclasses.replace(self, max_hands=deals)
 
+    @property
+    def dealer_step(self) -> int:
+        return 1 if self.dealer_rotation is DealerRotation.WITH_PLAY else -1
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GameView(TrickView):
+class ContractView(TrickView):
     """Everything ``seat`` may know about a game, and nothing more (``seat`` None: a spectator).
 
     Built by allow-list from the state; holds only tuples and frozen values, never a reference
@@ -128,7 +96,7 @@ class GameView(TrickView):
     seat: int | None
     players: int
     phase: Phase
-    hand_number: int  # 1-based number of the current (or next) hand
+    deal_number: int  # the current (or next) deal, from 1
     dealer: int
     to_act: int | None
     hand: tuple[Card, ...] | None  # None for spectators
@@ -150,8 +118,8 @@ class GameView(TrickView):
     trick_seats: tuple[int, ...]
     tricks: tuple[CompletedTrick, ...]
     won: tuple[int, ...]
-    scores: tuple[int, ...]
-    results: tuple[HandResult, ...]
+    totals: tuple[int, ...]  # tenths of a point
+    results: tuple[DealResult, ...]
     streak: tuple[int, ...]  # Snarples: hands in a row each seat has sat out
     exchanged: tuple[int | None, ...]  # Horsethief: cards each seat exchanged, None if not yet
     stock_size: int
@@ -163,18 +131,18 @@ class GameView(TrickView):
 
     # What a client may be sent of this view, by name (see TrickView).
     PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = (
-        "game", "players", "options", "phase", "hand_number", "dealer", "to_act", "hand_sizes",
+        "game", "players", "options", "phase", "deal_number", "dealer", "to_act", "hand_sizes",
         "in_game", "active", "joined", "bids", "passed", "declarer", "contract", "trump",
         "low_high", "trump_broken", "upcard", "may_sit_out", "leader", "trick", "trick_seats",
-        "tricks", "won", "scores", "results", "streak", "exchanged", "stock_size", "notice",
+        "tricks", "won", "totals", "scores", "results", "streak", "exchanged", "stock_size", "notice",
         "notice_words", "winners",
     )
     PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "hand", "discards", "legal")
 
     @property
-    def deal_number(self) -> int:
-        """The protocol's name for :attr:`hand_number`."""
-        return self.hand_number
+    def scores(self) -> tuple[float, ...]:
+        """The totals in points."""
+        return tuple(t / 10 for t in self.totals)
 
     @property
     def tiebreak_seats(self) -> tuple[int, ...]:
@@ -260,21 +228,15 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
 }
 
 
-class TrickGame(TrickState):
+class ContractGame(TrickGame):
     """Base of the related games. Subclasses supply the contract phases and the scoring."""
 
-    NAME: ClassVar[str] = ""
-    TITLE: ClassVar[str] = ""
-    DESCRIPTION: ClassVar[str] = ""
-    MIN_PLAYERS: ClassVar[int] = 4
-    MAX_PLAYERS: ClassVar[int] = 4
-    CARDS_EACH: ClassVar[int] = 13
-    START_SCORE: ClassVar[int] = 0
+    START_SCORE: ClassVar[int] = 0  # in points
     LOW_WINS: ClassVar[bool] = False  # race-down games: a lower score is better
-    POINT_UNITS: ClassVar[int] = 1  # a hand's points are whole points
     UPCARD_IN_HAND: ClassVar[bool] = False  # the upcard is the dealer's until played (Donut)
-    STOPPABLE: ClassVar[bool] = False  # a game without a hand limit plays to its natural end
     OPTIONS: ClassVar[type[GameOptions]] = GameOptions
+    LEAD_REFUSAL: ClassVar[str] = "may not be led now (trump not yet broken)"
+    options: GameOptions
     # The play obligations in the core's terms (used to read what a play reveals): follow suit,
     # void: any card. Batak overrides both.
     PLAY_RULES: ClassVar[Rules] = Rules(follow_must_beat=False, void_rule=VoidRule.FREE)
@@ -282,9 +244,9 @@ class TrickGame(TrickState):
 
     # State that every seat may see; copied into views and back by :meth:`from_view`.
     _PUBLIC: ClassVar[tuple[str, ...]] = (
-        "phase", "dealer", "turn", "hand_number", "upcard", "in_game", "active", "joined", "bids",
+        "phase", "dealer", "turn", "deal_number", "upcard", "in_game", "active", "joined", "bids",
         "passed", "declarer", "contract", "trump", "low_high", "trump_broken", "may_sit_out",
-        "leader", "trick", "trick_seats", "tricks", "won", "scores", "results", "streak",
+        "leader", "trick", "trick_seats", "tricks", "won", "totals", "results", "streak",
         "exchanged", "notice", "notice_words", "winners",
     )
 
@@ -295,45 +257,31 @@ class TrickGame(TrickState):
         n = self.MIN_PLAYERS if players is None and self.MIN_PLAYERS == self.MAX_PLAYERS else players
         if n is None:
             n = 4
-        if isinstance(n, bool) or not isinstance(n, int) or not self.MIN_PLAYERS <= n <= self.MAX_PLAYERS:
-            raise RulesError(f"{self.TITLE} is for {self.MIN_PLAYERS}-{self.MAX_PLAYERS} players, "
-                             f"not {n!r}")
         if options is None:
             options = self.OPTIONS.build(option_values)
         elif option_values:
             options = self.OPTIONS.build({**options.to_dict(), **option_values})
-        if not isinstance(options, self.OPTIONS):
-            raise RulesError(f"{self.TITLE} takes {self.OPTIONS.__name__}, not {type(options).__name__}")
-        self.players = n
-        self.options = options
+        super().__init__(n, options)
         self._check_options()
-        if not 0 <= options.first_dealer < n:
-            raise RulesError(f"first_dealer must be a seat 0..{n - 1}, got {options.first_dealer}")
-        if options.max_hands is not None and options.max_hands < 1:
-            raise RulesError(f"max_hands must be at least 1, got {options.max_hands}")
-        self.phase = Phase.DEAL
-        self.dealer = options.first_dealer
-        self.turn = CHANCE
-        self.hand_number = 1
-        self.hands = [0] * n
-        self.dealt = [0] * n
+        if not 0 <= self.options.first_dealer < n:
+            raise RulesError(f"first_dealer must be a seat 0..{n - 1}, got {self.options.first_dealer}")
+        if self.options.max_hands is not None and self.options.max_hands < 1:
+            raise RulesError(f"max_hands must be at least 1, got {self.options.max_hands}")
+        self.dealer: int = self.options.first_dealer
         self.stock: list[Card] = []
         self.discards = [0] * n
         self.upcard: Card | None = None
         self.in_game = [True] * n
-        self.scores = [self.START_SCORE] * n
-        self.results: list[HandResult] = []
+        self.totals = [self.START_SCORE * 10] * n
         self.streak = [0] * n
-        self.winners: tuple[int, ...] = ()
-        self.history: list[Action] = []
         self.notice = ""
         self.notice_words: Words | None = None
-        self._reset_hand()
+        self._reset_deal()
 
     def _check_options(self) -> None:
         """Refuse option combinations that make no sense (subclasses extend)."""
 
-    def _reset_hand(self) -> None:
+    def _reset_deal(self) -> None:
         n = self.players
         self.active = [False] * n
         self.joined: list[bool | None] = [None] * n
@@ -345,10 +293,10 @@ class TrickGame(TrickState):
         self.low_high = False
         self.trump_broken = False
         self.may_sit_out = False
-        self.leader: int | None = None
-        self.trick: list[Card] = []
+        self.leader = None
+        self.trick = []
         self.trick_seats: list[int] = []
-        self.tricks: list[CompletedTrick] = []
+        self.tricks = []
         self.won = [0] * n
         self.exchanged: list[int | None] = [None] * n
         self.discards = [0] * n
@@ -372,11 +320,11 @@ class TrickGame(TrickState):
         """Its hand, its own discards, the upcard."""
         return self.hands[seat], self.discards[seat], self.upcard
 
-    def possible_cards(self, view: GameView) -> list[int]:
+    def possible_cards(self, view: ContractView) -> list[int]:
         return [FULL_DECK & ~a for a in self.shown_absent(view)]
 
     @classmethod
-    def sample_deal(cls, view: GameView, rng: random.Random) -> TrickGame:
+    def sample_deal(cls, view: ContractView, rng: random.Random) -> ContractGame:
         """:meth:`from_view` with the hidden cards drawn by :meth:`sample_hidden`."""
         hands, stock = cls.sample_hidden(view, rng)
         return cls.from_view(view, hands, stock)
@@ -395,34 +343,19 @@ class TrickGame(TrickState):
         raise IllegalActionError("no seat is left to act")  # pragma: no cover
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every action ``seat`` (default: the seat to act) may take now; chance steps are not
-        listed (any well-formed deal is legal)."""
-        if seat is None:
-            seat = self.turn
-        if self.phase in (Phase.OVER, Phase.DEAL) or seat != self.turn or seat == CHANCE:
+        """As every trick game's (:meth:`TrickGame.legal_actions`): only the seat to act has a
+        choice, none while the cards are dealt."""
+        if self.phase is Phase.DEAL or (seat is not None and seat != self.turn):
             return []
-        if self.phase is Phase.PLAY:
-            return [Play(seat, c) for c in cards_of(self.play_mask())]
-        return self._contract_actions(seat)
+        return super().legal_actions(seat)
 
-    def _contract_actions(self, seat: int) -> list[Action]:
-        raise NotImplementedError
+    def hand_sizes(self) -> list[int]:
+        """A seat out of the game is dealt nothing."""
+        return [self.CARDS_EACH if i else 0 for i in self.in_game]
 
-    def play_mask(self) -> int:
-        """Mask of the cards the seat to act may play (0 outside the play phase)."""
-        if self.phase is not Phase.PLAY:
-            return 0
-        return self._play_mask(self.hands[self.turn])
-
-    def _play_mask(self, hand: int) -> int:
-        """Follow suit; void: any card (Snarples, Donut, Horsethief)."""
-        return follow_suit_mask(hand, self.trick[0]) if self.trick else hand
-
-    def default_action(self) -> Action:
-        """What a turn timer does for the seat to act: the biggest legal card, else the first
-        listed choice (a pass, playing the hand, no exchange, the longest suit as trump)."""
-        if self.phase is Phase.PLAY:
-            return Play(self.turn, biggest_card(self.play_mask(), self.trump))
+    def _default_contract(self) -> Action:
+        """The first listed choice (a pass, playing the hand, no exchange), or the longest suit
+        as trump."""
         legal = self.legal_actions()
         if not legal:
             raise WrongPhaseError(f"no seat is to act in the {self.phase.value} phase")
@@ -434,83 +367,43 @@ class TrickGame(TrickState):
     # --- verifying -----------------------------------------------------------------------
 
     def verify(self, action: Action) -> None:
-        """Raise a specific :class:`IllegalActionError` if ``action`` may not be applied now."""
-        phase = self.phase
-        if phase is Phase.OVER:
-            raise WrongPhaseError("the game is over")
-        if isinstance(action, Deal):
-            if phase is not Phase.DEAL:
-                raise WrongPhaseError(f"cannot deal in the {phase.value} phase")
-            self._check_deal(action)
-            return
-        if phase is Phase.DEAL:
+        """As every trick game's; nothing but the deal while the cards are to be dealt."""
+        if self.phase is Phase.DEAL and not isinstance(action, Deal):
             raise WrongPhaseError("the cards must be dealt first")
-        if isinstance(action, Play):
-            if phase is not Phase.PLAY:
-                raise WrongPhaseError(f"cannot play a card in the {phase.value} phase")
-            check_play(action.seat, action.card, turn=self.turn, hands=self.hands,
-                       legal=self.play_mask(), trick=self.trick,
-                       lead_rule="may not be led now (trump not yet broken)")
-            return
+        super().verify(action)
+
+    def _verify_contract(self, action: Action) -> None:
+        """The right kind of action for the phase, from the seat to act; then the game's rules
+        for it (:meth:`_verify_bid`)."""
         if not isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle)):
             kind = getattr(action, "kind", None)
             raise IllegalActionError(f"{self.TITLE} has no {kind!r} action" if isinstance(kind, str)
                                      else f"unknown action {action!r}")
         self.check_seat(action.seat)
-        if not isinstance(action, _PHASE_ACTIONS.get(phase, ())):
+        if not isinstance(action, _PHASE_ACTIONS.get(self.phase, ())):
             raise self.wrong_phase(action)
         self.check_turn(action.seat)
-        self._verify_contract(action)
+        self._verify_bid(action)
 
-    def _verify_contract(self, action: Action) -> None:
+    def _verify_bid(self, action: Action) -> None:
         raise NotImplementedError
 
     def wrong_phase(self, action: Action) -> WrongPhaseError:
         return WrongPhaseError(f"a {action.kind} action is not taken in the {self.phase.value} "
                                f"phase of {self.TITLE}")
 
-    def _check_deal(self, deal: Deal) -> None:
-        dealt = 0
-        for mask in deal.hand_masks([self.CARDS_EACH if i else 0 for i in self.in_game]):
-            dealt |= mask
-        self._check_deal_extras(deal, dealt)
-        for c in deal.stock or ():
-            if not isinstance(c, Card):
-                raise IllegalActionError(f"the stock holds something that is not a card: {c!r}")
-            if dealt >> c & 1:
-                raise IllegalActionError(f"{c} is dealt twice")
-            dealt |= 1 << c
-
-    def _check_deal_extras(self, deal: Deal, dealt: int) -> None:
-        if deal.upcard is not None or deal.stock:
-            raise IllegalActionError(f"{self.TITLE} has no upcard and no stock")
-
     # --- applying ------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Verify ``action`` and apply it. A refused action changes nothing."""
-        self.verify(action)
-        self.history.append(action)
-        if isinstance(action, Deal):
-            self._deal(action)
-        elif isinstance(action, Play):
-            self._play(action.seat, action.card)
-        else:
-            self._apply_contract(action)
-
-    def _apply_contract(self, action: Action) -> None:
-        raise NotImplementedError
-
     def _deal(self, deal: Deal) -> None:
-        self._reset_hand()
+        self._reset_deal()
         self.say(None)
         self.hands = [sum(1 << c for c in h) for h in deal.hands]
         self.dealt = list(self.hands)
         self.upcard = deal.upcard
         self.stock = list(deal.stock)
-        self._begin_hand()
+        self._begin_deal()
 
-    def _begin_hand(self) -> None:
+    def _begin_deal(self) -> None:
         raise NotImplementedError
 
     def say(self, words: Words | str | None) -> None:
@@ -545,63 +438,42 @@ class TrickGame(TrickState):
         if len(self.trick) < sum(self.active):
             self.turn = self.next_seat(seat, self.active)
             return
-        win = trick_winner(self.trick, self.trump, self.low_high)
-        winner = self.trick_seats[win]
-        self.tricks.append(CompletedTrick(self.trick_seats[0], tuple(self.trick), winner,
-                                          tuple(self.trick_seats)))
-        self.won[winner] += 1
-        self.trick = []
+        seats = tuple(self.trick_seats)
+        winner = seats[trick_winner(self.trick, self.trump, self.low_high)]
         self.trick_seats = []
-        self.turn = winner
-        self.leader = winner
-        if len(self.tricks) == self.CARDS_EACH:
-            points, note = self._score_hand()
-            self.finish_hand(points, note)
+        self._complete_trick(seats[0], seats, winner)
 
-    def _score_hand(self) -> tuple[list[int], Words | str | None]:
-        raise NotImplementedError
+    def _deal_result(self, points: tuple[int, ...], note: Words | str | None) -> DealResult:
+        assert self.dealer is not None
+        return DealResult(
+            number=self.deal_number, dealer=self.dealer, won=tuple(self.won), points=points,
+            trump=Suit(self.trump) if self.trump >= 0 else None, declarer=self.declarer,
+            contract=self.contract, active=tuple(self.active),
+            note=note if isinstance(note, str) else note.english if note is not None else "",
+            words=note if isinstance(note, Words) else None)
 
-    def finish_hand(self, points: Sequence[int], note: Words | str | None = None) -> None:
-        """Record the hand, add its points, and end the game or move to the next deal (``note``:
-        what the hand's end settled, as for :meth:`say`)."""
-        english = note if isinstance(note, str) else note.english if note is not None else ""
-        self.results.append(HandResult(
-            self.hand_number, self.dealer, self.declarer, self.contract,
-            Suit(self.trump) if self.trump >= 0 else None, tuple(self.active), tuple(self.won),
-            tuple(points), english, note if isinstance(note, Words) else None))
-        for s in range(self.players):
-            self.scores[s] += points[s]
+    def _after_deal(self, note: Words | str | None) -> None:
         self.say(note)
         self.hands = [0] * self.players
         self.leader = None
-        winners = self._winners_after_hand()
-        limit = self.options.max_hands
-        if winners is None and limit is not None and len(self.results) >= limit:
-            winners = self.best_seats(self.seats_in_game)
-        if winners is not None:
-            self.winners = winners
-            self.phase = Phase.OVER
-            self.turn = CHANCE
-            return
-        self.hand_number += 1
-        step = 1 if self.options.dealer_rotation is DealerRotation.WITH_PLAY else -1
-        d = self.dealer
+
+    def _next_dealer(self, dealer: int) -> int:
+        """The next seat still in the game, the way the deal passes."""
+        step = self.options.dealer_step
         for _ in range(self.players):
-            d = (d + step) % self.players
-            if self.in_game[d]:
+            dealer = (dealer + step) % self.players
+            if self.in_game[dealer]:
                 break
-        self.dealer = d
-        self.phase = Phase.DEAL
-        self.turn = CHANCE
+        return dealer
 
-    def _winners_after_hand(self) -> tuple[int, ...] | None:
-        raise NotImplementedError
+    def _winners_at_limit(self) -> tuple[int, ...]:
+        return self.best_seats(self.seats_in_game)
 
-    def best_seats(self, seats: Sequence[int]) -> tuple[int, ...]:
+    def best_seats(self, seats: Sequence[int] | range) -> tuple[int, ...]:
         """The seats with the best score among ``seats`` (lowest in race-down games)."""
         pick = min if self.LOW_WINS else max
-        best = pick(self.scores[s] for s in seats)
-        return tuple(s for s in seats if self.scores[s] == best)
+        best = pick(self.totals[s] for s in seats)
+        return tuple(s for s in seats if self.totals[s] == best)
 
     # --- chance helpers ------------------------------------------------------------------
 
@@ -624,13 +496,13 @@ class TrickGame(TrickState):
 
     # --- views and copies ----------------------------------------------------------------
 
-    def view(self, seat: int | None) -> GameView:
+    def view(self, seat: int | None) -> ContractView:
         """What ``seat`` may know (``None``: a spectator). Built by allow-list, shares nothing."""
         if seat is not None:
             self.check_seat(seat)
-        return GameView(
+        return ContractView(
             game=self.NAME, options=self.options, seat=seat, players=self.players,
-            phase=self.phase, hand_number=self.hand_number, dealer=self.dealer,
+            phase=self.phase, deal_number=self.deal_number, dealer=self.dealer,
             to_act=self.to_act,
             hand=None if seat is None else cards_of(self.hands[seat]),
             hand_sizes=tuple(h.bit_count() for h in self.hands),
@@ -640,7 +512,7 @@ class TrickGame(TrickState):
             low_high=self.low_high, trump_broken=self.trump_broken, upcard=self.upcard,
             may_sit_out=self.may_sit_out, leader=self.leader, trick=tuple(self.trick),
             trick_seats=tuple(self.trick_seats), tricks=tuple(self.tricks), won=tuple(self.won),
-            scores=tuple(self.scores), results=tuple(self.results), streak=tuple(self.streak),
+            totals=tuple(self.totals), results=tuple(self.results), streak=tuple(self.streak),
             exchanged=tuple(self.exchanged), stock_size=len(self.stock),
             discards=() if seat is None else cards_of(self.discards[seat]),
             notice=self.notice, notice_words=self.notice_words, winners=self.winners,
@@ -648,7 +520,7 @@ class TrickGame(TrickState):
         )
 
     @classmethod
-    def from_view(cls, view: GameView, hands: Sequence[int], stock: Sequence[Card] = ()) -> TrickGame:
+    def from_view(cls, view: ContractView, hands: Sequence[int], stock: Sequence[Card] = ()) -> ContractGame:
         """A game consistent with ``view`` in which the hidden cards are ``hands`` and ``stock``
         (for search bots that sample what they cannot see). Its history is empty."""
         g = cls.__new__(cls)
@@ -672,7 +544,7 @@ class TrickGame(TrickState):
         return g
 
     @classmethod
-    def shown_absent(cls, view: GameView) -> list[int]:
+    def shown_absent(cls, view: ContractView) -> list[int]:
         """Per seat, the mask of cards the play so far this hand shows it cannot hold: suits it
         failed to follow and, where the rules oblige, higher cards it did not play (Batak: must
         beat, must trump and overtrump; a trump led before trump was broken means only trumps).
@@ -700,7 +572,7 @@ class TrickGame(TrickState):
         return out
 
     @classmethod
-    def sample_hidden(cls, view: GameView, rng: random.Random, tries: int = 30,
+    def sample_hidden(cls, view: ContractView, rng: random.Random, tries: int = 30,
                       reveal: bool = True) -> tuple[list[int], list[Card]]:
         """Hands for every seat (card masks) and a stock, consistent with what ``view.seat``
         knows: each seat is dealt the unseen cards its play has not shown it cannot hold (the
@@ -752,7 +624,7 @@ class TrickGame(TrickState):
                 return hands, pool[:view.stock_size]
         raise SamplingError("could not sample hidden cards consistent with the view")  # pragma: no cover
 
-    def _restore_private(self, view: GameView) -> None:
+    def _restore_private(self, view: ContractView) -> None:
         """Subclasses with private bookkeeping rebuild it from the view here."""
 
     def result_json(self) -> dict[str, Any]:
@@ -761,20 +633,9 @@ class TrickGame(TrickState):
             "finished": self.is_over,
             "hands": [{"number": r.number, "dealer": r.dealer, "declarer": r.declarer,
                        "contract": r.contract, "trump": r.trump.letter if r.trump is not None else None,
-                       "active": list(r.active), "won": list(r.won), "points": list(r.points),
-                       "note": r.note} for r in self.results],
-            "scores": list(self.scores),
+                       "active": list(r.active), "won": list(r.won),
+                       "points": [points_value(p) for p in r.points], "note": r.note}
+                      for r in self.results],
+            "scores": [points_value(t) for t in self.totals],
             "winners": list(self.winners),
         }
-
-    def clone(self) -> TrickGame:
-        """An independent copy (for search and what-if checks)."""
-        g = self.__class__.__new__(self.__class__)
-        for name, value in self.__dict__.items():
-            setattr(g, name, list(value) if isinstance(value, list) else value)
-        return g
-
-    def snapshot(self) -> tuple[object, ...]:
-        """A comparable value of the whole state (to check replays and refusals)."""
-        return tuple((k, tuple(v) if isinstance(v, list) else v)
-                     for k, v in sorted(self.__dict__.items()))

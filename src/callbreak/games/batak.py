@@ -34,6 +34,7 @@ at least the call scores +call, else -call.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -42,9 +43,10 @@ from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
 from callbreak.core.game import Phase
 from callbreak.core.rules import Rules, VoidRule
+from callbreak.core.scoring import tenths
 from callbreak.core.tricks import lead_mask_unbroken, legal_mask
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, TrickGame
+from callbreak.games.base import ContractGame, GameOptions
 from callbreak.games.registry import register_game, trick_game
 
 # The core's Call Break option set that expresses Batak's play obligations.
@@ -85,7 +87,7 @@ class KozMacaOptions(GameOptions):
     first_lead: FirstLead = FirstLead.RIGHT_OF_DEALER
 
 
-class _Batak(TrickGame):
+class _Batak(ContractGame):
     """What both Batak variants share: the deal, the play obligations and the ten-hand end."""
 
     MIN_PLAYERS = MAX_PLAYERS = 4
@@ -102,7 +104,7 @@ class _Batak(TrickGame):
             return hand if self.trump_broken else lead_mask_unbroken(hand, self.trump)
         return legal_mask(hand, self.trick, self.trump, self.PLAY_RULES, first_trick=False)
 
-    def _winners_after_hand(self) -> tuple[int, ...] | None:
+    def _winners_after_deal(self, points: Sequence[int]) -> tuple[int, ...] | None:
         if len(self.results) >= self.options.deals:  # type: ignore[attr-defined]
             return self.best_seats(range(self.players))
         return None
@@ -122,7 +124,7 @@ class BatakIhaleli(_Batak):
         if not 1 <= o.forced_bid <= o.min_bid <= 13:
             raise RulesError(f"need 1 <= forced_bid ({o.forced_bid}) <= min_bid ({o.min_bid}) <= 13")
 
-    def _begin_hand(self) -> None:
+    def _begin_deal(self) -> None:
         self.active = [True] * self.players
         self.phase = Phase.AUCTION
         start = -1 if self.options.auction_start is AuctionStart.LEFT else 1
@@ -145,7 +147,7 @@ class BatakIhaleli(_Batak):
             return [NameTrump(seat, s) for s in Suit]
         return []
 
-    def _verify_contract(self, action: Action) -> None:
+    def _verify_bid(self, action: Action) -> None:
         if isinstance(action, (Bid, Pass)):
             if self.phase is not Phase.AUCTION:
                 raise self.wrong_phase(action)
@@ -199,7 +201,7 @@ class BatakIhaleli(_Batak):
         self.phase = Phase.TRUMP
         self.turn = seat
 
-    def _score_hand(self) -> tuple[list[int], Words | None]:
+    def _score_deal(self) -> tuple[tuple[int, ...], Words | None]:
         assert self.declarer is not None and self.contract is not None
         bid, d = self.contract, self.declarer
         points = []
@@ -210,7 +212,7 @@ class BatakIhaleli(_Batak):
                 points.append(self.won[s] if self.won[s] else -bid)
         made = (N_("seat {seat} makes a bid of {bid} with {tricks} tricks") if self.won[d] >= bid
                 else N_("seat {seat} fails a bid of {bid} with {tricks} tricks"))
-        return points, Words.of(made, seat=d, bid=bid, tricks=self.won[d])
+        return tenths(points), Words.of(made, seat=d, bid=bid, tricks=self.won[d])
 
 
 class BatakKozMaca(_Batak):
@@ -221,7 +223,7 @@ class BatakKozMaca(_Batak):
     OPTIONS = KozMacaOptions
     options: KozMacaOptions
 
-    def _begin_hand(self) -> None:
+    def _begin_deal(self) -> None:
         self.active = [True] * self.players
         self.trump = Suit.SPADES
         self.phase = Phase.AUCTION
@@ -230,7 +232,7 @@ class BatakKozMaca(_Batak):
     def _contract_actions(self, seat: int) -> list[Action]:
         return [Bid(seat, n) for n in range(1, 14)]
 
-    def _verify_contract(self, action: Action) -> None:
+    def _verify_bid(self, action: Action) -> None:
         if not isinstance(action, Bid) or self.phase is not Phase.AUCTION:
             raise self.wrong_phase(action)
         n = action.tricks
@@ -249,12 +251,12 @@ class BatakKozMaca(_Batak):
             first = max(order, key=lambda s: (self.bids[s] or 0, -order.index(s)))
         self.start_play(first)
 
-    def _score_hand(self) -> tuple[list[int], Words | None]:
+    def _score_deal(self) -> tuple[tuple[int, ...], Words | None]:
         points = []
         for s in range(self.players):
             call = self.bids[s] or 0
             points.append(call if self.won[s] >= call else -call)
-        return points, None
+        return tenths(points), None
 
 
 register_game(trick_game(BatakIhaleli))

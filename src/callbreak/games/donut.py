@@ -30,14 +30,16 @@ the play go); ``"against_play"`` passes it to the right.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from callbreak.core.actions import Action, Deal, Join, NameTrump
 from callbreak.core.cards import Card, Rank, Suit
 from callbreak.core.errors import IllegalActionError
 from callbreak.core.game import Phase
+from callbreak.core.scoring import tenths
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, TrickGame
+from callbreak.games.base import ContractGame, GameOptions
 from callbreak.games.registry import register_game, trick_game
 
 _TRUMP_DROPS = frozenset({Rank.FOUR, Rank.FIVE, Rank.SEVEN, Rank.EIGHT, Rank.JACK, Rank.QUEEN,
@@ -49,7 +51,7 @@ class DonutOptions(GameOptions):
     pass
 
 
-class Donut(TrickGame):
+class Donut(ContractGame):
     NAME = "donut"
     TITLE = "Donut"
     DESCRIPTION = ("4-6 players, 5 cards: the dealer's face-up fifth card sets trump, drops, no "
@@ -76,7 +78,7 @@ class Donut(TrickGame):
         if deal.stock:
             raise IllegalActionError("Donut has no stock: the rest of the pack is out of play")
 
-    def _begin_hand(self) -> None:
+    def _begin_deal(self) -> None:
         assert self.upcard is not None
         rank, suit = self.upcard.rank, self.upcard.suit
         self.active = [True] * self.players
@@ -128,7 +130,7 @@ class Donut(TrickGame):
             return [Join(seat, True), Join(seat, False)]
         return []
 
-    def _verify_contract(self, action: Action) -> None:
+    def _verify_bid(self, action: Action) -> None:
         if isinstance(action, NameTrump) and self.phase is Phase.TRUMP:
             if not isinstance(action.suit, Suit):
                 raise IllegalActionError(f"not a suit: {action.suit!r}")
@@ -153,18 +155,18 @@ class Donut(TrickGame):
         self.active = [j is True for j in self.joined]
         if sum(self.active) == 1:
             points = [-3 if s == self.dealer else 0 for s in range(self.players)]
-            self.finish_hand(points, Words.of(
+            self.finish_deal(tenths(points), Words.of(
                 N_("everyone dropped: the dealer (seat {seat}) takes 3 off"), seat=self.dealer))
             return
         self.start_play(self.next_seat(self.dealer, self.active))
 
-    def _score_hand(self) -> tuple[list[int], Words | None]:
+    def _score_deal(self) -> tuple[tuple[int, ...], Words | None]:
         points = [(-self.won[s] if self.won[s] else 3) if self.active[s] else 0
                   for s in range(self.players)]
         donuts = [s for s in range(self.players) if self.active[s] and not self.won[s]]
-        return points, Words.of(N_("donuts: {seats}"), seats=tuple(donuts)) if donuts else None
+        return tenths(points), Words.of(N_("donuts: {seats}"), seats=tuple(donuts)) if donuts else None
 
-    def _winners_after_hand(self) -> tuple[int, ...] | None:
+    def _winners_after_deal(self, points: Sequence[int]) -> tuple[int, ...] | None:
         if any(sc <= 0 for sc in self.scores):
             return self.best_seats(range(self.players))
         return None

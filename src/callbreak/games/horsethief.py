@@ -22,6 +22,7 @@ until one seat alone has the highest score at or above the target. The deal pass
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
@@ -30,8 +31,9 @@ from callbreak.core.actions import Action, Deal, Exchange, Join
 from callbreak.core.cards import FULL_DECK, Card, Suit, cards_of
 from callbreak.core.errors import IllegalActionError, IllegalPlayError, RulesError
 from callbreak.core.game import Phase
+from callbreak.core.scoring import tenths
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, TrickGame
+from callbreak.games.base import ContractGame, GameOptions
 from callbreak.games.registry import register_game, trick_game
 
 
@@ -46,7 +48,7 @@ class HorsethiefOptions(GameOptions):
     ties: Ties = Ties.SHARED
 
 
-class Horsethief(TrickGame):
+class Horsethief(ContractGame):
     NAME = "horsethief"
     TITLE = "Horsethief"
     DESCRIPTION = ("3-5 players, 5 cards: the turned stock card is trump, say in or out, exchange "
@@ -85,7 +87,7 @@ class Horsethief(TrickGame):
         if rest != FULL_DECK:  # pragma: no cover - the counts above make this the whole pack
             raise IllegalActionError("the deal does not use the whole pack")
 
-    def _begin_hand(self) -> None:
+    def _begin_deal(self) -> None:
         assert self.upcard is not None
         self.trump = self.upcard.suit
         if self.trump == Suit.CLUBS:
@@ -105,7 +107,7 @@ class Horsethief(TrickGame):
             return [Exchange(seat, combo) for k in range(most + 1) for combo in combinations(hand, k)]
         return []
 
-    def _verify_contract(self, action: Action) -> None:
+    def _verify_bid(self, action: Action) -> None:
         if isinstance(action, Join) and self.phase is Phase.JOIN:
             if not isinstance(action.playing, bool):
                 raise IllegalActionError(f"playing must be true or false, got {action.playing!r}")
@@ -152,7 +154,7 @@ class Horsethief(TrickGame):
         self.joined[seat] = True
         self.active = [s == seat for s in range(self.players)]
         points = [5 if s == seat else 0 for s in range(self.players)]
-        self.finish_hand(points, Words.of(N_("everyone else is out: seat {seat} takes 5 unplayed"), seat=seat))
+        self.finish_deal(tenths(points), Words.of(N_("everyone else is out: seat {seat} takes 5 unplayed"), seat=seat))
 
     def _after_joining(self) -> None:
         self.active = [j is True for j in self.joined]
@@ -168,12 +170,12 @@ class Horsethief(TrickGame):
                 return
         self.start_play(self.next_seat(self.dealer, self.active))
 
-    def _score_hand(self) -> tuple[list[int], Words | None]:
+    def _score_deal(self) -> tuple[tuple[int, ...], Words | None]:
         points = [(self.won[s] if self.won[s] else -5) if self.active[s] else 0
                   for s in range(self.players)]
-        return points, None
+        return tenths(points), None
 
-    def _winners_after_hand(self) -> tuple[int, ...] | None:
+    def _winners_after_deal(self, points: Sequence[int]) -> tuple[int, ...] | None:
         if max(self.scores) < self.options.target:
             return None
         top = self.best_seats(range(self.players))

@@ -29,13 +29,13 @@ from callbreak.core.dealing import Dealer
 from callbreak.core.errors import RulesError
 from callbreak.core.game import Chance, GameOf
 from callbreak.core.view import SeatView
-from callbreak.games.base import GameOptions, GameView, TrickGame
+from callbreak.games.base import ContractGame, ContractView, GameOptions
 from callbreak.games.encoding import Encoding
 from callbreak.games.trick_encoding import ENCODING as TRICK_ENCODING
 
-View: TypeAlias = SeatView | GameView
+View: TypeAlias = SeatView | ContractView
 """The view of any registered game: Call Break's :class:`~callbreak.core.view.SeatView` or a
-related game's :class:`~callbreak.games.base.GameView` (the two engines' views). A game from the
+related game's :class:`~callbreak.games.base.ContractView`. A game from the
 registry is a ``GameOf[View, Action]``."""
 
 
@@ -178,8 +178,8 @@ def new_game(name: str, players: int | None = None, preset: str | None = None,
     return game_info(name).new(players, preset, **options)
 
 
-def trick_game(cls: type[TrickGame]) -> GameInfo:
-    """The registry entry of a :class:`~callbreak.games.base.TrickGame` subclass: its one preset
+def trick_game(cls: type[ContractGame]) -> GameInfo:
+    """The registry entry of a :class:`~callbreak.games.base.ContractGame` subclass: its one preset
     is its standard rules under its own name, and its options are its ``OPTIONS`` type."""
 
     def make_options(preset: str | None, overrides: Mapping[str, Any]) -> GameOptions:
@@ -191,7 +191,7 @@ def trick_game(cls: type[TrickGame]) -> GameInfo:
         return cls.OPTIONS.build(data)
 
     def create(players: int, options: Any) -> GameOf[View, Action]:
-        game: GameOf[GameView, Action] = cls(players, options)  # checked against the protocol here
+        game: GameOf[ContractView, Action] = cls(players, options)  # checked against the protocol here
         return game
 
     return GameInfo(

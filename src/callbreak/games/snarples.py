@@ -26,14 +26,16 @@ out together, the lowest of them wins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from callbreak.core.actions import Action, Bid, Join, NameTrump, Pass, Settle
 from callbreak.core.cards import Suit
 from callbreak.core.errors import CallOutOfRangeError, IllegalActionError, RulesError
 from callbreak.core.game import Phase
+from callbreak.core.scoring import tenths
 from callbreak.core.words import N_, Words
-from callbreak.games.base import GameOptions, GameView, TrickGame
+from callbreak.games.base import ContractGame, ContractView, GameOptions
 from callbreak.games.registry import register_game, trick_game
 
 
@@ -43,7 +45,7 @@ class SnarplesOptions(GameOptions):
     max_sit_out_run: int = 2
 
 
-class Snarples(TrickGame):
+class Snarples(ContractGame):
     NAME = "snarples"
     TITLE = "Snarples"
     DESCRIPTION = ("3-8 players, 5 cards: bid 1-5, name trump, the others play or sit out; race "
@@ -62,12 +64,12 @@ class Snarples(TrickGame):
         if self.options.max_sit_out_run < 0:
             raise RulesError("max_sit_out_run must not be negative")
 
-    def _begin_hand(self) -> None:
+    def _begin_deal(self) -> None:
         self.sitter_penalty = [0] * self.players
         self.phase = Phase.AUCTION
         self.turn = self.next_seat(self.dealer)
 
-    def _restore_private(self, view: GameView) -> None:
+    def _restore_private(self, view: ContractView) -> None:
         # A sitter's +1 is decided when it sits out, from its score then (scores only change at
         # the end of a hand, so the current score is that score).
         self.sitter_penalty = [1 if j is False and sc <= 3 else 0
@@ -90,7 +92,7 @@ class Snarples(TrickGame):
             return [Settle(seat, False), Settle(seat, True)]
         return []
 
-    def _verify_contract(self, action: Action) -> None:
+    def _verify_bid(self, action: Action) -> None:
         phase = self.phase
         if isinstance(action, Pass) and phase is Phase.AUCTION:
             return
@@ -153,7 +155,7 @@ class Snarples(TrickGame):
             else:
                 points[self.declarer] -= 5
                 note = Words.of(N_("everyone sat out: seat {seat} takes 5 off"), seat=self.declarer)
-            self._close_hand(points, note)
+            self._close_deal(points, note)
 
     def _next_join(self, after: int) -> None:
         """Ask the next seat with a choice; seats that must play are entered without asking."""
@@ -176,7 +178,7 @@ class Snarples(TrickGame):
             return
         self.start_play(self.declarer)
 
-    def _score_hand(self) -> tuple[list[int], Words | None]:
+    def _score_deal(self) -> tuple[tuple[int, ...], Words | None]:
         assert self.declarer is not None and self.contract is not None
         d, bid = self.declarer, self.contract
         points = list(self.sitter_penalty)
@@ -192,18 +194,18 @@ class Snarples(TrickGame):
         if self.trump == Suit.SPADES and self.CARDS_EACH in self.won:
             note = Words.of(N_("Spade Out: seat {seat} takes every trick with spades trump"),
                             seat=self.won.index(self.CARDS_EACH))
-        return points, note
+        return tenths(points), note
 
-    def _close_hand(self, points: list[int], note: Words | None) -> None:
-        self.finish_hand(points, note)
+    def _close_deal(self, points: list[int], note: Words | None) -> None:
+        self.finish_deal(tenths(points), note)
 
-    def finish_hand(self, points: list[int] | tuple[int, ...], note: Words | None = None) -> None:  # type: ignore[override]
+    def finish_deal(self, points: Sequence[int], note: Words | str | None = None) -> None:
         # Sitting-out runs count hands, so they are updated however the hand ended.
         for s in self.seats_in_game:
             self.streak[s] = self.streak[s] + 1 if self.joined[s] is False else 0
-        super().finish_hand(points, note)
+        super().finish_deal(points, note)
 
-    def _winners_after_hand(self) -> tuple[int, ...] | None:
+    def _winners_after_deal(self, points: Sequence[int]) -> tuple[int, ...] | None:
         last = self.results[-1]
         if last.trump is Suit.SPADES and self.CARDS_EACH in last.won:
             return (last.won.index(self.CARDS_EACH),)

@@ -9,7 +9,7 @@ from the state, so an observation cannot hold a hidden card. Seats in an observa
 Each game owns its encoding (:class:`~callbreak.games.encoding.Encoding`, named by its registry
 entry's ``encoding``): Call Break's (Call Break and Call Bridge, every preset and option) is in
 :mod:`callbreak.games.callbreak`, the related trick games' (Batak Ihaleli, Batak Koz Maca, Donut,
-Horsethief, Snarples, and any game registered as a :class:`~callbreak.games.base.TrickGame`) in
+Horsethief, Snarples, and any game registered as a :class:`~callbreak.games.base.ContractGame`) in
 :mod:`callbreak.games.trick_encoding`. This module lays an encoding out as numpy arrays; the
 blocks every game shares come first, then the game's own.
 

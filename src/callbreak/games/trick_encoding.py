@@ -1,5 +1,5 @@
 """The observation encoding of the related trick games (every
-:class:`~callbreak.games.base.TrickGame`): their actions (107) and their own blocks, beside the
+:class:`~callbreak.games.base.ContractGame`): their actions (107) and their own blocks, beside the
 blocks every game shares (:mod:`callbreak.games.spaces` documents the whole layout).
 
 Own blocks, ``N`` players: ``passed`` N, ``active`` N (playing this hand), ``in_game`` N,
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from callbreak.core.cards import Suit
 from callbreak.core.game import Phase
-from callbreak.games.base import GameView
+from callbreak.games.base import ContractView
 from callbreak.games.encoding import CALL0, Encoding, Put, Rel, register_encoding
 
 PASS = 66
@@ -26,13 +26,13 @@ SETTLE_OTHERS = 106  # ... or the others +5 each
 TRICK_ACTIONS = 107
 
 
-class TrickEncoding(Encoding[GameView]):
+class TrickEncoding(Encoding[ContractView]):
     family = "trick"
     num_actions = TRICK_ACTIONS
     phases = (Phase.DEAL, Phase.AUCTION, Phase.TRUMP, Phase.JOIN, Phase.EXCHANGE, Phase.SETTLE,
               Phase.PLAY, Phase.OVER)
 
-    def calls(self, view: GameView) -> tuple[int | None, ...]:
+    def calls(self, view: ContractView) -> tuple[int | None, ...]:
         return view.bids
 
     def deal_steps(self, players: int) -> tuple[int, int]:
@@ -48,7 +48,7 @@ class TrickEncoding(Encoding[GameView]):
                 ("may_sit_out", 1), ("upcard", 52), ("discards", 52), ("hand_sizes", n),
                 ("streak", n), ("exchanged", n), ("stock", 1)]
 
-    def encode_extra(self, view: GameView, put: Put, rel: Rel) -> None:
+    def encode_extra(self, view: ContractView, put: Put, rel: Rel) -> None:
         for s in range(view.players):
             r = rel(s)
             put("passed", r, float(view.passed[s]))

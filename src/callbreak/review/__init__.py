@@ -27,7 +27,7 @@ derived from ``seed`` and the decision's place in the record, so the same record
 settings give the same review, on a busy machine as on an idle one.
 
 The related games (Batak Ihaleli, Batak Koz Maca, Donut, Horsethief, Snarples: every
-:class:`~callbreak.games.base.TrickGame`) are judged by their search bot
+:class:`~callbreak.games.base.ContractGame`) are judged by their search bot
 (:meth:`~callbreak.bots.games_bots.GameSearchBot.appraise`): each choice (a card, a bid or a pass,
 a trump, in or out, an exchange) is played out to the end of the hand over deals the others could
 hold, the same deals for every choice, and is worth the hand's points for the seat less the
@@ -67,7 +67,7 @@ from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
 from callbreak.core.words import N_  # (the one marker the catalog tools read)
 from callbreak.games import game_info
-from callbreak.games.base import GameView as TrickGameView
+from callbreak.games.base import ContractView
 from callbreak.i18n import DEFAULT, gettext_for, native_digits
 from callbreak.i18n.cards import card_name, suit_name
 from callbreak.record import Record, loads, replay, replay_states, seat_label
@@ -438,13 +438,13 @@ def assemble(record: Record, settings: ReviewSettings, decisions: Sequence[Decis
                   record_digest=_digest(record), judge=judge_of(record) or "expert")
 
 
-def judge_decision(index: int, view: SeatView | TrickGameView, action: Any, settings: ReviewSettings,
+def judge_decision(index: int, view: SeatView | ContractView, action: Any, settings: ReviewSettings,
                    expert: Any = None) -> Decision:
     """Judge one seat's decision (``action``, the record's ``index``-th) from its ``view`` alone,
     by the strongest judge of its game (:func:`judge_for`): the expert in Call Break, else the
     related games' search."""
     if judge_for(view.game) != "expert":
-        return _judge_trick_game(index, cast(TrickGameView, view), action, settings)
+        return _judge_trick_game(index, cast(ContractView, view), action, settings)
     view = cast(SeatView, view)  # the expert plays Call Break alone
     if expert is None:
         from callbreak.bots.expert import ExpertBot as expert
@@ -498,14 +498,14 @@ def trick_game_samples(settings: ReviewSettings) -> tuple[int, int]:
 MAX_CHOICES = 40  # more legal choices (a big exchange) than this: the search's candidates
 
 
-def _judge_trick_game(index: int, view: TrickGameView, action: Any, settings: ReviewSettings) -> Decision:
+def _judge_trick_game(index: int, view: ContractView, action: Any, settings: ReviewSettings) -> Decision:
     """A related game's decision judged by its search bot (:func:`judge_decision`)."""
     from callbreak.bots.games_bots import GameSearchBot
 
     seat = view.seat
     assert seat is not None
     play = isinstance(action, Play)
-    base: dict[str, Any] = dict(index=index, deal=view.hand_number, trick=len(view.tricks) + 1 if play else 0,
+    base: dict[str, Any] = dict(index=index, deal=view.deal_number, trick=len(view.tricks) + 1 if play else 0,
                                 seat=seat, chosen=choice_text(action), hand=_hand_text(view.hand))
     if play:
         base.update(trick_cards=tuple(str(c) for c in view.trick), trick_seats=view.trick_seats)

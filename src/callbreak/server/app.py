@@ -816,6 +816,6 @@ def replay_json(stored: Any) -> dict[str, Any]:
                        "view": view_json(game.view(None))})
     return {"code": stored.code, "seats": [s["name"] for s in stored.seats], "game": record.game,
             "preset": stored.config.get("preset", record.game), "frames": frames,
-            "totals": [round(s * game.POINT_UNITS) for s in game.scores],  # in the game's result units
+            "totals": list(game.totals),  # tenths of a point, as every game keeps them
             "winners": list(game.winners),
             "finished_at": stored.finished_at.isoformat() + "Z" if stored.finished_at else None}

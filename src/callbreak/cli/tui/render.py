@@ -27,7 +27,7 @@ from callbreak.core.actions import CHANCE, Call, Join, Redeal
 from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import NO_TRUMP, trick_winner
 from callbreak.core.words import N_
-from callbreak.games import HandResult, View
+from callbreak.games import View
 
 RED = "bold red"
 BLACK = "bold"
@@ -296,12 +296,12 @@ def points(value: float) -> str:
     return digits(format_points(round(value * 10)) if isinstance(value, float) else str(value))
 
 
-def deal_points(result: DealResult | HandResult) -> list[str]:
+def deal_points(result: DealResult) -> list[str]:
     """One deal's points per seat, as its result shows them (Call Break's are kept in tenths)."""
     return [digits(p) for p in result.shown_points]
 
 
-def deal_cells(result: DealResult | HandResult, seats: Iterable[int]) -> list[str]:
+def deal_cells(result: DealResult, seats: Iterable[int]) -> list[str]:
     """One deal's outcome for each of ``seats``: won/call and points (Call Break), or points and
     tricks won ("-" for a seat that sat the deal out)."""
     return [digits(result.seat_summary(s)) for s in seats]

@@ -788,7 +788,7 @@ function tablePage(code) {
       h("span", { id: "clock-text" }));
     const turnText = v.phase === "over" ? t("Game over")
       : mySeat !== null && v.to_act === mySeat ? t("Your turn") : v.to_act !== null && v.to_act >= 0 ? (TO_ACT[v.phase] || TO_ACT.play)(personName(names[v.to_act])) : "";
-    const number = v.deal_number ?? v.hand_number;
+    const number = v.deal_number;
     const of = "deals" in v ? v.deals : v.options && (v.options.max_hands || v.options.deals);
     const status = h("div", { class: "status" },
       mySeat === null ? h("span", { id: "watching", title: t("You see what every player sees: no hands") }, t("Watching")) : null,
@@ -1175,7 +1175,7 @@ async function replayPage(code) {
     const f = data.frames[i];
     const v = f.view;
     const a = f.action;
-    const number = v.deal_number ?? v.hand_number;
+    const number = v.deal_number;
     const of = "deals" in v ? v.deals : null;
     view.replaceChildren(
       h("p", {}, h("strong", {}, `${dealOf("deal_number" in v, of ? Math.min(number, of) : number, null)} · ${t("move {number}/{total}", { number: i + 1, total: data.frames.length })}: `),
