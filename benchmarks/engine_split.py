@@ -51,7 +51,8 @@ ABOVE_GAMES = ("env", "bots", "record", "review", "protocol", "arena", "store", 
 RULES = ("core", "games")
 ABSENT_MARK = "honestly absent"  # in a comment on a branch or the line above: kept on purpose
 NAME_ATTRIBUTES = {"NAME", "game", "family", "game_name"}  # what holds a game's name
-ENGINE_TYPE_FILES = ("core/match.py", "core/view.py", "core/rules.py")  # and every file of games/
+# The engines' own classes (and every file of games/); trick_game.py and scoring.py since 65a317c.
+ENGINE_TYPE_FILES = ("core/match.py", "core/view.py", "core/rules.py", "core/trick_game.py", "core/scoring.py")
 PROBE, OTHER = "probe", "other"
 
 # Every getattr/hasattr call met in the counted commits, keyed by file and the call as
@@ -347,6 +348,7 @@ VOCABULARY = {  # concept -> how its classes are known, in core/ and games/
 
 def vocabulary(modules: list[tuple[str, str, ast.Module]]) -> list[Hit]:
     hits = []
+    states = {}  # classes defining apply and legal_actions -> (path, line, their bases)
     for path, _, tree in modules:
         for node in ast.walk(tree):
             if not isinstance(node, ast.ClassDef) or any(_ident(b) == "Protocol" for b in node.bases):
@@ -355,7 +357,7 @@ def vocabulary(modules: list[tuple[str, str, ast.Module]]) -> list[Hit]:
             if "chance" in methods and layer(path) in RULES:
                 hits.append(Hit(path, node.lineno, "dealer (defines chance)", node.name))
             if {"apply", "legal_actions"} <= methods:
-                hits.append(Hit(path, node.lineno, "engine-root state (apply + legal_actions)", node.name))
+                states[node.name] = (path, node.lineno, {_ident(b) for b in node.bases})
             if layer(path) not in RULES:
                 continue
             if any(_assigns_nonempty(n, "PUBLIC_FIELDS") for n in node.body):
@@ -363,6 +365,10 @@ def vocabulary(modules: list[tuple[str, str, ast.Module]]) -> list[Hit]:
             for concept, pattern in VOCABULARY.items():
                 if pattern is not None and pattern.match(node.name):
                     hits.append(Hit(path, node.lineno, concept, node.name))
+    # A root is a state class that is not a subclass of another (Match is a TrickGame since 65a317c).
+    for name, (path, line, bases) in states.items():
+        if not bases & states.keys():
+            hits.append(Hit(path, line, "engine-root state (apply + legal_actions)", name))
     return hits
 
 
