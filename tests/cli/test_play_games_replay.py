@@ -15,6 +15,7 @@ from callbreak.cli.main import app
 from callbreak.cli.tui.replay_app import ReplayApp
 from callbreak.cli.tui.session import Session
 from callbreak.core.actions import Bid, Join
+from callbreak.core.scoring import format_points
 from callbreak.games import CHANCE, game_info, new_game
 from callbreak.record import dumps, loads, record_of
 
@@ -35,17 +36,17 @@ def _record_file(tmp_path: Path, game: str, players: int) -> tuple[Path, list[in
         g.apply(keen[0] if keen else rng.choice(legal))
     path = tmp_path / f"{game}.json"
     path.write_text(dumps(record_of(g, seats=[f"p{i}" for i in range(players)])))
-    return path, list(g.scores)
+    return path, list(g.totals)
 
 
 @pytest.mark.parametrize(("game", "players"), [("batak-ihaleli", 4), ("snarples", 5), ("horsethief", 3)])
 def test_replay_narrates_a_related_game_record(tmp_path: Path, game: str, players: int) -> None:
-    path, scores = _record_file(tmp_path, game, players)
+    path, totals = _record_file(tmp_path, game, players)
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
     assert "Deal 1 (dealer" in result.output and "Trick 1:" in result.output
     last_scores = [line for line in result.output.splitlines() if line.strip().startswith("Scores:")][-1]
-    assert last_scores.strip() == "Scores: " + ", ".join(f"Seat {s + 1} · p{s} {scores[s]}" for s in range(players))
+    assert last_scores.strip() == "Scores: " + ", ".join(f"Seat {s + 1} · p{s} {format_points(totals[s])}" for s in range(players))
     assert "Winner" in result.output
 
 

@@ -57,7 +57,7 @@ def test_a_related_game_resumes_after_sigkill_with_the_same_record(tmp_path: Pat
         end = play(server.http, code, token)
         assert end["view"]["phase"] == "over"
         replay = server.http.get(f"/api/history/{code}").json()
-        assert replay["totals"] == end["view"]["scores"] and replay["winners"] == end["view"]["winners"]
+        assert replay["totals"] == end["view"]["totals"] and replay["winners"] == end["view"]["winners"]
     finally:
         server.stop()
     store = Store(db)

@@ -91,7 +91,7 @@ def past_moves(view: SeatView, scale: np.ndarray) -> PastMoves:
             continue
         before = set(order[:k])
         then = replace(view, seat=s, hand=(), to_act=s, phase=Phase.CALL, leader=None, trick=(),
-                       tricks=(), won=(0, 0, 0, 0), looked=True, legal=(),
+                       trick_seats=(), tricks=(), won=(0, 0, 0, 0), looked=True, legal=(),
                        calls=tuple(view.calls[x] if x in before else None for x in range(4)),
                        blind=tuple(view.blind[x] and x in before for x in range(4)),
                        caps=tuple(tuple(fresh_caps()) for _ in range(4)))
@@ -113,6 +113,7 @@ def past_moves(view: SeatView, scale: np.ndarray) -> PastMoves:
             if s != me:
                 then = replace(view, seat=s, hand=(), to_act=s, phase=Phase.PLAY, leader=leader,
                                trick=view.tricks[ti].cards[:j] if ti < len(view.tricks) else view.trick[:j],
+                               trick_seats=tuple((leader + i) % 4 for i in range(j)),
                                tricks=view.tricks[:ti], won=tuple(won), looked=True, legal=(),
                                caps=tuple(tuple(x) for x in caps))
                 rows.append(features(then, scale).copy())

@@ -45,6 +45,7 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 from callbreak.core.actions import CHANCE, Action, Deal, Play
 from callbreak.core.cards import Card, Suit
 from callbreak.core.options import Options
+from callbreak.core.scoring import DealResult
 from callbreak.core.words import Words
 
 __all__ = ["CHANCE", "ActionT", "Chance", "ChanceKind", "CompletedTrick", "Game", "GameOf", "GameView", "Options", "Phase",
@@ -295,20 +296,42 @@ class _WithOptions(Protocol):
     def options(self) -> Options: ...
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TrickView:
-    """What every trick game's view derives the same way from its fields (a mixin for the
-    frozen view dataclasses; it adds no state)."""
+    """What one seat may know of any trick game: the fields every game's view has, and what
+    every view derives from them. Each game's view adds what its contract keeps (Call Break's
+    :class:`~callbreak.core.view.SeatView`, the related games'
+    :class:`~callbreak.games.base.ContractView`). Frozen, holding only tuples and frozen values:
+    never a reference to the state."""
 
-    __slots__ = ()
-    hand: tuple[Card, ...] | None
+    seat: int | None  # None: a spectator
+    players: int
+    phase: Phase
+    deal_number: int  # the current (or next) deal, from 1
+    dealer: int | None  # None until the first dealer is drawn
+    to_act: int | None  # a seat, -1 for chance, None when the match is over
+    hand: tuple[Card, ...] | None  # None for spectators (and a seat yet to look at a blind deal)
+    hand_sizes: tuple[int, ...]
+    won: tuple[int, ...]  # tricks won this deal
+    trump: Suit | None  # None: none, or not yet named
+    leader: int | None  # who led (or will lead) the current trick
+    trick: tuple[Card, ...]  # the current trick, in play order from ``leader``
+    trick_seats: tuple[int, ...]  # the seat that played each card of it
+    tricks: tuple[CompletedTrick, ...]  # completed tricks of this deal
+    totals: tuple[int, ...]  # each seat's total, in tenths of a point
+    results: tuple[DealResult, ...]  # every deal scored
+    winners: tuple[int, ...]
+    legal: tuple[Action, ...]  # what this seat may do now (empty if nothing)
+
     # The allow-list of what may leave the server: fields every seat may see, then the seat's own
     # (its hand, its legal actions). Each view class names its own.
     PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = ()
     PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ()
-    legal: tuple[Action, ...]
-    trick: tuple[Card, ...]
-    tricks: Sequence[CompletedTrick]  # completed tricks of this deal
-    phase: Phase
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """The totals in points."""
+        return tuple(t / 10 for t in self.totals)
 
     @property
     def played(self) -> tuple[Card, ...]:

@@ -69,6 +69,8 @@ _HAND_SIZES = (TRICKS,) * PLAYERS
 _PACK_SEATS = tuple(i // TRICKS for i in range(PLAYERS * TRICKS))
 _TRICK_SEATS = tuple(tuple((leader + i) % PLAYERS for i in range(PLAYERS)) for leader in range(PLAYERS))
 _PLAY_PHASE = Phase.PLAY  # a module global is found faster than an enum member
+_CALL_PHASE = Phase.CALL
+_SUITS = tuple(Suit)
 
 
 def _calls_of(seat: int, low: int, high: int, blind: bool) -> tuple[Call, ...]:
@@ -91,6 +93,8 @@ class Match(TrickGame):
     LEAD_REFUSAL: ClassVar[str] = _NO_SPADE_LEAD
     CACHES: ClassVar[tuple[str, ...]] = ("_legal",)
     options: Rules
+    __slots__ = ("looked", "calls", "blind", "claims", "win_pos", "caps", "tiebreak_seats", "chips",
+                 "redeal", "_legal", "_first_dealer")
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(PLAYERS, rules)
@@ -372,6 +376,11 @@ class Match(TrickGame):
             self.history.append(action)
             self._deal_hands(masks)
             return
+        elif cls is Call and self.phase is _CALL_PHASE:  # the same checks as verify, in short
+            self._verify_contract(action)
+            self.history.append(action)
+            self._call(action)  # type: ignore[arg-type]
+            return
         super().apply(action)
 
     def _deal(self, deal: Deal) -> None:
@@ -511,7 +520,9 @@ class Match(TrickGame):
                 self.win_pos = len(trick)
             trick.append(card)
             if len(trick) == PLAYERS:
-                self._end_trick()
+                leader = self.leader
+                assert leader is not None  # set by the lead
+                self._complete_trick(leader, _TRICK_SEATS[leader], (leader + self.win_pos) % PLAYERS)
                 return
         else:
             if self._lead_tells(cs):
@@ -522,11 +533,6 @@ class Match(TrickGame):
             self.win_pos = 0
             trick.append(card)
         self.turn = _NEXT[seat]
-
-    def _end_trick(self) -> None:
-        leader = self.leader
-        assert leader is not None  # set by the lead
-        self._complete_trick(leader, _TRICK_SEATS[leader], (leader + self.win_pos) % PLAYERS)
 
     def _lead_tells(self, suit: int) -> bool:
         """Whether leading ``suit`` tells anything: only a spade led to trick 1 when spade leads
@@ -558,8 +564,8 @@ class Match(TrickGame):
     def _deal_result(self, points: tuple[int, ...], note: object) -> DealResult:
         assert self.dealer is not None
         return DealResult(number=self.deal_number, dealer=self.dealer, won=tuple(self.won),
-                          points=points, trump=Suit(self.trump),
-                          calls=tuple(c if c is not None else 0 for c in self.calls),
+                          points=points, trump=_SUITS[self.trump],
+                          calls=tuple(self.calls),  # type: ignore[arg-type]  # all made by now
                           blind=tuple(self.blind), tiebreak=bool(self.tiebreak_seats))
 
     def _winners_after_deal(self, points: Sequence[int]) -> tuple[int, ...] | None:
@@ -589,6 +595,7 @@ class Match(TrickGame):
         if seat is not None:
             self.check_seat(seat)
         hidden_hand = seat is None or not self.looked[seat]
+        leader = self.leader if self.phase is Phase.PLAY else None
         return SeatView(
             seat=seat,
             rules=self.options,
@@ -604,8 +611,9 @@ class Match(TrickGame):
             blind=tuple(self.blind),
             won=tuple(self.won),
             trump=Suit(self.trump) if self.trump >= 0 else None,
-            leader=self.leader if self.phase is Phase.PLAY else None,
+            leader=leader,
             trick=tuple(DECK[c] for c in self.trick),
+            trick_seats=() if leader is None else _TRICK_SEATS[leader][:len(self.trick)],
             tricks=tuple(self.tricks),
             caps=tuple(tuple(c) for c in self.caps),
             totals=tuple(self.totals),

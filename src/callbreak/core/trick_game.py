@@ -55,6 +55,13 @@ class TrickGame:
     # Caches that are not state: left out of ``snapshot`` (a refused action may fill one).
     CACHES: ClassVar[tuple[str, ...]] = ()
 
+    # Slots for the fields every game has (the commonest reads of the hottest paths); a game's
+    # own fields live in slots it declares or in its instance dict, and ``clone`` and
+    # ``snapshot`` see both.
+    __slots__ = ("players", "options", "phase", "dealer", "turn", "deal_number", "hands", "dealt",
+                 "won", "trump", "leader", "trick", "tricks", "results", "totals", "winners",
+                 "history", "__dict__")
+
     def __init__(self, players: int, options: Options) -> None:
         """A match before its first deal, among ``players`` seats under ``options``."""
         if isinstance(players, bool) or not isinstance(players, int) or not (
@@ -262,7 +269,7 @@ class TrickGame:
             self.totals[s] += points[s]
         self._after_deal(note)
         winners = self._winners_after_deal(points)
-        limit = self.deal_limit
+        limit = self.options.deal_limit
         if winners is None and limit is not None and len(self.results) >= limit:
             winners = self._winners_at_limit()
         dealer = self.dealer
@@ -306,19 +313,31 @@ class TrickGame:
 
     # --- copies --------------------------------------------------------------------------
 
+    def _state(self) -> list[tuple[str, object]]:
+        """Every field of the state, by name: the slots of each class, then the instance dict."""
+        names = _SLOTS.get(self.__class__)
+        if names is None:
+            names = _SLOTS[self.__class__] = tuple(
+                n for c in self.__class__.__mro__ for n in c.__dict__.get("__slots__", ())
+                if n != "__dict__")
+        return [*((n, getattr(self, n)) for n in names), *self.__dict__.items()]
+
     def clone(self) -> Self:
         """An independent copy (for search and what-if checks)."""
         g = self.__class__.__new__(self.__class__)
-        for name, value in self.__dict__.items():
+        for name, value in self._state():
             setattr(g, name, list(value) if isinstance(value, list) else value)
         return g
 
     def snapshot(self) -> tuple[object, ...]:
         """A comparable value of the whole state (to check replays and refusals)."""
-        return tuple((k, _frozen(v)) for k, v in sorted(self.__dict__.items()) if k not in self.CACHES)
+        return tuple((k, _frozen(v)) for k, v in sorted(self._state()) if k not in self.CACHES)
 
     def result_json(self) -> dict[str, Any]:
         raise NotImplementedError
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 def _frozen(value: object) -> object:

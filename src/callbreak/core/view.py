@@ -10,11 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from callbreak.core.actions import Action
 from callbreak.core.cards import SUIT_MASKS, Card, Suit, cards_of
-from callbreak.core.game import CompletedTrick, Phase, TrickView
+from callbreak.core.game import TrickView
 from callbreak.core.rules import Rules, Trump
-from callbreak.core.scoring import DealResult
 from callbreak.core.words import Words
 
 
@@ -30,40 +28,17 @@ class RedealNotice:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatView(TrickView):
-    """Everything ``seat`` may know, and nothing more. ``seat`` is None for a spectator."""
+    """Everything ``seat`` may know of a Call Break match, and nothing more (``seat`` None: a
+    spectator): every trick game's view, and what Call Break's contract keeps."""
 
-    seat: int | None
     rules: Rules
-    players: int
-    phase: Phase
-    deal_number: int
-    dealer: int | None
-    to_act: int | None  # a seat, -1 for chance, None when the match is over
-    hand: tuple[Card, ...] | None  # None for spectators, and for a seat yet to look (blind calls)
-    hand_sizes: tuple[int, ...]
-    looked: bool
+    looked: bool  # whether this seat has seen its cards (blind calls)
     calls: tuple[int | None, ...]
     blind: tuple[bool, ...]
-    won: tuple[int, ...]
-    trump: Suit | None
-    leader: int | None  # who led (or will lead) the current trick
-    trick: tuple[Card, ...]  # cards in the current trick, in play order from ``leader``
-    tricks: tuple[CompletedTrick, ...]  # completed tricks of this deal
     caps: tuple[tuple[int, ...], ...]  # per seat, per suit: highest card index it may still hold
-    totals: tuple[int, ...]  # match totals in tenths
-    results: tuple[DealResult, ...]
     redeal: RedealNotice | None
     tiebreak_seats: tuple[int, ...]
-    winners: tuple[int, ...]
     chips: tuple[float, ...] | None
-    legal: tuple[Action, ...]  # what this seat may do now (empty if nothing)
-
-    @property
-    def trick_seats(self) -> tuple[int, ...]:
-        """The seat that played each card of the current trick."""
-        if self.leader is None:
-            return ()
-        return tuple((self.leader + i) % self.players for i in range(len(self.trick)))
 
     # What a client may be sent of this view, by name (see TrickView): the same for every seat,
     # then the seat's own.
@@ -151,11 +126,6 @@ class SeatView(TrickView):
     @property
     def notice_words(self) -> Words | None:
         return self.redeal.words if self.redeal is not None else None
-
-    @property
-    def scores(self) -> tuple[float, ...]:
-        """Match totals in points (the totals are kept in tenths)."""
-        return tuple(t / 10 for t in self.totals)
 
     def voids(self, seat: int) -> frozenset[Suit]:
         """Suits that ``seat`` is publicly known not to hold."""

@@ -44,7 +44,7 @@ from callbreak.core.errors import (
     RulesError,
     WrongPhaseError,
 )
-from callbreak.core.game import CompletedTrick, Phase, TrickView
+from callbreak.core.game import Phase, TrickView
 from callbreak.core.inference import fresh_caps, infer_play
 from callbreak.core.options import Options
 from callbreak.core.rules import Rules, VoidRule
@@ -93,14 +93,6 @@ class ContractView(TrickView):
 
     game: str
     options: GameOptions
-    seat: int | None
-    players: int
-    phase: Phase
-    deal_number: int  # the current (or next) deal, from 1
-    dealer: int
-    to_act: int | None
-    hand: tuple[Card, ...] | None  # None for spectators
-    hand_sizes: tuple[int, ...]
     in_game: tuple[bool, ...]  # False once a Snarples player has dropped out at 33
     active: tuple[bool, ...]  # playing this hand (sitters, droppers and out-players are not)
     joined: tuple[bool | None, ...]  # each seat's play/out decision this hand, None if not made
@@ -108,26 +100,16 @@ class ContractView(TrickView):
     passed: tuple[bool, ...]
     declarer: int | None  # the high bidder (or the seat that names trump)
     contract: int | None
-    trump: Suit | None
     low_high: bool  # Donut's 6 upcard: ranks reversed, 2 high
     trump_broken: bool
     upcard: Card | None
     may_sit_out: bool  # whether dropping / sitting out / going out is allowed this hand
-    leader: int | None
-    trick: tuple[Card, ...]
-    trick_seats: tuple[int, ...]
-    tricks: tuple[CompletedTrick, ...]
-    won: tuple[int, ...]
-    totals: tuple[int, ...]  # tenths of a point
-    results: tuple[DealResult, ...]
     streak: tuple[int, ...]  # Snarples: hands in a row each seat has sat out
     exchanged: tuple[int | None, ...]  # Horsethief: cards each seat exchanged, None if not yet
     stock_size: int
     discards: tuple[Card, ...]  # this seat's own discards this hand
     notice: str
     notice_words: Words | None  # the notice as a message id and values, for the reader's language
-    winners: tuple[int, ...]
-    legal: tuple[Action, ...]
 
     # What a client may be sent of this view, by name (see TrickView).
     PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = (
@@ -138,11 +120,6 @@ class ContractView(TrickView):
         "notice_words", "winners",
     )
     PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ("seat", "hand", "discards", "legal")
-
-    @property
-    def scores(self) -> tuple[float, ...]:
-        """The totals in points."""
-        return tuple(t / 10 for t in self.totals)
 
     @property
     def tiebreak_seats(self) -> tuple[int, ...]:
@@ -585,9 +562,10 @@ class ContractGame(TrickGame):
         unknown = view.unseen_mask()
         fixed = [0] * view.players
         fixed[me] = sum(1 << c for c in view.hand or ())
+        dealer = view.dealer
         if (cls.UPCARD_IN_HAND and view.upcard is not None and view.upcard not in view.played
-                and me != view.dealer):
-            fixed[view.dealer] |= 1 << view.upcard
+                and dealer is not None and me != dealer):
+            fixed[dealer] |= 1 << view.upcard
             unknown &= ~(1 << view.upcard)
         need = [view.hand_sizes[s] - fixed[s].bit_count() for s in range(view.players)]
         need[me] = 0

@@ -200,7 +200,8 @@ def parse_request(kind: Kind, body: Any) -> Request:
         hand=cards_of(hand_mask), hand_sizes=sizes, looked=True,
         calls=tuple(calls), blind=(False,) * PLAYERS, won=tuple(won),
         trump=Suit.SPADES, leader=leader if kind == "play" else None,
-        trick=played, tricks=tricks, caps=caps, totals=totals,
+        trick=played, trick_seats=tuple((leader + i) % PLAYERS for i in range(len(played))) if kind == "play" else (),
+        tricks=tricks, caps=caps, totals=totals,
         results=(),  # earlier deals' details are not in the protocol; totals carry their sum
         redeal=None, tiebreak_seats=(), winners=(), chips=None, legal=legal,
     )

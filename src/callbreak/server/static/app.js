@@ -661,7 +661,6 @@ function tablePage(code) {
     const rel = (seat) => (seat - (mySeat ?? 0) + n) % n;  // 0 = you (bottom), then round the table
     const myTurn = mySeat !== null && v.to_act === mySeat && v.phase !== "over";
     const names = table.seats.map((s) => s.name);
-    const fmt = pointsOf(v);
 
     const seatBox = (seat) => {
       const s = table.seats[seat];
@@ -671,7 +670,7 @@ function tablePage(code) {
         h("div", { class: "name", title: personName(s.name) }, personName(s.name), seat === mySeat ? ` ${t("(you)")}` : "", s.kind === "bot" ? botMark() : ""),
         h("div", { class: "tricks-count" }, tricksLine(v, seat)),
         seatNotes(v, seat) ? h("div", { class: "seat-info" }, seatNotes(v, seat)) : null,
-        h("div", {}, v.totals ? t("total {points}", { points: fmt(scoresOf(v)[seat]) }) : t("score {points}", { points: fmt(scoresOf(v)[seat]) }),
+        h("div", {}, t("total {points}", { points: points(v.totals[seat]) })),
           v.dealer === seat ? ` · ${t("dealer")}` : "",
           v.streak && v.streak[seat] ? ` · ${t("out {count}×", { count: v.streak[seat] })}` : ""),
         s.connected ? null : h("div", { class: "away" }, t("away — a bot plays after the timer")),
@@ -1018,9 +1017,9 @@ function scrolling(table) {
 }
 
 // --- what a view says, in the table's words ---------------------------------------------------
-// Call Break's seat view and the related games' still name a few things differently (calls and
-// totals in tenths of a point there; bids, in-or-out and whole-point scores here; issue 31 gives
-// them one vocabulary): these read each field the view has, so one renderer draws every game.
+// Every game's view has the same deal, trick and score fields (totals in tenths of a point);
+// what its contract keeps is its own (Call Break's calls; the related games' bids and who sits
+// out), and these read each field the view has, so one renderer draws every game.
 
 const PHASE_TEXT = {
   redeal_claim: () => t("Redeal claims"), call: () => t("Calling"), auction: () => t("Bidding"), trump: () => t("Naming trump"),
@@ -1035,15 +1034,6 @@ const TO_ACT = {
   join: (name) => t("{name} to choose", { name }), exchange: (name) => t("{name} to exchange", { name }),
   settle: (name) => t("{name} to choose", { name }), play: (name) => t("{name} to play", { name }),
 };
-
-function scoresOf(v) {
-  return v.totals || v.scores;
-}
-
-// How a view's scores read: Call Break's are kept in tenths of a point, the others' in points.
-function pointsOf(v) {
-  return v.totals ? points : num;
-}
 
 function bidWord(v) {
   return v.legal.some((a) => a.type === "bid") ? "bid" : "call";
@@ -1108,23 +1098,22 @@ function describeAction(a, names) {
 function seatSummary(v, seat) {
   const notes = seatNotes(v, seat);
   const call = v.calls ? `${t("called {call}", { call: v.calls[seat] ?? "–" })}, ` : "";
-  const score = pointsOf(v)(scoresOf(v)[seat]);
-  return ` — ${call}${t("won {won}", { won: v.won[seat] })}, ${v.totals ? t("total {points}", { points: score }) : t("score {points}", { points: score })}${notes ? `, ${notes}` : ""}`;
+  const score = points(v.totals[seat]);
+  return ` — ${call}${t("won {won}", { won: v.won[seat] })}, ${t("total {points}", { points: score })}${notes ? `, ${notes}` : ""}`;
 }
 
 // The score table of a view: one row per deal scored, the running totals below.
 function scoreTable(names, v) {
-  const fmt = pointsOf(v);
   const cell = (r, s) => {
-    if (r.calls) return `${num(r.won[s])}/${num(r.calls[s])}${r.blind[s] ? t("B") : ""} → ${fmt(r.points[s])}`;
-    if (r.active && !r.active[s]) return `– ${r.points[s] ? fmt(r.points[s]) : ""}`;
-    return `${t("{won} tr", { won: r.won[s] })} → ${r.points[s] > 0 ? "+" : ""}${fmt(r.points[s])}`;
+    if (r.calls) return `${num(r.won[s])}/${num(r.calls[s])}${r.blind[s] ? t("B") : ""} → ${points(r.points[s])}`;
+    if (r.active && !r.active[s]) return `– ${r.points[s] ? points(r.points[s]) : ""}`;
+    return `${t("{won} tr", { won: r.won[s] })} → ${r.points[s] > 0 ? "+" : ""}${points(r.points[s])}`;
   };
   return h("div", { class: "score-block" }, scrolling(h("table", { class: "scores", id: "game-scores" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal_number" in v ? t("Deal") : t("Hand")), names.map((n) => h("th", {}, personName(n))))),
     h("tbody", {}, v.results.map((r) => h("tr", { title: r.note ? said(r.words, r.note) : null }, h("td", {}, r.tiebreak ? t("tie-break") : num(r.number)),
       r.points.map((p, s) => h("td", { title: r.calls ? t("called {call}, won {won}", { call: r.calls[s], won: r.won[s] }) : null }, cell(r, s)))))),
-    h("tfoot", {}, h("tr", {}, h("td", {}, t("Total")), scoresOf(v).map((total) => h("td", {}, fmt(total))))))),
+    h("tfoot", {}, h("tr", {}, h("td", {}, t("Total")), v.totals.map((total) => h("td", {}, points(total))))))),
     // The cells' key in words on the page (a tooltip never shows on a phone).
     v.results.length ? h("p", { class: "legend", id: "score-legend" }, v.results[0].calls
       ? t("Each cell: tricks won/called → points (B: called blind).")
