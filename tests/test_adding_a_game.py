@@ -3,6 +3,7 @@ public API plays everywhere a registered game plays (rules protocol, records, bo
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from callbreak.bots import BotError, bots_for, make_bot
+from callbreak.bots.base import plays
 from callbreak.core import CHANCE, IllegalActionError
 from callbreak.core.game import Game, GameView
-from callbreak.games import game_info, games, new_game
+from callbreak.games import game_info, games, new_game, register_game, registry
 from callbreak.record import dumps, loads, narrate, record_of, redact, replay
 from toy_whist import PlainWhist, registered
 
@@ -188,3 +190,15 @@ def test_the_terminal_app_plays_the_new_game_by_keys(tmp_path: Path, monkeypatch
     mine = [a for a in session.game.history if getattr(a, "seat", None) == session.human]
     assert mine and pressed >= len(mine)  # the person's cards came from key presses
     assert replay(loads(session.save_path.read_text())).scores == session.game.scores  # saved whole
+
+
+def test_openspiel_ismcts_plays_the_games_that_have_an_encoding() -> None:
+    """The IS-MCTS bot needs the game's own observation encoding (its OpenSpiel game is built
+    on it): a game registered without one is not offered it, whatever engine it runs on."""
+    bare = dataclasses.replace(game_info("plain-whist"), name="plain-whist-bare", encoding=None)
+    register_game(bare)
+    try:
+        assert plays("openspiel-ismcts", "plain-whist")
+        assert not plays("openspiel-ismcts", "plain-whist-bare")
+    finally:
+        del registry._GAMES["plain-whist-bare"]

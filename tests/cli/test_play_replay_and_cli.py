@@ -208,7 +208,9 @@ def test_resume_refuses_settings_it_would_ignore(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))
     s = Session.new(opponents=["random"], seed=4)
     for args, named in ((["--seat", "2"], ["--seat"]), (["--preset", "567"], ["--preset"]),
-                        (["--opponents", "heuristic", "-o", "deals=1"], ["--option", "--opponents"])):
+                        (["--opponents", "heuristic", "-o", "deals=1"], ["--option", "--opponents"]),
+                        # Given with its default's value it is still refused: the save may be of another game.
+                        (["--game", "callbreak", "--seat", "0"], ["--game", "--seat"])):
         result = runner.invoke(app, ["play", "--resume", *args])
         assert result.exit_code == 2 and "own settings" in result.output, result.output
         assert all(flag in result.output for flag in named), result.output

@@ -108,6 +108,8 @@ class Tuning:
     last_one_in_scores: bool = False
 
 
+# A capability honestly absent: the rules say nothing of how a hand is valued; these figures are
+# the heuristic's own, measured game by game (a game without an entry plays the defaults).
 TUNINGS: dict[str, Tuning] = {
     # Up to five cards can still be exchanged, so the hand as dealt says little.
     "horsethief": Tuning(join_need=0.3, last_one_in_scores=True),
@@ -259,7 +261,8 @@ def _game_class(view: ContractView) -> type[ContractGame]:
     cls = _CLASSES.get(view.game)
     if cls is None:
         game = game_info(view.game).create(view.players, view.options)
-        # A capability only ContractGame has: these bots play sampled worlds out on its mechanics.
+        # A capability honestly absent: only a ContractGame has the mechanics these bots play
+        # sampled worlds out on (from_view, sample_hidden, the seats in and out of a deal).
         if not isinstance(game, ContractGame):
             raise BotError(f"{view.game} is not one of the related trick games")
         cls = _CLASSES[view.game] = type(game)
@@ -419,7 +422,8 @@ def plays_trick_game(game: str) -> bool:
 
 @functools.cache
 def _is_trick_game(info: GameInfo) -> bool:
-    # A game's engine is known only by making one (under its default preset and seat count).
+    # A capability honestly absent: only a ContractGame has the mechanics these bots play out on;
+    # a game's engine is known only by making one (under its default preset and seat count).
     return isinstance(info.create(info.default_seats, info.make_options(None, {})), ContractGame)
 _INT_OPTIONS = ("samples", "contract_samples", "max_candidates", "seed", "reveal")
 

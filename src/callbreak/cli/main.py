@@ -20,6 +20,14 @@ from callbreak.record import replay as replay_record
 console = Console()
 
 
+def related_games() -> list[str]:
+    """The games of their own beside the one these presets are of (Call Break; Call Bridge is
+    one of its presets, not a game), asked of the registry, so a game registered later is one."""
+    from callbreak.games import games
+
+    return [info.name for info in games() if not any(p.name in PRESETS for p in info.presets)]
+
+
 @app.command()
 def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in full.")] = None) -> None:
     """List the rule presets, or print one preset's options."""
@@ -28,11 +36,7 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
         for p in PRESETS.values():
             table.add_row(p.name, p.title, p.description)
         console.print(table)
-        from callbreak.bots.base import CALL_BREAK_ENGINE
-        from callbreak.games import games
-
-        # Call Bridge is Call Break under a preset (listed above), not a related game.
-        others = ", ".join(info.name for info in games() if info.name not in CALL_BREAK_ENGINE)
+        others = ", ".join(related_games())
         console.print(f"\nRelated games (games of their own, not presets): {others}; see "
                       "`callbreak related-games` and `callbreak play --game NAME`.")
         return
@@ -51,7 +55,7 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
 @app.command()
 def bots(game: Annotated[str | None, typer.Option(help="Only the bots that play this game.")] = None) -> None:
     """List the bots: what each plays and how, for the arena, the web tables and `play`."""
-    from callbreak.bots.base import CALL_BREAK_ENGINE, catalog
+    from callbreak.bots.base import catalog
     from callbreak.games import game_info, games
 
     if game is not None:
@@ -61,7 +65,7 @@ def bots(game: Annotated[str | None, typer.Option(help="Only the bots that play 
             fail(str(e))
             return
     every = {info.name for info in games()}
-    related = every - set(CALL_BREAK_ENGINE)
+    related = set(related_games())
     table = Table("bot", "games", "description", box=None)
     for entry in catalog(game):
         shown = set(entry.played)

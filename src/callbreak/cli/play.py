@@ -57,8 +57,14 @@ def parse_overrides(options: list[str]) -> dict[str, str]:
     return out
 
 
+# The settings a saved match keeps, by parameter name: --resume refuses any of them given.
+RESUME_KEEPS = {"preset": "--preset", "option": "--option", "opponents": "--opponents", "seat": "--seat",
+                "seed": "--seed", "game": "--game", "players": "--players"}
+
+
 @app.command()
 def play(
+    ctx: typer.Context,
     game: Annotated[str, typer.Option(
         "--game", "-g", help="The game to play (see `callbreak related-games`).")] = "callbreak",
     players: Annotated[int | None, typer.Option(
@@ -104,8 +110,7 @@ def play(
     with console.status(_("Setting up the table…")):
         try:
             if resume:
-                problem, session = _resume(preset=preset, option=option, opponents=opponents,
-                                           seat=seat, seed=seed, game=game, players=players)
+                problem, session = _resume(ctx)
             else:
                 specs = [s.strip() for s in opponents.split(",")] if opponents is not None else None
                 session = Session.new(game, players=players, preset=preset,
@@ -141,17 +146,12 @@ def play(
                 path=session.save_path), highlight=False)
 
 
-def _resume(*, preset: str | None, option: list[str] | None, opponents: str | None, seat: int,
-            seed: int | None, game: str, players: int | None) -> tuple[str | None, Any]:
+def _resume(ctx: typer.Context) -> tuple[str | None, Any]:
     """The last unfinished match, or why there is none to resume: (problem, session)."""
     from callbreak.cli.tui.saves import latest_unfinished
     from callbreak.cli.tui.session import Session
 
-    given = [flag for flag, used in (
-        ("--preset", preset is not None), ("--option", bool(option)),
-        ("--opponents", opponents is not None), ("--seat", seat != 0),
-        ("--seed", seed is not None), ("--game", game != "callbreak"),
-        ("--players", players is not None)) if used]
+    given = [flag for name, flag in RESUME_KEEPS.items() if _given(ctx, name)]
     if given:
         return (f"--resume continues the saved match with its own settings, so "
                 f"{', '.join(given)} cannot be given with it"), None
@@ -159,6 +159,15 @@ def _resume(*, preset: str | None, option: list[str] | None, opponents: str | No
     if path is None:
         return "there is no unfinished match to resume; start one with `callbreak play`", None
     return None, Session.resume(path)
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was given, even with its default's value (``--game callbreak``
+    with --resume would else resume a saved Donut game as if it had not been asked for)."""
+    source = ctx.get_parameter_source(name)
+    # Typer's own copy of click says where a value came from; its ParameterSource is not
+    # public, so by member name.
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 @app.command()

@@ -11,6 +11,8 @@ is just a list of actions.
 
 >>> Play(seat=2, card=Card.parse("QH")).to_json()
 {'type': 'play', 'seat': 2, 'card': 'QH'}
+>>> Play(seat=2, card=Card.parse("QH")).actor, ChooseDealer(seat=2).actor  # who acts: a seat or CHANCE
+(2, -1)
 >>> action_from_json({'type': 'call', 'seat': 1, 'tricks': 4})
 Call(seat=1, tricks=4, blind=False)
 >>> action_from_json({'type': 'join', 'seat': 2, 'playing': False})
@@ -28,6 +30,19 @@ from callbreak.core.errors import CallbreakError, IllegalActionError, RecordErro
 
 CHANCE = -1
 """The seat number of chance: who draws for dealer and deals the cards."""
+
+
+class _BySeat:
+    """An action a seat makes (every action declares its ``actor``: chance steps say
+    :data:`CHANCE`)."""
+
+    __slots__ = ()
+    seat: int
+
+    @property
+    def actor(self) -> int:
+        """The seat making the action."""
+        return self.seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +123,7 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
-class Look:
+class Look(_BySeat):
     """With blind calls on: the seat looks at its cards (and so may no longer call blind)."""
 
     seat: int
@@ -119,7 +134,7 @@ class Look:
 
 
 @dataclass(frozen=True, slots=True)
-class Redeal:
+class Redeal(_BySeat):
     """A weak-hand claim decision: ``claim=True`` shows the hand and demands a redeal."""
 
     seat: int
@@ -131,7 +146,7 @@ class Redeal:
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class Call(_BySeat):
     """A call (bid) of a number of tricks; ``blind`` if made without looking at the cards."""
 
     seat: int
@@ -147,7 +162,7 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(_BySeat):
     """Play one card to the current trick."""
 
     seat: int
@@ -170,7 +185,7 @@ class Stop:
 
 
 @dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(_BySeat):
     """A bid (or, in Batak Koz Maca, a call) of a number of tricks in an auction."""
 
     seat: int
@@ -182,7 +197,7 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(_BySeat):
     """A pass in an auction; in Batak and Snarples a pass is final for the hand."""
 
     seat: int
@@ -193,7 +208,7 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
-class NameTrump:
+class NameTrump(_BySeat):
     """The seat entitled to it names the trump suit."""
 
     seat: int
@@ -205,7 +220,7 @@ class NameTrump:
 
 
 @dataclass(frozen=True, slots=True)
-class Join:
+class Join(_BySeat):
     """Play this hand (``playing=True``) or sit out / drop / stay out (``False``)."""
 
     seat: int
@@ -217,7 +232,7 @@ class Join:
 
 
 @dataclass(frozen=True, slots=True)
-class Exchange:
+class Exchange(_BySeat):
     """Horsethief: discard these cards (possibly none) and draw as many from the stock."""
 
     seat: int
@@ -229,7 +244,7 @@ class Exchange:
 
 
 @dataclass(frozen=True, slots=True)
-class Settle:
+class Settle(_BySeat):
     """Snarples, everyone else sat out: the bidder takes -5 (``penalize_others=False``) or gives
     each other player +5."""
 
@@ -243,11 +258,6 @@ class Settle:
 
 Action = (ChooseDealer | Draw | Deal | Look | Redeal | Call | Play | Stop
           | Bid | Pass | NameTrump | Join | Exchange | Settle)
-
-
-def action_seat(action: Action) -> int:
-    """The seat making the action (:data:`CHANCE` for chance steps and stopping)."""
-    return getattr(action, "seat", CHANCE) if not isinstance(action, ChooseDealer) else CHANCE
 
 
 def action_from_json(data: Any) -> Action:

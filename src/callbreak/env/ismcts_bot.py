@@ -139,12 +139,12 @@ def openspiel_ismcts(**options: str) -> IsmctsBot:
 
 
 def plays(game: str) -> bool:
-    """The games it plays, asked when needed: those of the Call Break engine and every trick game
-    of :mod:`callbreak.games.base` (it builds the deal from a view through either)."""
-    from callbreak.bots.base import CALL_BREAK_ENGINE
-    from callbreak.bots.games_bots import plays_trick_game
+    """The games it plays, asked when needed: every game with an observation encoding (what its
+    OpenSpiel game needs; the deal comes from a view through the game protocol's
+    ``sample_deal``)."""
+    from callbreak.games import game_info
 
-    return game in CALL_BREAK_ENGINE or plays_trick_game(game)
+    return game_info(game).encoding is not None
 
 
 openspiel_ismcts.games = plays  # type: ignore[attr-defined]

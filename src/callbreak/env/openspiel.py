@@ -351,7 +351,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
             elif isinstance(action, Exchange) and action.seat != p:
                 text = f"{action.seat}:exchange {len(action.cards)}"
             else:
-                text = f"{getattr(action, 'seat', '')}:{action.to_json()}" if not isinstance(action, Draw) \
+                text = f"{action.actor}:{action.to_json()}" if not isinstance(action, Draw) \
                     else f"draw {[c.text for c in action.cards]}"
             self.pieces[p].append(f"{text}|{seen}")
             steps = self.steps[p]

@@ -33,6 +33,7 @@ is_remote = is_url  # the earlier name
 def check_url_game(spec: str, game: str) -> None:
     """Raise :class:`BotError` unless a bot by URL can play ``game`` (the tournament protocol
     speaks Call Break only)."""
+    # A capability honestly absent: the protocol's wire has Call Break's rules and actions only.
     if game not in CALL_BREAK_ENGINE:
         raise BotError(f"{spec.strip()!r} is a bot by URL: it speaks the public bot tournament's "
                        f"protocol, which plays Call Break only, not {game}")

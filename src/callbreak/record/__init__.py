@@ -61,6 +61,7 @@ class Record:
     @property
     def rules(self) -> Rules:
         """Call Break's rules (for the games of the Call Break engine)."""
+        # A capability honestly absent: only Call Break's options are its Rules (typed for its records).
         if not isinstance(self.options, Rules):
             raise RecordError(f"a record of {self.game!r} has no Call Break rules")
         return self.options
@@ -158,7 +159,8 @@ def from_json(data: Any) -> Record:
         info = game_info(name)
     except CallbreakError as e:
         raise RecordError(str(e)) from None
-    if version == 1 and name == "callbreak":  # Call Break's first format: "rules", four seats
+    # A capability honestly absent: the first record format ("rules", four seats) was Call Break's alone.
+    if version == 1 and name == "callbreak":
         players: Any = 4
         raw_options = data.get("rules")
     else:

@@ -13,7 +13,7 @@ import re
 from enum import Enum
 from typing import Any
 
-from callbreak.core import Action, CallbreakError, Card, Suit, action_from_json
+from callbreak.core import Action, CallbreakError, Card, Play, Suit, action_from_json
 from callbreak.core.errors import (
     CallOutOfRangeError,
     IllegalActionError,
@@ -140,10 +140,9 @@ def engine_refusal(code: str, error: Exception, action: Any = None) -> MessageEr
     message = next((m for kind, m in ENGINE_REFUSALS if isinstance(error, kind)), N_("that move is not allowed now"))
     if "{card}" not in message:
         return MessageError(code, message, english=english)
-    card = getattr(action, "card", None)
-    if not isinstance(card, Card):
+    if not isinstance(action, Play):
         return MessageError(code, N_("you cannot play that card now"), english=english)
-    text = _TEXT[card]
+    text = _TEXT[action.card]
     return MessageError(code, message, english=english, card=text[:-1] + SUIT_SIGNS[text[-1]])
 
 

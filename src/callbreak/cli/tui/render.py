@@ -23,7 +23,7 @@ from rich.text import Text
 
 from callbreak.cli.tui.language import _, card_words, digits, number, said, suit_words
 from callbreak.core import Action, Card, DealResult, Suit, format_points
-from callbreak.core.actions import CHANCE, Call, Join, Redeal, action_seat
+from callbreak.core.actions import CHANCE, Call, Join, Redeal
 from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import NO_TRUMP, trick_winner
 from callbreak.core.words import N_
@@ -415,7 +415,7 @@ def describe(action: Any, names: Sequence[str], you: int | None = None) -> str:
     """A short sentence for an action, for the message line and replays; seat ``you`` is the
     person ("You play", "East plays")."""
     kind = action.kind
-    seat = action_seat(action)  # CHANCE for chance steps (the choice of first dealer among them)
+    seat = action.actor  # CHANCE for chance steps (the choice of first dealer among them)
     if kind in ("deal", "draw", "stop", "choose_dealer") or seat == CHANCE:
         return {"deal": _("the cards are dealt"), "draw": _("everyone draws a card for the first deal"),
                 "stop": _("the table stops")}.get(kind) or (

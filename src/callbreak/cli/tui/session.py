@@ -24,7 +24,6 @@ from callbreak.cli.tui.language import _, number
 from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported for the tests
 from callbreak.cli.tui.saves import new_save_path, write_atomically
 from callbreak.core import CHANCE, Action, CallbreakError, RecordError, Rules
-from callbreak.core.actions import action_seat
 from callbreak.core.game import GameOf
 from callbreak.core.words import N_
 from callbreak.games import GameInfo, View, game_info
@@ -261,7 +260,7 @@ class Session:
 
     def apply_human(self, action: Action) -> None:
         """Apply an action the person chose; anything not theirs is refused."""
-        if action_seat(action) != self.human:
+        if action.actor != self.human:
             raise CallbreakError("you can only act for your own seat")
         self.apply(action)
 
