@@ -11,6 +11,9 @@ import httpx
 import pytest
 from browser_helpers import browser_fixture, practice_url_fixture, seed_tables, shot  # noqa: F401 (fixtures)
 
+from callbreak.games import game_info
+from callbreak.games.registry import option_names
+
 pytestmark = pytest.mark.browser
 
 # The seed of the tables whose deal must give Ann cards to play (in some deals the others stay
@@ -34,10 +37,20 @@ def create_game_table(page: Any, base_url: str, game: str, players: int, options
     page.goto(base_url + "/")
     page.fill("#name", "Ann")
     page.select_option("#game", game)
-    assert page.locator("#preset").is_hidden() and page.locator("#players").is_visible()
-    page.fill("#players", str(players))
-    page.select_option("#game-bots", "random")
-    page.fill("#game-options", options)
+    # The one form shows what the game offers: one rule set, a deal count where the game has
+    # one (Batak's ten deals), a choice of seats where it has one (Donut 4-6; Batak is for four).
+    assert page.locator("#preset").is_hidden()
+    assert page.locator("#deals").is_visible() == ("deals" in option_names(game_info(game)))
+    if page.locator("#players").is_visible():
+        page.fill("#players", str(players))
+        page.dispatch_event("#players", "change")
+    else:
+        assert players == int(page.input_value("#players"))
+    assert page.locator("#game-settings select[id^=bot-]").count() == players - 1  # a bot per other seat
+    for seat in range(1, players):
+        page.select_option(f"#bot-{seat}", "random")
+    page.click("#game-settings summary")  # More options
+    page.fill("#options", options)
     page.select_option("#bot-speed", "0")
     page.click("#create")
     page.wait_for_selector("#start")

@@ -197,9 +197,10 @@ def test_the_lobby_says_what_each_chosen_bot_is(browser: Any, base_url: str) -> 
     assert "expert:" not in notes.inner_text()
     assert page.evaluate(FITS_WIDTH)
     shot(page, "lobby-bots-phone")
-    page.select_option("#game", "donut")
-    page.select_option("#game-bots", "heuristic")
-    assert page.locator("#game-bots-desc").inner_text() == f"heuristic: {describe('heuristic', 'donut')}"
+    page.select_option("#game", "donut")  # the same form: each seat's bot, of those that play Donut
+    for seat in (1, 2, 3):
+        page.select_option(f"#bot-{seat}", "heuristic")
+    assert notes.inner_text() == f"heuristic: {describe('heuristic', 'donut')}"
     assert page.evaluate(FITS_WIDTH)
     shot(page, "lobby-bots-donut-phone")
     page.close()

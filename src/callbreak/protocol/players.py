@@ -30,11 +30,16 @@ def is_url(spec: object) -> bool:
 is_remote = is_url  # the earlier name
 
 
-def check_url_game(spec: str, game: str) -> None:
-    """Raise :class:`BotError` unless a bot by URL can play ``game`` (the tournament protocol
-    speaks Call Break only)."""
+def plays_url_bots(game: str) -> bool:
+    """Whether a bot by URL can sit at a table of ``game`` (the tournament protocol speaks Call
+    Break only)."""
     # A capability honestly absent: the protocol's wire has Call Break's rules and actions only.
-    if game not in CALL_BREAK_ENGINE:
+    return game in CALL_BREAK_ENGINE
+
+
+def check_url_game(spec: str, game: str) -> None:
+    """Raise :class:`BotError` unless a bot by URL can play ``game``."""
+    if not plays_url_bots(game):
         raise BotError(f"{spec.strip()!r} is a bot by URL: it speaks the public bot tournament's "
                        f"protocol, which plays Call Break only, not {game}")
 

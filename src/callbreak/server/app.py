@@ -33,6 +33,8 @@ from callbreak.core.actions import action_from_json
 from callbreak.core.rules import PRESETS
 from callbreak.core.words import N_
 from callbreak.games import game_info, games
+from callbreak.games.registry import option_names
+from callbreak.protocol.players import plays_url_bots
 from callbreak.record import Record, redact
 from callbreak.server import engines, pwa, scorekeeper
 from callbreak.server.limits import Limits, Refusal
@@ -316,10 +318,16 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                 "bots": engines.bot_levels(callbreak), "strongest_bot": engines.strongest_bot(callbreak),
                 "bot_descriptions": {k: tr(v) for k, v in engines.bot_descriptions(callbreak).items()},
                 "url_bots": service.url_bots,
+                # Each game as the lobby's one form offers it: its presets (with the options each
+                # sets), seats, bots, whether the table sets a deal count, whether a bot by URL
+                # can sit at it.
                 "games": [{"name": g.name, "title": tr(g.title), "description": tr(g.description),
                            "min_players": g.seats[0], "max_players": g.seats[-1],
-                           "presets": [{"name": p.name, "title": tr(p.title), "description": tr(p.description)}
+                           "presets": [{"name": p.name, "title": tr(p.title), "description": tr(p.description),
+                                        "options": g.make_options(p.name, {}).to_dict()}
                                        for p in g.presets],
+                           "deals": "deals" in option_names(g),
+                           "url_bots": service.url_bots and plays_url_bots(g.name),
                            "options": g.make_options(None, {}).to_dict(),
                            "bots": engines.bot_levels({"game": g.name}),
                            "bot_descriptions": {k: tr(v) for k, v in engines.bot_descriptions({"game": g.name}).items()},

@@ -150,74 +150,83 @@ async function homePage() {
   const m = await getMeta();
   const name = h("input", { id: "name", maxlength: 24, value: store.getItem("callbreak:name") || "",
                             placeholder: t("Your name"), autocomplete: "nickname" });
-  // Call Break and Call Bridge are one engine, chosen by rule preset below; the other games have
-  // their own settings.
-  const others = m.games.filter((g) => g.name !== "callbreak");
-  const gameSel = h("select", { id: "game" },
-    h("option", { value: "callbreak" }, t("Call Break (and Call Bridge)")),
-    others.map((g) => h("option", { value: g.name }, g.title)));
+  // One form for every game: what it shows follows what the chosen game offers (its presets,
+  // a range of seats, a deal count the table sets, bots by URL).
+  const gameSel = h("select", { id: "game" }, m.games.map((g) => h("option", { value: g.name }, g.title)));
+  const chosen = () => m.games.find((x) => x.name === gameSel.value);
   const gameDesc = h("p", { class: "muted", id: "game-desc" });
-  const playersIn = h("input", { id: "players", type: "number", min: 3, max: 8, value: 4 });
-  const gameBots = h("select", { id: "game-bots", "aria-label": t("Bots for the empty seats") });
-  const gameBotsDesc = h("p", { class: "muted", id: "game-bots-desc" });
+  const playersIn = h("input", { id: "players", type: "number", min: 4, max: 4, value: 4 });
+  const playersPart = h("div", {}, h("label", { for: "players" }, t("Players")), playersIn);
   // What each chosen bot is, in a line under the choice: people pick opponents by how they play.
   const describeBots = (el, notes, names) => {
     el.replaceChildren(...[...new Set(names)].map((b) => h("span", { class: "bot-note" }, h("b", {}, botLevel(b)), `: ${notes[b] || ""} `)));
   };
-  let gameBotNotes = {};  // the chosen game's bots, described
-  const syncGameBots = (g) => {  // only the bots that play the chosen game
-    gameBots.replaceChildren(...g.bots.map((b) => h("option", { value: b, selected: b === g.strongest_bot }, botLevel(b))));
-    gameBotNotes = g.bot_descriptions;
-    describeBots(gameBotsDesc, gameBotNotes, [gameBots.value]);
-  };
-  gameBots.addEventListener("change", () => describeBots(gameBotsDesc, gameBotNotes, [gameBots.value]));
-  const gameOptions = h("input", { id: "game-options", placeholder: t("optional, e.g. {example}", { example: "max_hands=3 target=10" }) });
   const unlimited = h("input", { id: "unlimited", type: "checkbox" });
-  const presetSel = h("select", { id: "preset" },
-    m.presets.map((p) => h("option", { value: p.name }, p.title)));
+  const presetSel = h("select", { id: "preset" });
+  const presetPart = h("div", {}, h("label", { for: "preset" }, t("Rules")), presetSel);
   const desc = h("p", { class: "muted", id: "preset-desc" });
   const deals = h("input", { id: "deals", type: "number", min: 1, max: 100, value: 5 });
+  const dealsPart = h("div", { class: "row" },
+    h("div", {}, h("label", { for: "deals" }, t("Deals")), deals),
+    h("label", { class: "check" }, unlimited, " ", t("Unlimited deals (the host stops the table)")));
   const timer = h("select", { id: "timer" },
     [["", t("No turn timer")], ...[15, 30, 60].map((s) => [String(s), tn("{n} second", "{n} seconds", s)])]
       .map(([v, text]) => h("option", { value: v }, text)));
-  const botSelects = [1, 2, 3].map((i) => h("select", { id: `bot-${i}`, "aria-label": t("Bot for seat {seat}", { seat: i + 1 }) },
-    m.bots.map((b) => h("option", { value: b, selected: b === m.strongest_bot }, botLevel(b)))));
+  let botSelects = [];
+  const botRow = h("div", { class: "row" });
   const botsDesc = h("p", { class: "muted", id: "bots-desc" });
-  const syncBots = () => describeBots(botsDesc, m.bot_descriptions, botSelects.map((s) => s.value));
-  botSelects.forEach((s) => s.addEventListener("change", syncBots));
-  syncBots();
+  const syncBots = () => describeBots(botsDesc, chosen().bot_descriptions, botSelects.map((s) => s.value));
+  const seatBots = () => {  // a choice for each seat but the host's, of the bots that play the game
+    const g = chosen();
+    const was = botSelects.map((s) => s.value);
+    botSelects = Array.from({ length: Number(playersIn.value) - 1 }, (_, i) => {
+      const keep = g.bots.includes(was[i]) ? was[i] : g.strongest_bot;
+      const sel = h("select", { id: `bot-${i + 1}`, "aria-label": t("Bot for seat {seat}", { seat: i + 2 }) },
+        g.bots.map((b) => h("option", { value: b, selected: b === keep }, botLevel(b))));
+      sel.addEventListener("change", syncBots);
+      return sel;
+    });
+    botRow.replaceChildren(...botSelects.map((sel, i) => h("label", { class: "bot-pick" }, t("Seat {seat}", { seat: i + 2 }), sel)));
+    syncBots();
+  };
   const botSpeed = h("select", { id: "bot-speed" },
     [["0.7", t("Bots play at a human pace")], ["0.2", t("Bots play fast")], ["0", t("Bots play instantly")]]
       .map(([v, text]) => h("option", { value: v }, text)));
-  const botUrl = h("input", { id: "bot-url", placeholder: t("optional: a tournament bot URL for seat 4") });
-  const options = h("input", { id: "options", placeholder: t("optional overrides, e.g. {example}", { example: "blind_call=on min_call=2" }) });
+  const botUrl = h("input", { id: "bot-url", placeholder: t("optional: a tournament bot URL for seat 4") });  // Call Break's seats
+  const botUrlPart = h("div", {}, h("label", { for: "bot-url" }, t("Seat a tournament-protocol bot")), botUrl);
+  const options = h("input", { id: "options" });
   const err = h("p", { class: "error", id: "create-error" });
   const syncPreset = () => {
-    const p = m.presets.find((x) => x.name === presetSel.value);
-    desc.textContent = p.description;
-    deals.value = p.rules.deals || 5;
-    unlimited.checked = p.rules.deals === null;
+    const g = chosen();
+    const p = g.presets.find((x) => x.name === presetSel.value);
+    desc.textContent = g.presets.length > 1 ? p.description : "";
+    deals.value = p.options.deals || 5;
+    unlimited.checked = p.options.deals === null;
     deals.disabled = unlimited.checked;
-    timer.value = p.rules.turn_timer ? String(Math.round(p.rules.turn_timer)) : "";
-    if (!timer.value && p.rules.turn_timer) timer.append(h("option", { value: p.rules.turn_timer }, t("{seconds} s", { seconds: p.rules.turn_timer })));
+    timer.value = p.options.turn_timer ? String(Math.round(p.options.turn_timer)) : "";
+    if (!timer.value && p.options.turn_timer) timer.append(h("option", { value: p.options.turn_timer }, t("{seconds} s", { seconds: p.options.turn_timer })));
   };
   presetSel.addEventListener("change", syncPreset);
   unlimited.addEventListener("change", () => { deals.disabled = unlimited.checked; });
-  syncPreset();
-  const callbreakPart = h("div", { id: "callbreak-settings" });
-  const relatedPart = h("div", { id: "related-settings" });
   const syncGame = () => {
-    const g = others.find((x) => x.name === gameSel.value);
-    callbreakPart.hidden = Boolean(g);
-    relatedPart.hidden = !g;
-    gameDesc.textContent = g ? t("{description} ({low}-{high} players)", { description: g.description, low: g.min_players, high: g.max_players }) : "";
-    if (g) {
-      syncGameBots(g);
-      playersIn.min = g.min_players; playersIn.max = g.max_players;
-      playersIn.value = Math.min(g.max_players, Math.max(g.min_players, Number(playersIn.value) || g.min_players));
-    }
+    const g = chosen();
+    gameDesc.textContent = t("{description} ({low}-{high} players)", { description: g.description, low: g.min_players, high: g.max_players });
+    presetSel.replaceChildren(...g.presets.map((p) => h("option", { value: p.name }, p.title)));
+    presetPart.hidden = g.presets.length < 2;
+    playersIn.min = g.min_players; playersIn.max = g.max_players;
+    playersIn.value = Math.min(g.max_players, Math.max(g.min_players, Number(playersIn.value) || g.min_players));
+    playersPart.hidden = g.min_players === g.max_players;
+    dealsPart.hidden = !g.deals;
+    botUrlPart.hidden = !g.url_bots;
+    // An example of the game's own options, from the first two it has.
+    const example = Object.entries(g.presets[0].options).filter(([k]) => k !== "deals" && k !== "turn_timer").slice(0, 2)
+      .map(([k, v]) => `${k}=${v === true ? "on" : v === false ? "off" : v}`).join(" ");
+    options.placeholder = t("optional overrides, e.g. {example}", { example });
+    syncPreset();
+    seatBots();
   };
   gameSel.addEventListener("change", syncGame);
+  playersIn.addEventListener("change", seatBots);
 
   async function create(e) {
     e.preventDefault();
@@ -228,21 +237,12 @@ async function homePage() {
       if (!k || v === undefined) { err.textContent = t("Option \"{option}\" should look like key=value", { option: part }); return; }
       opts[k] = v;
     }
+    const g = chosen();
     const bots = [botSelects[0].value, ...botSelects.map((s) => s.value)];  // seat 1 is the host's unless they move
-    if (m.url_bots && botUrl.value.trim()) bots[3] = botUrl.value.trim();  // a server may turn them off
-    const timing = { timer: timer.value ? Number(timer.value) : null, bot_delay: Number(botSpeed.value) };
-    let settings = { preset: presetSel.value, deals: unlimited.checked ? null : Number(deals.value),
-                     bots, options: opts, ...timing };
-    if (gameSel.value !== "callbreak") {
-      const gameOpts = {};
-      for (const part of gameOptions.value.split(/[\s,]+/).filter(Boolean)) {
-        const [k, v] = part.split("=");
-        if (!k || v === undefined) { err.textContent = t("Option \"{option}\" should look like key=value", { option: part }); return; }
-        gameOpts[k] = v;
-      }
-      settings = { game: gameSel.value, players: Number(playersIn.value), bots: gameBots.value,
-                   options: gameOpts, ...timing };
-    }
+    if (g.url_bots && botUrl.value.trim()) bots[bots.length - 1] = botUrl.value.trim();  // a server may turn them off
+    const settings = { game: g.name, preset: presetSel.value, players: Number(playersIn.value), bots,
+                       options: opts, timer: timer.value ? Number(timer.value) : null, bot_delay: Number(botSpeed.value) };
+    if (g.deals) settings.deals = unlimited.checked ? null : Number(deals.value);
     // The first table after an install may wait while the server compiles the expert: say so.
     let pending = true;
     const button = document.getElementById("create");
@@ -267,23 +267,11 @@ async function homePage() {
     }
   }
 
-  callbreakPart.append(
-    h("label", { for: "preset" }, t("Rules")), presetSel, desc,
-    h("div", { class: "row" },
-      h("div", {}, h("label", { for: "deals" }, t("Deals")), deals),
-      h("label", { class: "check" }, unlimited, " ", t("Unlimited deals (the host stops the table)"))),
-    h("fieldset", { class: "bots" }, h("legend", {}, t("Bots for the seats nobody takes")),
-      h("div", { class: "row" }, botSelects.map((sel, i) => h("label", { class: "bot-pick" }, t("Seat {seat}", { seat: i + 2 }), sel))),
-      botsDesc),
+  const settingsPart = h("div", { id: "game-settings" },
+    h("div", { class: "row" }, presetPart, playersPart), desc, dealsPart,
+    h("fieldset", { class: "bots" }, h("legend", {}, t("Bots for the seats nobody takes")), botRow, botsDesc),
     h("details", {}, h("summary", {}, t("More options")),
-      h("label", { for: "options" }, t("Rule overrides")), options,
-      m.url_bots ? [h("label", { for: "bot-url" }, t("Seat a tournament-protocol bot")), botUrl] : []));
-  relatedPart.append(
-    h("div", { class: "row" },
-      h("div", {}, h("label", { for: "players" }, t("Players")), playersIn),
-      h("div", {}, h("label", { for: "game-bots" }, t("Bots for the seats nobody takes")), gameBots)),
-    gameBotsDesc,
-    h("label", { for: "game-options" }, t("Game options")), gameOptions);
+      h("label", { for: "options" }, t("Rule overrides")), options, botUrlPart));
   syncGame();
   const status = h("p", { class: "muted", id: "create-status", role: "status", hidden: true });
   // A public server has a ceiling on tables with bots: say so before anyone fills in the form.
@@ -300,7 +288,7 @@ async function homePage() {
         h("h2", {}, t("Start a table")),
         h("label", { for: "name" }, t("Your name")), name,
         h("label", { for: "game" }, t("Game")), gameSel, gameDesc,
-        callbreakPart, relatedPart,
+        settingsPart,
         h("label", { for: "timer" }, t("Turn timer")), timer,
         h("label", { for: "bot-speed" }, t("Bot speed")), botSpeed,
         full, h("p", {}, h("button", { class: "primary", id: "create", type: "submit" }, t("Create table"))), status, err),
@@ -670,7 +658,7 @@ function tablePage(code) {
         h("div", { class: "name", title: personName(s.name) }, personName(s.name), seat === mySeat ? ` ${t("(you)")}` : "", s.kind === "bot" ? botMark() : ""),
         h("div", { class: "tricks-count" }, tricksLine(v, seat)),
         seatNotes(v, seat) ? h("div", { class: "seat-info" }, seatNotes(v, seat)) : null,
-        h("div", {}, t("total {points}", { points: points(v.totals[seat]) })),
+        h("div", {}, t("total {points}", { points: points(v.totals[seat]) }),
           v.dealer === seat ? ` · ${t("dealer")}` : "",
           v.streak && v.streak[seat] ? ` · ${t("out {count}×", { count: v.streak[seat] })}` : ""),
         s.connected ? null : h("div", { class: "away" }, t("away — a bot plays after the timer")),
