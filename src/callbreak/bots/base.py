@@ -46,7 +46,7 @@ ViewT_contra = TypeVar("ViewT_contra", bound=GameView, contravariant=True)
 @runtime_checkable
 class BotOf(Protocol[ViewT_contra]):
     """A bot that decides from views of type ``ViewT_contra``: Call Break's bots are
-    ``BotOf[SeatView]``, the related games' ``BotOf[games.GameView]``, and a bot that reads only
+    ``BotOf[SeatView]``, the related games' ``BotOf[games.ContractView]``, and a bot that reads only
     what every view has (``random``) is a bot of every game's views."""
 
     name: str

@@ -1,7 +1,8 @@
 """The one game protocol: what every registered game is, whatever its rules.
 
-Call Break's :class:`~callbreak.core.match.Match` is one implementation; each related game
-(:mod:`callbreak.games`) is another. Everything above the rules (records, bots, the arena, the
+Every game here implements it through one engine, :class:`~callbreak.core.trick_game.TrickGame`
+(Call Break's :class:`~callbreak.core.match.Match`, each related game of :mod:`callbreak.games`);
+a game of another kind could implement the protocol itself. Everything above the rules (records, bots, the arena, the
 terminal, the web tables) drives a game only through this protocol and finds games by name in
 the registry (:func:`callbreak.games.game_info`).
 
@@ -17,7 +18,7 @@ A game is a state machine over the actions of :mod:`callbreak.core.actions`:
 - ``history`` is every action applied, chance steps included: replaying it rebuilds the game.
 
 The protocol is generic in a game's view and action types (:class:`GameOf`): Call Break's
-match is a ``GameOf[SeatView, Action]``, a related game a ``GameOf[games.GameView, Action]``, and
+match is a ``GameOf[SeatView, Action]``, a related game a ``GameOf[games.ContractView, Action]``, and
 a game from the registry (any of them) a ``GameOf[games.View, Action]``. A game's views are a
 covariant parameter (a game with a narrower view type is a game of the wider one), its actions
 an invariant one (it takes what it offers). :class:`Game` is the protocol with its view type
