@@ -291,13 +291,13 @@ def short_names(names: Sequence[str]) -> list[str]:
     return [n.split(" (")[0] for n in names]
 
 
-def points(value: float) -> str:
-    """A score as shown: whole points, or tenths where there are any (Call Break's)."""
-    return digits(format_points(round(value * 10)) if isinstance(value, float) else str(value))
+def points(tenths: int) -> str:
+    """A total as shown: whole points, or tenths where there are any (every game keeps tenths)."""
+    return digits(format_points(tenths))
 
 
 def deal_points(result: DealResult) -> list[str]:
-    """One deal's points per seat, as its result shows them (Call Break's are kept in tenths)."""
+    """One deal's points per seat, as its result shows them."""
     return [digits(p) for p in result.shown_points]
 
 
@@ -345,7 +345,7 @@ def scores_view(view: View, names: Sequence[str], me: int = 0) -> RenderableType
     table.columns[0].no_wrap = True
     for seat in ((me + i) % view.players for i in range(view.players)):
         table.add_row(short[seat], *([contract(view, seat)] if title else []), number(view.won[seat]),
-                      points(view.scores[seat]), style="yellow" if view.to_act == seat else "")
+                      points(view.totals[seat]), style="yellow" if view.to_act == seat else "")
     parts.append(table)
     if view.tricks:
         trick = view.tricks[-1]
@@ -379,7 +379,7 @@ def scoreboard(view: View, names: Sequence[str], *, final: bool, rows: int = 12,
     for r in view.results[-rows:]:
         table.add_row(f"{number(r.number)}{'*' if r.tiebreak else ''}",
                       *deal_cells(r, order))
-    table.add_row(_("total"), *(Text(points(view.scores[s]), style="bold") for s in order),
+    table.add_row(_("total"), *(Text(points(view.totals[s]), style="bold") for s in order),
                   end_section=True)
     parts: list[RenderableType] = [table]
     if view.results and view.results[-1].note:
@@ -406,7 +406,7 @@ def standings(view: View, short: Sequence[str], *, low_wins: bool = False) -> Te
         place = 1 + sum(1 for other in order if sign * view.scores[other] < sign * view.scores[seat])
         if i:
             text.append("  ")
-        text.append(f"{number(place)}. {short[seat]} {points(view.scores[seat])}",
+        text.append(f"{number(place)}. {short[seat]} {points(view.totals[seat])}",
                     style="bold green" if seat in view.winners else "")
     return text
 
