@@ -158,3 +158,23 @@ def test_match_caps_equal_infer_play_on_every_card(rules: Rules, seed: int) -> N
         if m.phase is Phase.PLAY and not m.tricks and not m.trick:
             caps = [list(c) for c in m.caps]  # side-off declarations are made at this point
         deals += len(m.results) > before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32))
+def test_match_short_paths_agree_with_the_engine(rules: Rules, seed: int) -> None:
+    """Call Break's own paths for listing and applying plays, calls and deals (the hottest of any
+    search) give what the one engine's general ones give: the same actions for every seat, and
+    the same state after each action."""
+    from callbreak.core.trick_game import TrickGame
+
+    m = Match(rules)
+    rng = random.Random(seed)
+    while not m.is_over and len(m.history) < 400:
+        for seat in (None, CHANCE, 0, 1, 2, 3):
+            assert m.legal_actions(seat) == TrickGame.legal_actions(m, seat)
+        action = random_action(m, rng)
+        general = m.clone()
+        TrickGame.apply(general, action)
+        m.apply(action)
+        assert m.snapshot() == general.snapshot()
