@@ -94,8 +94,8 @@ class ContractView(TrickView):
     game: str
     options: GameOptions
     in_game: tuple[bool, ...]  # False once a Snarples player has dropped out at 33
-    active: tuple[bool, ...]  # playing this hand (sitters, droppers and out-players are not)
-    joined: tuple[bool | None, ...]  # each seat's play/out decision this hand, None if not made
+    active: tuple[bool, ...]  # playing this deal (sitters, droppers and out-players are not)
+    joined: tuple[bool | None, ...]  # each seat's play/out decision this deal, None if not made
     bids: tuple[int | None, ...]
     passed: tuple[bool, ...]
     declarer: int | None  # the high bidder (or the seat that names trump)
@@ -103,11 +103,11 @@ class ContractView(TrickView):
     low_high: bool  # Donut's 6 upcard: ranks reversed, 2 high
     trump_broken: bool
     upcard: Card | None
-    may_sit_out: bool  # whether dropping / sitting out / going out is allowed this hand
-    streak: tuple[int, ...]  # Snarples: hands in a row each seat has sat out
+    may_sit_out: bool  # whether dropping / sitting out / going out is allowed this deal
+    streak: tuple[int, ...]  # Snarples: deals in a row each seat has sat out
     exchanged: tuple[int | None, ...]  # Horsethief: cards each seat exchanged, None if not yet
     stock_size: int
-    discards: tuple[Card, ...]  # this seat's own discards this hand
+    discards: tuple[Card, ...]  # this seat's own discards this deal
     notice: str
     notice_words: Words | None  # the notice as a message id and values, for the reader's language
 
@@ -168,7 +168,7 @@ class ContractView(TrickView):
         return (*(() if self.upcard is None else (self.upcard,)), *self.discards)
 
     def voids(self, seat: int) -> frozenset[Suit]:
-        """Suits ``seat`` has shown it does not hold this hand (it failed to follow them)."""
+        """Suits ``seat`` has shown it does not hold this deal (it failed to follow them)."""
         out: set[Suit] = set()
         for t in self.tricks:
             _voids_in(t.seats, t.cards, seat, out)
@@ -332,7 +332,7 @@ class ContractGame(TrickGame):
         return [self.CARDS_EACH if i else 0 for i in self.in_game]
 
     def _default_contract(self) -> Action:
-        """The first listed choice (a pass, playing the hand, no exchange), or the longest suit
+        """The first listed choice (a pass, playing the deal, no exchange), or the longest suit
         as trump."""
         legal = self.legal_actions()
         if not legal:
@@ -391,7 +391,7 @@ class ContractGame(TrickGame):
         self.notice_words = words
 
     def throw_in(self, why: Words | str) -> None:
-        """The hand is not played; the same dealer deals again."""
+        """The deal is not played; the same dealer deals again."""
         self.say(why)
         self.hands = [0] * self.players
         self.phase = Phase.DEAL
