@@ -75,7 +75,9 @@ def _swapped_replay(m: Match, viewer: int) -> Match | None:
     """The same actions on a deal where two other seats swapped one card they still hold.
 
     Every swap of an unplayed card between two other seats is tried in a fixed order; the first
-    whose replay keeps every past action legal is returned (None if none does).
+    whose replay keeps every past action legal is returned (None if none does). Under side-off
+    declarations each seat's voids are announced to the table, so only swaps within a suit keep
+    the public facts the same.
     """
     deal_index = max(i for i, a in enumerate(m.history) if isinstance(a, Deal))
     deal = m.history[deal_index]
@@ -84,6 +86,8 @@ def _swapped_replay(m: Match, viewer: int) -> Match | None:
     for a, b in itertools.combinations(others, 2):
         for x in cards_of(m.hands[a]):
             for y in cards_of(m.hands[b]):
+                if m.rules.side_off_declaration and x.suit != y.suit:
+                    continue
                 hands = [list(h) for h in deal.hands]
                 hands[a] = sorted([c for c in hands[a] if c != x] + [y])
                 hands[b] = sorted([c for c in hands[b] if c != y] + [x])
