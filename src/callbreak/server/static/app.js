@@ -210,7 +210,8 @@ async function homePage() {
   unlimited.addEventListener("change", () => { deals.disabled = unlimited.checked; });
   const syncGame = () => {
     const g = chosen();
-    gameDesc.textContent = t("{description} ({low}-{high} players)", { description: g.description, low: g.min_players, high: g.max_players });
+    gameDesc.textContent = g.min_players === g.max_players ? g.description
+      : t("{description} ({low}-{high} players)", { description: g.description, low: g.min_players, high: g.max_players });
     presetSel.replaceChildren(...g.presets.map((p) => h("option", { value: p.name }, p.title)));
     presetPart.hidden = g.presets.length < 2;
     playersIn.min = g.min_players; playersIn.max = g.max_players;
@@ -218,9 +219,11 @@ async function homePage() {
     playersPart.hidden = g.min_players === g.max_players;
     dealsPart.hidden = !g.deals;
     botUrlPart.hidden = !g.url_bots;
-    // An example of the game's own options, from the first two it has.
-    const example = Object.entries(g.presets[0].options).filter(([k]) => k !== "deals" && k !== "turn_timer").slice(0, 2)
-      .map(([k, v]) => `${k}=${v === true ? "on" : v === false ? "off" : v}`).join(" ");
+    // An example of the game's own options: the first two that are not the table's own settings
+    // (deals, the timer) or the dealer's, which every game has.
+    const common = ["deals", "turn_timer", "first_dealer", "dealer_rotation"];
+    const example = Object.entries(g.presets[0].options).filter(([k]) => !common.includes(k)).slice(0, 2)
+      .map(([k, v]) => `${k}=${v === true ? "on" : v === false ? "off" : v === null ? 3 : v}`).join(" ");  // null: unlimited
     options.placeholder = t("optional overrides, e.g. {example}", { example });
     syncPreset();
     seatBots();
