@@ -93,6 +93,7 @@ class Match(TrickGame):
     LEAD_REFUSAL: ClassVar[str] = _NO_SPADE_LEAD
     CACHES: ClassVar[tuple[str, ...]] = ("_legal",)
     CONTRACT_ACTIONS: ClassVar[tuple[type, ...]] = (Call, Look, Redeal, Draw, ChooseDealer, Stop)
+    ACTS_OUT_OF_TURN: ClassVar[bool] = True  # a seat may look at its cards before its turn to call
     options: Rules
     __slots__ = ("looked", "calls", "blind", "claims", "win_pos", "caps", "tiebreak_seats", "chips",
                  "redeal", "_legal", "_first_dealer")

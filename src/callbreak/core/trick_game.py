@@ -26,7 +26,8 @@ contract; Call Break's :class:`~callbreak.core.match.Match` also replaces the ho
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar, Self
 
 from callbreak.core.actions import CHANCE, Action, Deal, Play
@@ -53,6 +54,7 @@ class TrickGame:
     MATCH_WORD: ClassVar[str] = "game"  # "the game is over"
     LEAD_REFUSAL: ClassVar[str] = "may not be led now"  # why a lead is refused, if one can be
     CONTRACT_ACTIONS: ClassVar[tuple[type, ...]] = ()  # the kinds of action its contract takes
+    ACTS_OUT_OF_TURN: ClassVar[bool] = False  # whether a seat not to act may have a choice
     # Caches that are not state: left out of ``snapshot`` (a refused action may fill one).
     CACHES: ClassVar[tuple[str, ...]] = ()
 
@@ -151,6 +153,8 @@ class TrickGame:
             return []
         if seat == CHANCE:
             return [self._stop()] if self.can_stop else []
+        if self.phase is Phase.DEAL or (seat != self.turn and not self.ACTS_OUT_OF_TURN):
+            return []
         if self.phase is Phase.PLAY:
             return [Play(seat, c) for c in cards_of(self.play_mask())] if seat == self.turn else []
         return self._contract_actions(seat)
@@ -322,19 +326,23 @@ class TrickGame:
     def _state(self) -> list[tuple[str, object]]:
         """Every field of the state, by name: the slots of each class, then the instance dict."""
         cls = self.__class__
-        names = _SLOTS.get(cls)
-        if names is None:
-            names = _SLOTS[cls] = tuple(n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ()))
-        fields = [(n, getattr(self, n)) for n in names]
+        names, values = _slots_of(cls)
+        fields = list(zip(names, values(self), strict=True)) if names else []
         if cls.__dictoffset__:  # a game that declares no slots keeps its own fields in a dict
             fields += self.__dict__.items()
         return fields
 
     def clone(self) -> Self:
-        """An independent copy (for search and what-if checks)."""
-        g = self.__class__.__new__(self.__class__)
-        for name, value in self._state():
-            setattr(g, name, list(value) if isinstance(value, list) else value)
+        """An independent copy (for search and what-if checks): lists copied, the rest shared
+        (every other value of a state is immutable)."""
+        cls = self.__class__
+        g = cls.__new__(cls)
+        names, values = _slots_of(cls)
+        if names:
+            for name, value in zip(names, values(self), strict=True):
+                setattr(g, name, value.copy() if value.__class__ is list else value)
+        if cls.__dictoffset__:
+            g.__dict__.update({k: v.copy() if v.__class__ is list else v for k, v in self.__dict__.items()})
         return g
 
     def snapshot(self) -> tuple[object, ...]:
@@ -345,7 +353,17 @@ class TrickGame:
         raise NotImplementedError
 
 
-_SLOTS: dict[type, tuple[str, ...]] = {}
+_SLOTS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _slots_of(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The slot names of a state class (its own and its bases'), and a reader of their values."""
+    found = _SLOTS.get(cls)
+    if found is None:
+        names = tuple(n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ()))
+        getter = attrgetter(*names) if len(names) > 1 else (lambda obj: (getattr(obj, names[0]),))
+        found = _SLOTS[cls] = (names, getter)
+    return found
 
 
 def _frozen(value: object) -> object:

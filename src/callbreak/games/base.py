@@ -320,13 +320,6 @@ class ContractGame(TrickGame):
                 return s
         raise IllegalActionError("no seat is left to act")  # pragma: no cover
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """As every trick game's (:meth:`TrickGame.legal_actions`): only the seat to act has a
-        choice, none while the cards are dealt."""
-        if self.phase is Phase.DEAL or (seat is not None and seat != self.turn):
-            return []
-        return super().legal_actions(seat)
-
     def hand_sizes(self) -> list[int]:
         """A seat out of the game is dealt nothing."""
         return [self.CARDS_EACH if i else 0 for i in self.in_game]
@@ -344,16 +337,12 @@ class ContractGame(TrickGame):
 
     # --- verifying -----------------------------------------------------------------------
 
-    def verify(self, action: Action) -> None:
-        """As every trick game's; nothing but the deal while the cards are to be dealt."""
-        if self.phase is Phase.DEAL and not isinstance(action, Deal):
-            raise WrongPhaseError("the cards must be dealt first")
-        super().verify(action)
-
     def _verify_contract(self, action: Action) -> None:
         """The right kind of action for the phase, from the seat to act; then the game's rules
         for it (:meth:`_verify_bid`)."""
         assert isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle))  # CONTRACT_ACTIONS
+        if self.phase is Phase.DEAL:
+            raise WrongPhaseError("the cards must be dealt first")
         self.check_seat(action.seat)
         if not isinstance(action, _PHASE_ACTIONS.get(self.phase, ())):
             raise self.wrong_phase(action)
