@@ -7,7 +7,9 @@ first, so load on the shared machine falls on both alike:
   engine_speed.py``'s loop: deal, four calls, 52 cards, every action verified), deals per second
   of process CPU time;
 - ``kernel random`` / ``kernel heuristic``: the numba simulation kernel's random deals with the
-  random and the heuristic rollout policy (``benchmarks/kernel_speed.py``'s loop), deals/s.
+  random and the heuristic rollout policy (``benchmarks/kernel_speed.py``'s loop), deals/s;
+- ``donut`` / ``batak-koz-maca (related engine)``: random deals of two related games through
+  the public API (new game, chance deals, random legal actions), deals/s.
 
 The earlier tree is a detached ``git worktree`` of ``--base`` in a temporary folder (removed at
 the end); the later one is this working tree, or with ``--this`` a worktree of that commit too
@@ -47,8 +49,27 @@ from callbreak.bots.kernel import POLICY_HEURISTIC, POLICY_RANDOM, get_kernel
 get_kernel("numba").warm_up()
 engine_speed.ours(0.2)
 seconds = {seconds!r}
+
+
+def related(name, seconds, seed):
+    # A related game's random deals through the public API, as its search bot's playouts use
+    # it: deals per second of CPU time, a new game whenever one ends.
+    import random, time
+    from callbreak.games import CHANCE, game_info, new_game
+    dealer, rng = game_info(name).dealer(seed), random.Random(seed)
+    deals, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        game = new_game(name)
+        while not game.is_over:
+            game.apply(dealer.chance(game) if game.to_act == CHANCE else rng.choice(game.legal_actions()))
+        deals += len(game.results)
+    return deals / (time.process_time() - start)
+
+
 out = {{
     "engine": engine_speed.ours(seconds, {seed}),
+    "donut (related engine)": related("donut", seconds, {seed}),
+    "batak-koz-maca (related engine)": related("batak-koz-maca", seconds, {seed}),
     "kernel random": kernel_speed.kernel_rate("numba", POLICY_RANDOM, 20000)(seconds, {seed}),
     "kernel heuristic": kernel_speed.kernel_rate("numba", POLICY_HEURISTIC, 10000)(seconds, {seed}),
 }}
