@@ -145,7 +145,7 @@ GETATTR_USES: dict[tuple[str, str], tuple[str, str]] = {
     ("games/base.py", "getattr(self, f.name)"): (OTHER, "a dataclass's declared fields"),
     ("games/base.py", "getattr(view, 'to_act' if name == 'turn' else name)"): (OTHER, "a view's declared fields"),
     ("core/game.py", "getattr(self, 'hand')"): (PROBE, "view: a hand"),
-    ("core/trick_game.py", "getattr(self, n)"): (OTHER, "the state's declared slots, for clone and snapshot"),
+    ("core/trick_game.py", "getattr(obj, names[0])"): (OTHER, "the state's declared slots, for clone and snapshot"),
     ("games/spaces.py", "getattr(opts, 'deals')"): (PROBE, "options: a deal count"),
     ("games/spaces.py", "getattr(opts, 'max_hands')"): (PROBE, "options: a hand limit"),
 }

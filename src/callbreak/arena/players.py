@@ -42,7 +42,7 @@ def check_player(spec: str, options: Any = None, timeout: float = 3.0, game: str
             _check_protocol_rules(options)
         _check_reachable(spec.strip(), timeout)
         return spec.strip()
-    return str(getattr(player, "name", spec))
+    return str(player.name)
 
 
 def _check_protocol_rules(options: Any) -> None:

@@ -197,7 +197,7 @@ def play_game(
         raise ArenaError(f"the budget must be positive, got {budget}")
     if chance is None:
         chance = DealStream(seed, game=name)
-    seat_names = list(names) if names is not None else [str(getattr(p, "name", "?")) for p in players]
+    seat_names = list(names) if names is not None else [str(p.name) for p in players]
     stats = tuple(SeatStats(seat_names[s]) for s in range(game.players))
     sign = -10 if info.low_wins else 10
     deal_points: list[tuple[int, ...]] = []
@@ -276,5 +276,5 @@ def referee(view: GameView, seat: int, player: Any, *, default: Callable[[], Any
         if legal:
             return action, seconds, None
         kind, detail = "illegal", f"answered {action!r}, which is not legal now"
-    who = name if name is not None else str(getattr(player, "name", "?"))
+    who = name if name is not None else str(player.name)
     return default(), seconds, Fault(seat, who, deal, kind, detail, seconds)

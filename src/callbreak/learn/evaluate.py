@@ -67,7 +67,7 @@ class _CpuTimed:
     from the waits a busy machine adds to the wall clock."""
 
     def __init__(self, bot: Any, out: list[float]) -> None:
-        self.bot, self.out, self.name = bot, out, getattr(bot, "name", "bot")
+        self.bot, self.out, self.name = bot, out, bot.name
 
     def decide(self, view: GameView, budget: float) -> Any:
         start = time.thread_time()
