@@ -193,6 +193,12 @@ def make_tables(base: str, count: int, settings: dict[str, Any] = SETTINGS) -> l
     return made
 
 
+def reached_through(base: str, made: list[tuple[str, str]]) -> set[str]:
+    """The processes the proxy sends these tables' players to."""
+    with httpx.Client(base_url=base, timeout=30) as http:
+        return {http.get(f"/api/tables/{code}").headers["x-callbreak-process"] for code, _ in made}
+
+
 def wait_run_where_reached(base: str, pg_url: str, made: list[tuple[str, str]]) -> None:
     """Until each table is run (its lease held) by the process the proxy sends its players to
     (the one that answers a request about it through the proxy)."""
@@ -234,6 +240,8 @@ def test_through_the_proxy_no_action_is_forwarded(cluster: tuple[list[Process], 
     processes, proxy = cluster
     base = f"http://127.0.0.1:{proxy.port}"
     made = make_tables(base, 6)
+    while len(reached_through(base, made)) < 2:  # the hash sent every table to one process
+        made += make_tables(base, 1)  # (now and then, by luck): one more, until both have some
     people = [Person(base.replace("http", "ws"), code, token) for code, token in made]
     for p in people:
         p.start()
