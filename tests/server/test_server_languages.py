@@ -64,7 +64,7 @@ def test_the_lobby_words_of_rules_and_bots_come_translated(client: TestClient) -
     preset = next(p for p in meta["presets"] if p["name"] == "callbreak")
     assert preset["title"] == "कलब्रेक" and not re.search(r"[0-9]", preset["description"])
     assert re.search(r"[०-९]", preset["description"])  # its calls 1-13 in Devanagari digits
-    assert meta["bot_descriptions"]["random"] == said("ne", "Plays any legal move at random.") != "Plays any legal move at random."
+    assert next(g for g in meta["games"] if g["name"] == "callbreak")["bot_descriptions"]["random"] == said("ne", "Plays any legal move at random.") != "Plays any legal move at random."
 
 
 def _illegal_play(client: TestClient, lang: str | None) -> dict[str, Any]:

@@ -108,10 +108,12 @@ def format_points(tenths: int) -> str:
     return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"
 
 
-def leaders(totals: Sequence[int], among: Sequence[int] | None = None) -> tuple[int, ...]:
-    """Seats with the highest total (all of them on a tie), optionally among some seats only."""
+def leaders(totals: Sequence[int], among: Sequence[int] | None = None, *,
+            low: bool = False) -> tuple[int, ...]:
+    """Seats with the highest total (all of them on a tie), optionally among some seats only;
+    ``low``: the lowest (a race-down game)."""
     seats = list(range(len(totals))) if among is None else list(among)
-    best = max(totals[s] for s in seats)
+    best = (min if low else max)(totals[s] for s in seats)
     return tuple(s for s in seats if totals[s] == best)
 
 

@@ -35,7 +35,7 @@ from callbreak.core.cards import Card, cards_of
 from callbreak.core.errors import IllegalActionError, RulesError, WrongPhaseError
 from callbreak.core.game import ChanceKind, CompletedTrick, Phase
 from callbreak.core.options import Options
-from callbreak.core.scoring import DealResult
+from callbreak.core.scoring import DealResult, leaders
 from callbreak.core.tricks import NO_TRUMP, biggest_card, check_play, check_seat, check_turn, follow_suit_mask
 from callbreak.core.words import Words
 
@@ -50,6 +50,7 @@ class TrickGame:
     MAX_PLAYERS: ClassVar[int] = 4
     CARDS_EACH: ClassVar[int] = 13
     STOPPABLE: ClassVar[bool] = False  # a game without a deal limit plays to its natural end
+    LOW_WINS: ClassVar[bool] = False  # race-down games: a lower total is better
     OPTIONS: ClassVar[type[Options]]
     MATCH_WORD: ClassVar[str] = "game"  # "the game is over"
     LEAD_REFUSAL: ClassVar[str] = "may not be led now"  # why a lead is refused, if one can be
@@ -312,9 +313,8 @@ class TrickGame:
         return self.best_seats(range(self.players))
 
     def best_seats(self, seats: Sequence[int] | range) -> tuple[int, ...]:
-        """The seats with the best total among ``seats``."""
-        best = max(self.totals[s] for s in seats)
-        return tuple(s for s in seats if self.totals[s] == best)
+        """The seats with the best total among ``seats`` (the lowest in a race-down game)."""
+        return leaders(self.totals, seats, low=self.LOW_WINS)
 
     def _end(self, winners: tuple[int, ...]) -> None:
         self.winners = winners

@@ -195,6 +195,9 @@ def _voids_in(seats: Sequence[int], cards: Sequence[Card], seat: int, out: set[S
             out.add(lead)
 
 
+# The actions of the related games' contracts.
+_CONTRACT_ACTIONS = (Bid, Pass, NameTrump, Join, Exchange, Settle)
+
 # Which kinds of contract action each phase takes (the game decides which of them are legal).
 _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.AUCTION: (Bid, Pass),
@@ -209,11 +212,10 @@ class ContractGame(TrickGame):
     """Base of the related games. Subclasses supply the contract phases and the scoring."""
 
     START_SCORE: ClassVar[int] = 0  # in points
-    LOW_WINS: ClassVar[bool] = False  # race-down games: a lower score is better
     UPCARD_IN_HAND: ClassVar[bool] = False  # the upcard is the dealer's until played (Donut)
     OPTIONS: ClassVar[type[GameOptions]] = GameOptions
     LEAD_REFUSAL: ClassVar[str] = "may not be led now (trump not yet broken)"
-    CONTRACT_ACTIONS: ClassVar[tuple[type, ...]] = (Bid, Pass, NameTrump, Join, Exchange, Settle)
+    CONTRACT_ACTIONS: ClassVar[tuple[type, ...]] = _CONTRACT_ACTIONS
     options: GameOptions
     # The play obligations in the core's terms (used to read what a play reveals): follow suit,
     # void: any card. Batak overrides both.
@@ -340,7 +342,7 @@ class ContractGame(TrickGame):
     def _verify_contract(self, action: Action) -> None:
         """The right kind of action for the phase, from the seat to act; then the game's rules
         for it (:meth:`_verify_bid`)."""
-        assert isinstance(action, (Bid, Pass, NameTrump, Join, Exchange, Settle))  # CONTRACT_ACTIONS
+        assert isinstance(action, _CONTRACT_ACTIONS)
         if self.phase is Phase.DEAL:
             raise WrongPhaseError("the cards must be dealt first")
         self.check_seat(action.seat)
@@ -432,12 +434,6 @@ class ContractGame(TrickGame):
 
     def _winners_at_limit(self) -> tuple[int, ...]:
         return self.best_seats(self.seats_in_game)
-
-    def best_seats(self, seats: Sequence[int] | range) -> tuple[int, ...]:
-        """The seats with the best score among ``seats`` (lowest in race-down games)."""
-        pick = min if self.LOW_WINS else max
-        best = pick(self.totals[s] for s in seats)
-        return tuple(s for s in seats if self.totals[s] == best)
 
     # --- chance helpers ------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from callbreak.core.cards import Card
 from callbreak.core.errors import CallbreakError, RecordError
 from callbreak.core.game import Game, GameOf
 from callbreak.core.rules import Rules
+from callbreak.core.scoring import format_points
 from callbreak.games import View, game_info
 
 FORMAT = "callbreak-record"
@@ -281,10 +282,6 @@ _SAYS: dict[str, Callable[[Any], str]] = {
 }
 
 
-def _points(x: float) -> str:
-    return f"{x:g}"
-
-
 def seat_label(seat: int, name: str) -> str:
     """How a seat is named wherever two seats may share a bot's name: its number (from 1) and
     its player.
@@ -339,9 +336,9 @@ def narrate(record: Record) -> Iterator[str]:
         elif kind in _SAYS:
             yield f"  {names[action.seat]} {_SAYS[kind](action)}"  # type: ignore[union-attr]
         if len(view.results) > len(before.results):
-            gained = [after - was for after, was in zip(view.scores, before.scores, strict=True)]
-            yield f"  Points: {', '.join(f'{names[s]} {_points(gained[s])}' for s in range(n))}"
-            yield f"  Scores: {', '.join(f'{names[s]} {_points(view.scores[s])}' for s in range(n))}"
+            gained = [after - was for after, was in zip(view.totals, before.totals, strict=True)]
+            yield f"  Points: {', '.join(f'{names[s]} {format_points(gained[s])}' for s in range(n))}"
+            yield f"  Scores: {', '.join(f'{names[s]} {format_points(view.totals[s])}' for s in range(n))}"
         if view.notice and view.notice != notice:
             yield f"  {view.notice}"
         notice = view.notice

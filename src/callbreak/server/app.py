@@ -309,14 +309,11 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.get("/api/meta")
     async def meta(request: Request) -> dict[str, Any]:
-        callbreak = {"game": engines.CALLBREAK}
         lang = language_of(request)
         tr = i18n.gettext_for(lang, "server")  # the lobby's words that the rules and bots define
         return {"presets": [{"name": p.name, "title": tr(p.title),
                              "description": tr(p.description), "rules": p.rules.to_dict()}
-                            for p in PRESETS.values()],
-                "bots": engines.bot_levels(callbreak), "strongest_bot": engines.strongest_bot(callbreak),
-                "bot_descriptions": {k: tr(v) for k, v in engines.bot_descriptions(callbreak).items()},
+                            for p in PRESETS.values()],  # Call Break's, with its rules: the scorekeeper's
                 "url_bots": service.url_bots,
                 # Each game as the lobby's one form offers it: its presets (with the options each
                 # sets), seats, bots, whether the table sets a deal count, whether a bot by URL
