@@ -37,7 +37,7 @@ def test_the_lobby_says_the_server_is_full_and_why_a_table_is_refused(browser: o
         page.fill("#name", "Ann")
         page.select_option("#bot-1", "random")
         page.click("#create")
-        page.wait_for_function("() => document.querySelector('#create-error').textContent.includes('full')",
+        page.wait_for_function("() => document.querySelector('#create-error')?.textContent.includes('full')",
                                timeout=10000)
         assert "/t/" not in page.url  # no table was made
         shot(page, "lobby-server-full")
@@ -58,7 +58,7 @@ def test_the_first_expert_table_says_it_is_preparing_the_expert(browser: object,
         page.goto(url + "/")
         page.fill("#name", "Ann")
         page.click("#create")  # the lobby's default bots: the expert
-        page.wait_for_function("() => document.querySelector('#create-status').textContent"
+        page.wait_for_function("() => document.querySelector('#create-status')?.textContent"
                                ".includes('Preparing the expert, first use')", timeout=10000)
         assert page.is_disabled("#create")  # one table per click
         shot(page, "lobby-preparing-the-expert")

@@ -82,7 +82,7 @@ def test_two_people_press_play_now_meet_at_one_table_and_play_it_out(browser: An
     # Each sees the other coming, and the seconds left before bots take the empty seats.
     for page, me in ((ann, "Ann (you)"), (bob, "Bob (you)")):
         page.wait_for_function("() => ['Ann', 'Bob'].every((n) => "
-                               "document.querySelector('#play-now-players').textContent.includes(n))")
+                               "document.querySelector('#play-now-players')?.textContent.includes(n))")
         assert me in page.locator("#play-now-players").inner_text()
         assert "a bot, unless someone comes" in page.locator("#play-now-players").inner_text()
     assert " s." in bob.locator("#play-now-status").inner_text()

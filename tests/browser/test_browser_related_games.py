@@ -173,7 +173,7 @@ def test_a_table_made_as_call_bridge_is_drawn_as_call_break(browser: Any, base_u
     assert calls == list(range(2, 13))
     assert page.locator("#hand .card").count() == 13
     # The title is the preset's (the page reads the presets' names once they have come).
-    page.wait_for_function("() => document.querySelector('#game-title').textContent === 'Call Bridge (pagat.com) · Deal 1 of 1'")
+    page.wait_for_function("() => document.querySelector('#game-title')?.textContent === 'Call Bridge (pagat.com) · Deal 1 of 1'")
     shot(page, "call-bridge-table")
     # The Rules link opens this table's game's rules (Call Break's: Call Bridge is a section of
     # them), and every game's again away from the table.
@@ -271,7 +271,7 @@ def test_a_related_game_on_a_phone_lifts_a_card_hints_and_keeps_its_game_over_ac
         name = card.get_attribute("data-card")
         if not hinted:
             page.click("#hint")
-            page.wait_for_function("() => document.querySelector('#hint-text').textContent.startsWith('Hint')",
+            page.wait_for_function("() => document.querySelector('#hint-text')?.textContent.startsWith('Hint')",
                                    timeout=120000)
             assert " — " in page.locator("#hint-text").inner_text()
             hinted = True

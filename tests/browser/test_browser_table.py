@@ -91,7 +91,7 @@ def test_create_a_table_and_play_a_whole_deal_with_clicks(browser: Any, base_url
             page.click("#hint")
             # The first hint in a fresh server may compile the expert's kernel (numba, no cache
             # yet on a new checkout): minutes on a loaded 2-core machine, not the usual second.
-            page.wait_for_function("() => document.querySelector('#hint-text').textContent.includes('Hint')",
+            page.wait_for_function("() => document.querySelector('#hint-text')?.textContent.includes('Hint')",
                                    timeout=180000)
             assert " — " in page.locator("#hint-text").inner_text()
             hinted = True
@@ -136,7 +136,7 @@ def test_reload_mid_trick_and_carry_on(browser: Any, base_url: str) -> None:
     page.wait_for_selector("button.call", timeout=20000)
     page.keyboard.press("2")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('.seat-bottom').textContent.includes('called 2')")
+    page.wait_for_function("() => document.querySelector('.seat-bottom')?.textContent.includes('called 2')")
     # Play until it is our turn with cards already on the table (mid-trick).
     while True:
         page.wait_for_function(WAITING, timeout=20000)
@@ -221,7 +221,7 @@ def test_a_friend_joins_by_link_and_the_host_starts(browser: Any, base_url: str)
     friend.wait_for_selector(".seat-slot.me[data-seat='2']")
     friend.wait_for_timeout(300)
     assert friend.evaluate("() => window.connShown") is False
-    host.wait_for_function("() => document.querySelector('.seat-slot[data-seat=\"2\"]').textContent.includes('Friend')")
+    host.wait_for_function("() => document.querySelector('.seat-slot[data-seat=\"2\"]')?.textContent.includes('Friend')")
     assert friend.locator("#start").count() == 0  # only the host can start
     # Someone else opens the same link without sitting down: they watch, and see no hand.
     watcher_context = browser.new_context()
@@ -252,7 +252,7 @@ def test_scorekeeper(browser: Any, base_url: str) -> None:
         page.fill(f"#call-{s}", str(call))
         page.fill(f"#won-{s}", str(won))
     page.click("#add-deal")
-    page.wait_for_function("() => document.querySelector('[data-total=\"0\"]').textContent === '3.1'")
+    page.wait_for_function("() => document.querySelector('[data-total=\"0\"]')?.textContent === '3.1'")
     totals = [page.locator(f"[data-total='{s}']").inner_text() for s in range(4)]
     assert totals == ["3.1", "4", "-2", "4"]
     # A deal whose tricks do not add up to 13 is refused.

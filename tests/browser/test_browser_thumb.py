@@ -28,7 +28,7 @@ SIZES = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent
 TAP = tap_script(
     "if (document.querySelector('#scoreboard') && document.querySelector('button.call')) return 'ready';",
     "if (document.querySelector('#scoreboard .panel h2') && "
-    "document.querySelector('#scoreboard').textContent.includes('Game over')) return 'over';")
+    "document.querySelector('#scoreboard')?.textContent.includes('Game over')) return 'over';")
 
 
 def make_table(url: str, **settings: Any) -> tuple[str, str]:
@@ -144,7 +144,7 @@ def test_the_status_says_to_call_during_the_calls(browser: Any, base_url: str) -
             if view["to_act"] == 0 and page.locator("button.call").count():
                 page.locator("button.call").first.click()
             page.wait_for_timeout(50)
-        page.wait_for_function("() => document.querySelector('#turn').textContent === 'Bob to call'")
+        page.wait_for_function("() => document.querySelector('#turn')?.textContent === 'Bob to call'")
         shot(page, "issue32-to-call-desktop")
 
 
