@@ -221,7 +221,7 @@ PHONE_STEP = """() => {
   // table: 'over' at the end, else what was done.
   const board = document.querySelector('#scoreboard');
   if (board && board.textContent.includes('Game over')) return 'over';
-  if (board) { document.querySelector('#close-scores').click(); return 'scores'; }
+  if (board) { document.querySelector('#close-scores')?.click(); return 'scores'; }
   const join = document.querySelector('button.join[data-playing=true]');
   if (join) { join.click(); return 'join'; }
   const contract = document.querySelector('button.bid, #pass, button.trump, button.settle');
