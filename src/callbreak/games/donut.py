@@ -54,7 +54,7 @@ class DonutOptions(GameOptions):
 class Donut(ContractGame):
     NAME = "donut"
     TITLE = "Donut"
-    DESCRIPTION = ("4-6 players, 5 cards: the dealer's face-up fifth card sets trump, drops, no "
+    DESCRIPTION = ("5 cards each: the dealer's face-up fifth card sets trump, drops, no "
                    "trump or reversed ranks; race from 15 down to 0, a trickless hand adds 3.")
     MIN_PLAYERS = 4
     MAX_PLAYERS = 6

@@ -51,7 +51,7 @@ class HorsethiefOptions(GameOptions):
 class Horsethief(ContractGame):
     NAME = "horsethief"
     TITLE = "Horsethief"
-    DESCRIPTION = ("3-5 players, 5 cards: the turned stock card is trump, say in or out, exchange "
+    DESCRIPTION = ("5 cards each: the turned stock card is trump, say in or out, exchange "
                    "with the stock; +1 a trick, -5 for none; first to 15.")
     MIN_PLAYERS = 3
     MAX_PLAYERS = 5

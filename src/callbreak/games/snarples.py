@@ -48,7 +48,7 @@ class SnarplesOptions(GameOptions):
 class Snarples(ContractGame):
     NAME = "snarples"
     TITLE = "Snarples"
-    DESCRIPTION = ("3-8 players, 5 cards: bid 1-5, name trump, the others play or sit out; race "
+    DESCRIPTION = ("5 cards each: bid 1-5, name trump, the others play or sit out; race "
                    "from 16 down to 0; Spade Out wins at once.")
     MIN_PLAYERS = 3
     MAX_PLAYERS = 8
