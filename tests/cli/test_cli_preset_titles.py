@@ -9,7 +9,7 @@ from callbreak.cli import games as cli_games
 from callbreak.cli import main as cli_main
 from callbreak.cli.main import app
 from callbreak.core import PRESETS
-from callbreak.games import game_info
+from callbreak.games import game_info, games
 
 runner = CliRunner()
 
@@ -45,3 +45,21 @@ def test_related_games_name_lists_the_game_presets_with_their_titles() -> None:
     assert result.exit_code == 0
     for p in game_info("callbreak").presets:
         assert p.title in _row(result.stdout, p.name), p.name
+
+
+@pytest.mark.parametrize("name", [info.name for info in games()])
+def test_a_games_options_are_shown_as_they_are_typed(name: str) -> None:
+    """`callbreak related-games NAME` lists the first preset's options as a player types them
+    (on/off, an enum's value, off for an empty one), never Python's None/True/False; typed back
+    with --option, each gives the same options."""
+    result = runner.invoke(app, ["related-games", name], terminal_width=200)
+    assert result.exit_code == 0
+    info = game_info(name)
+    options = info.make_options(None, {})
+    table = result.stdout[result.stdout.index("\n option ") :]  # (below the presets' table)
+    for key, value in options.describe():
+        row = _row(table, key).split()
+        assert row[1:] == value.split(), key
+        assert not {"None", "True", "False"} & set(row), key
+        if "=" not in value:  # (a pair is shown by its parts' names, typed as A:B)
+            assert info.make_options(None, {key: value}) == options, key

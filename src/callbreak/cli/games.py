@@ -69,8 +69,8 @@ def related_games(
             table.add_row(p.name, p.title, p.description)
         console.print(table)
         table = Table("option", "value", box=None)
-        for k, v in game.options.to_dict().items():
-            table.add_row(k, str(v))
+        for k, v in game.options.describe():
+            table.add_row(k, v)
         console.print(table)
         return
     seats = [seats[i % len(seats)] for i in range(game.players)]

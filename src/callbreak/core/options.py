@@ -70,6 +70,11 @@ class Options:
         """JSON-ready options, every one spelled out (what a record stores)."""
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
+    def describe(self) -> list[tuple[str, str]]:
+        """(option, value) pairs for people: on/off, an enum's value, "off" for an empty option
+        (each as it may be typed back), and a pair's parts by name (``stake=10, commission=0.05``)."""
+        return [(k, _shown(v)) for k, v in self.to_dict().items()]
+
     @classmethod
     def parse_option(cls, name: str, value: Any) -> Any:
         """The typed value of option ``name`` from what a user gave (often text): "on"/"off",
@@ -198,6 +203,16 @@ def _pair(name: str, text: str, cls: Any) -> Any:
 
 def _choices(enum: type[Enum]) -> str:
     return ", ".join(e.value for e in enum)
+
+
+def _shown(v: Any) -> str:
+    if v is None or v is False:
+        return "off"
+    if v is True:
+        return "on"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={x}" for k, x in v.items())
+    return str(v)
 
 
 def _plain(v: Any) -> Any:

@@ -184,19 +184,6 @@ class Rules(Options):
     def call_range(self) -> range:
         return range(self.min_call, self.max_call + 1)
 
-    def describe(self) -> list[tuple[str, str]]:
-        """(option, value) pairs for display."""
-        return [(k, _show(v)) for k, v in self.to_dict().items()]
-
-
-def _show(v: Any) -> str:
-    if v is None:
-        return "off" if not isinstance(v, int) else str(v)
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={x}" for k, x in v.items())
-    if isinstance(v, bool):
-        return "on" if v else "off"
-    return str(v)
 
 
 @dataclass(frozen=True, slots=True)
