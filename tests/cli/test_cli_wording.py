@@ -88,3 +88,14 @@ def test_an_unknown_game_is_refused_before_setting_up_a_table() -> None:
 def test_bot_server_help_does_not_say_stateless() -> None:
     text = " ".join(runner.invoke(app, ["bot-server", "--help"], env={"COLUMNS": "120"}).output.split())
     assert "stateless" not in text and "readings" in text
+
+
+def test_every_command_is_summed_up_in_callbreak_help_without_a_broken_line() -> None:
+    """`callbreak --help` lists each command by its summary, wrapped to the terminal: a summary
+    with a hard line break inside shows as a ragged half line in that list."""
+    import typer.main
+
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    for name, command in commands.items():
+        summary = (command.help or "").split("\n\n")[0].strip()
+        assert summary and "\n" not in summary, name

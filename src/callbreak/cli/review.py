@@ -51,8 +51,9 @@ def review(
     lang: Annotated[str | None, typer.Option(
         "--lang", help="The language of the review (as for `callbreak play`).")] = None,
 ) -> None:
-    """Review a finished game of any game: every decision judged from the seat's own view (by the
-    expert in Call Break, by the search bot in the related games)."""
+    """Review a finished game of any game: each decision judged from the seat's own view.
+
+    The judge is the strongest bot of the game: the expert in Call Break, else the search bot."""
     from callbreak.cli.play import start_language
     from callbreak.cli.tui.saves import resolve_record_path
 
