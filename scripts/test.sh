@@ -32,7 +32,7 @@ say "mypy"
 .venv/bin/mypy
 say "import contracts"
 .venv/bin/lint-imports
-say "pytest on 2 processes (about 1,600 tests; several minutes)"
+say "pytest on 2 processes (about 2,000 tests; several minutes)"
 # pytest exits 5 when it collects no tests; set -e makes that a failure too.
 # Hypothesis's "ci" profile draws the same examples on every run, so this gate passes or fails
 # the same way for the same commit; a plain `pytest` still explores new examples each run.
