@@ -32,11 +32,6 @@ from callbreak.bots.kernel_impl import (
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
     POLICY_RANDOM,
-    ST_DONE,
-    ST_LEADER,
-    ST_NTRICK,
-    ST_TRUMP,
-    ST_WINPOS,
     VOID_FREE,
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
@@ -50,6 +45,7 @@ from callbreak.bots.kernel_impl import (
     legal_now,
     low_card,
     mix_seed,
+    pack_position,
     play_to_trick,
     policy_card,
     popcount,
@@ -638,14 +634,7 @@ def classic_lanes_until(hands: Any, tricks: Any, states: Any, wons: Any, allowed
         ntrick, leader, trump, done, winpos, t0, t1, t2, x = classic_finish(
             hands[i], wons[i], allowed[i], ntrick, leader, trump, done, winpos, t0, t1, t2, -1,
             streams[i], opts, policy, me, table, until)
-        tricks[i, 0] = t0
-        tricks[i, 1] = t1
-        tricks[i, 2] = t2
-        states[i, ST_NTRICK] = ntrick
-        states[i, ST_LEADER] = leader
-        states[i, ST_TRUMP] = trump
-        states[i, ST_DONE] = done
-        states[i, ST_WINPOS] = winpos
+        pack_position(tricks[i], states[i], ntrick, leader, trump, done, winpos, t0, t1, t2)
         streams[i] = x
 
 

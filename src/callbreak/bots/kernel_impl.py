@@ -246,6 +246,21 @@ def unpack_position(trick: Any, state: Any) -> tuple[int, int, int, int, int, in
             trick[0], trick[1], trick[2])
 
 
+@jitable
+def pack_position(trick: Any, state: Any, ntrick: int, leader: int, trump: int, done: int,
+                  winpos: int, t0: int, t1: int, t2: int) -> None:
+    """Write the loops' scalars back into the position's arrays (:func:`unpack_position`'s
+    inverse)."""
+    state[ST_NTRICK] = ntrick
+    state[ST_LEADER] = leader
+    state[ST_TRUMP] = trump
+    state[ST_DONE] = done
+    state[ST_WINPOS] = winpos
+    trick[0] = t0
+    trick[1] = t1
+    trick[2] = t2
+
+
 # --- the rollout policy --------------------------------------------------------------------
 
 
@@ -503,14 +518,7 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
         if winner >= 0:
             won[winner] += 1
             done += 1
-    state[ST_NTRICK] = ntrick
-    state[ST_LEADER] = leader
-    state[ST_TRUMP] = trump
-    state[ST_DONE] = done
-    state[ST_WINPOS] = winpos
-    trick[0] = t0
-    trick[1] = t1
-    trick[2] = t2
+    pack_position(trick, state, ntrick, leader, trump, done, winpos, t0, t1, t2)
     rng[0] = x
     return k
 
