@@ -620,13 +620,14 @@ class ExpertBot:
                                     self.rng.getrandbits(30), seat, table, self.network_moves, cut,
                                     self.kernel)
                 utility, success = value.of_points(points)
-            elif bases is not None:
-                assert table is not None
-                out = network_playouts(shipped(), bases, worlds, pos, opts, cands, reps, self.policy,
-                                       self.rng.getrandbits(30), seat, table, self.network_moves, self.kernel)
-                utility, success = value.of(out)
             else:
-                out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
+                if bases is not None:
+                    assert table is not None
+                    out = network_playouts(shipped(), bases, worlds, pos, opts, cands, reps, self.policy,
+                                           self.rng.getrandbits(30), seat, table, self.network_moves,
+                                           self.kernel)
+                else:
+                    out = self._playouts(worlds, pos, opts, cands, reps, seat, table, value.points)
                 utility, success = value.of(out)
             # Each sampled deal counts by how well it fits the calls made (importance weights).
             tally.add(weights, utility.mean(axis=2))

@@ -121,18 +121,25 @@ def inputs(bases: np.ndarray, lanes: Lanes, scale: np.ndarray) -> np.ndarray:
     return x
 
 
+def network_outputs(net: Network, bases: np.ndarray, lanes: Lanes, kernel: Kernel, opts: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The network's (logits, value) for each lane's seat to act, and its legal cards' mask."""
+    legal = np.zeros(len(lanes.hands), dtype=np.int64)
+    kernel.lanes_legal(lanes.hands, lanes.tricks, lanes.states, opts, legal)
+    mask = np.zeros((len(lanes.hands), CALLBREAK_ACTIONS), dtype=np.float32)
+    mask[:, PLAY0:PLAY0 + 52] = card_bits(legal)
+    logits, value = net.forward(inputs(bases, lanes, net.scale), mask)
+    return logits, value, mask
+
+
 def network_moves(net: Network, bases: np.ndarray, lanes: Lanes, moves: int, kernel: Kernel,
                   opts: np.ndarray) -> None:
     """Play the next ``moves`` moves of every lane by the network's best card (fewer if the
     deal ends first), one batch a move."""
     n = len(lanes.hands)
-    legal = np.zeros(n, dtype=np.int64)
-    mask = np.zeros((n, CALLBREAK_ACTIONS), dtype=np.float32)
     left = 52 - int(lanes.states[0, ST_DONE]) * 4 - int(lanes.states[0, ST_NTRICK]) if n else 0
     for _ in range(min(moves, left)):
-        kernel.lanes_legal(lanes.hands, lanes.tricks, lanes.states, opts, legal)
-        mask[:, PLAY0:PLAY0 + 52] = card_bits(legal)
-        logits, _ = net.forward(inputs(bases, lanes, net.scale), mask)
+        logits, _, mask = network_outputs(net, bases, lanes, kernel, opts)
         cards = np.argmax(np.where(mask[:, PLAY0:PLAY0 + 52] > 0, logits[:, PLAY0:PLAY0 + 52], -np.inf),
                           axis=1).astype(np.int64)
         play(lanes, cards, kernel, opts)
@@ -167,16 +174,13 @@ def cut_values(net: Network, bases: np.ndarray, worlds: np.ndarray, pos: Positio
                         for r in range(reps)], dtype=np.int64)  # the classic playouts' streams
     values = np.zeros((len(lanes.hands), 4))
     rows = np.arange(len(lanes.hands))
-    legal = np.zeros(len(rows), dtype=np.int64)
-    mask = np.zeros((len(rows), CALLBREAK_ACTIONS), dtype=np.float32)
     for card in range(until, until + 4):  # one trick: each seat once
         kernel.classic_lanes_until(lanes.hands, lanes.tricks, lanes.states, lanes.wons, lanes.allowed,
                                    streams, opts, card, policy, seat, table)
-        kernel.lanes_legal(lanes.hands, lanes.tricks, lanes.states, opts, legal)
-        mask[:, PLAY0:PLAY0 + 52] = card_bits(legal)
-        _, value = net.forward(inputs(bases, lanes, net.scale), mask)
+        _, value, _ = network_outputs(net, bases, lanes, kernel, opts)
         values[rows, lanes.movers()] = value * 10
     return values.reshape(len(worlds), len(cands), reps, 4)
 
 
-__all__ = ["Lanes", "MOVES_MAX", "cut_values", "inputs", "network_moves", "play", "playouts", "seat_bases", "start"]
+__all__ = ["Lanes", "MOVES_MAX", "cut_values", "inputs", "network_moves", "network_outputs", "play", "playouts",
+           "seat_bases", "start"]
