@@ -185,7 +185,6 @@ class Rules(Options):
         return range(self.min_call, self.max_call + 1)
 
 
-
 @dataclass(frozen=True, slots=True)
 class Preset:
     """A named rule set: ``name`` is what is typed (``--preset 567``), ``title`` what a player

@@ -327,7 +327,7 @@ class TrickGame:
         """Every field of the state, by name: the slots of each class, then the instance dict."""
         cls = self.__class__
         names, values = _slots_of(cls)
-        fields = list(zip(names, values(self), strict=True)) if names else []
+        fields = list(zip(names, values(self), strict=True))
         if cls.__dictoffset__:  # a game that declares no slots keeps its own fields in a dict
             fields += self.__dict__.items()
         return fields
@@ -338,9 +338,8 @@ class TrickGame:
         cls = self.__class__
         g = cls.__new__(cls)
         names, values = _slots_of(cls)
-        if names:
-            for name, value in zip(names, values(self), strict=True):
-                setattr(g, name, value.copy() if value.__class__ is list else value)
+        for name, value in zip(names, values(self), strict=True):
+            setattr(g, name, value.copy() if value.__class__ is list else value)
         if cls.__dictoffset__:
             g.__dict__.update({k: v.copy() if v.__class__ is list else v for k, v in self.__dict__.items()})
         return g
@@ -357,12 +356,12 @@ _SLOTS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {
 
 
 def _slots_of(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
-    """The slot names of a state class (its own and its bases'), and a reader of their values."""
+    """The slot names of a state class (its own and its bases', :class:`TrickGame`'s among them,
+    so always several), and a reader of their values."""
     found = _SLOTS.get(cls)
     if found is None:
         names = tuple(n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ()))
-        getter = attrgetter(*names) if len(names) > 1 else (lambda obj: (getattr(obj, names[0]),))
-        found = _SLOTS[cls] = (names, getter)
+        found = _SLOTS[cls] = (names, attrgetter(*names))
     return found
 
 
