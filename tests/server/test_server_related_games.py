@@ -99,7 +99,7 @@ def test_the_lobby_offers_the_related_games_and_their_bots(client: TestClient) -
     names = {g["name"]: g for g in meta["games"]}
     assert {"batak-ihaleli", "batak-koz-maca", "snarples", "donut", "horsethief"} <= set(names)
     assert (names["snarples"]["min_players"], names["snarples"]["max_players"]) == (3, 8)
-    assert "max_hands" in names["horsethief"]["options"]
+    assert "max_hands" in names["horsethief"]["presets"][0]["options"]  # each preset says what it sets
     donut = next(g for g in meta["games"] if g["name"] == "donut")
     assert {"search", "heuristic", "random"} <= set(donut["bots"]) and "expert" not in donut["bots"]
 

@@ -325,7 +325,6 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                                        for p in g.presets],
                            "deals": "deals" in option_names(g),
                            "url_bots": service.url_bots and plays_url_bots(g.name),
-                           "options": g.make_options(None, {}).to_dict(),
                            "bots": engines.bot_levels({"game": g.name}),
                            "bot_descriptions": {k: tr(v) for k, v in engines.bot_descriptions({"game": g.name}).items()},
                            "strongest_bot": engines.strongest_bot({"game": g.name})}
