@@ -43,7 +43,7 @@ class SeatView(TrickView):
     # What a client may be sent of this view, by name (see TrickView): the same for every seat,
     # then the seat's own.
     PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = (
-        "phase", "deal_number", "deals", "dealer", "to_act", "hand_sizes", "calls", "blind", "won",
+        "phase", "deal_number", "deal_limit", "dealer", "to_act", "hand_sizes", "calls", "blind", "won",
         "trump", "leader", "trick", "trick_seats", "tricks", "totals", "results", "redeal",
         "tiebreak_seats", "winners", "chips", "call_range", "blind_calls", "partnership",
     )
@@ -58,11 +58,6 @@ class SeatView(TrickView):
     def options(self) -> Rules:
         """The game's options (the protocol's name for them): the rules."""
         return self.rules
-
-    @property
-    def deals(self) -> int | None:
-        """Deals in the match (None: unlimited)."""
-        return self.rules.deals
 
     @property
     def call_range(self) -> tuple[int, int]:

@@ -113,7 +113,7 @@ class ContractView(TrickView):
 
     # What a client may be sent of this view, by name (see TrickView).
     PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = (
-        "game", "players", "options", "phase", "deal_number", "dealer", "to_act", "hand_sizes",
+        "game", "players", "options", "phase", "deal_number", "deal_limit", "dealer", "to_act", "hand_sizes",
         "in_game", "active", "joined", "bids", "passed", "declarer", "contract", "trump",
         "low_high", "trump_broken", "upcard", "may_sit_out", "leader", "trick", "trick_seats",
         "tricks", "won", "totals", "scores", "results", "streak", "exchanged", "stock_size", "notice",

@@ -779,11 +779,11 @@ function tablePage(code) {
     const turnText = v.phase === "over" ? t("Game over")
       : mySeat !== null && v.to_act === mySeat ? t("Your turn") : v.to_act !== null && v.to_act >= 0 ? (TO_ACT[v.phase] || TO_ACT.play)(personName(names[v.to_act])) : "";
     const number = v.deal_number;
-    const of = "deals" in v ? v.deals : v.options && (v.options.max_hands || v.options.deals);
+    const of = v.deal_limit;
     const status = h("div", { class: "status" },
       mySeat === null ? h("span", { id: "watching", title: t("You see what every player sees: no hands") }, t("Watching")) : null,
       h("span", { id: "game-title" }, h("span", { class: "game-name" }, `${gameName(table)} · `),
-        dealOf("deal_number" in v, of && number > of ? of : number, of)),
+        dealOf(of && number > of ? of : number, of)),
       PHASE_TEXT[v.phase] ? h("span", { id: "phase" }, PHASE_TEXT[v.phase]()) : null,
       h("span", {}, v.trump ? t("Trump {suit}", { suit: SUITS[v.trump] }) : t("No trump yet"), v.low_high ? ` · ${t("2 high")}` : ""),
       v.upcard ? h("span", { class: "upcard" }, t("Upcard"), " ", h("span", { class: "mini-card" }, cardSvg(v.upcard))) : null,
@@ -989,10 +989,9 @@ function tablePage(code) {
 // A wide table scrolls sideways inside its panel rather than widening the page on a phone.
 const PHONE = window.matchMedia("(max-width: 560px)");
 
-// "Deal 2 of 5" (Call Break) or "Hand 3" (the related games count hands).
-function dealOf(isDeal, number, total) {
-  if (isDeal) return total ? t("Deal {number} of {total}", { number, total }) : t("Deal {number}", { number });
-  return total ? t("Hand {number} of {total}", { number, total }) : t("Hand {number}", { number });
+// "Deal 2 of 5", or "Deal 3" in a match without a deal limit.
+function dealOf(number, total) {
+  return total ? t("Deal {number} of {total}", { number, total }) : t("Deal {number}", { number });
 }
 
 function article(word) {  // English's a or an (the other languages' messages have none)
@@ -1101,7 +1100,7 @@ function scoreTable(names, v) {
     return `${t("{won} tr", { won: r.won[s] })} → ${r.points[s] > 0 ? "+" : ""}${points(r.points[s])}`;
   };
   return h("div", { class: "score-block" }, scrolling(h("table", { class: "scores", id: "game-scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, "deal_number" in v ? t("Deal") : t("Hand")), names.map((n) => h("th", {}, personName(n))))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("Deal")), names.map((n) => h("th", {}, personName(n))))),
     h("tbody", {}, v.results.map((r) => h("tr", { title: r.note ? said(r.words, r.note) : null }, h("td", {}, r.tiebreak ? t("tie-break") : num(r.number)),
       r.points.map((p, s) => h("td", { title: r.calls ? t("called {call}, won {won}", { call: r.calls[s], won: r.won[s] }) : null }, cell(r, s)))))),
     h("tfoot", {}, h("tr", {}, h("td", {}, t("Total")), v.totals.map((total) => h("td", {}, points(total))))))),
@@ -1109,7 +1108,7 @@ function scoreTable(names, v) {
     v.results.length ? h("p", { class: "legend", id: "score-legend" }, v.results[0].calls
       ? t("Each cell: tricks won/called → points (B: called blind).")
       : t("Each cell: tricks won → points; – : not playing that hand.")) : null,
-    v.results.filter((r) => r.note).map((r) => h("p", { class: "legend" }, `${t("Hand {number}", { number: r.number })}: ${said(r.words, r.note)}`)));
+    v.results.filter((r) => r.note).map((r) => h("p", { class: "legend" }, `${t("Deal {number}", { number: r.number })}: ${said(r.words, r.note)}`)));
 }
 
 // --- history and replay --------------------------------------------------------------------
@@ -1156,9 +1155,9 @@ async function replayPage(code) {
     const v = f.view;
     const a = f.action;
     const number = v.deal_number;
-    const of = "deals" in v ? v.deals : null;
+    const of = v.deal_limit;
     view.replaceChildren(
-      h("p", {}, h("strong", {}, `${dealOf("deal_number" in v, of ? Math.min(number, of) : number, null)} · ${t("move {number}/{total}", { number: i + 1, total: data.frames.length })}: `),
+      h("p", {}, h("strong", {}, `${dealOf(of ? Math.min(number, of) : number, null)} · ${t("move {number}/{total}", { number: i + 1, total: data.frames.length })}: `),
         describeAction(a, data.seats)),
       hands(f, (s) => seatSummary(v, s)),
       h("div", { class: "felt" }, h("div", { class: "row" }, t("Trick:"), " ",
