@@ -341,7 +341,7 @@ class ContractGame(TrickGame):
 
     def _verify_contract(self, action: Action) -> None:
         """The right kind of action for the phase, from the seat to act; then the game's rules
-        for it (:meth:`_verify_bid`)."""
+        for it (:meth:`_verify_contract_rules`)."""
         assert isinstance(action, _CONTRACT_ACTIONS)
         if self.phase is Phase.DEAL:
             raise WrongPhaseError("the cards must be dealt first")
@@ -349,9 +349,11 @@ class ContractGame(TrickGame):
         if not isinstance(action, _PHASE_ACTIONS.get(self.phase, ())):
             raise self.wrong_phase(action)
         self.check_turn(action.seat)
-        self._verify_bid(action)
+        self._verify_contract_rules(action)
 
-    def _verify_bid(self, action: Action) -> None:
+    def _verify_contract_rules(self, action: Action) -> None:
+        """The game's own rules for a contract action of the phase's kind from the seat to act
+        (a bid's range, an exchange's cards); raise if it may not be taken."""
         raise NotImplementedError
 
     def wrong_phase(self, action: Action) -> WrongPhaseError:

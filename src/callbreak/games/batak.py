@@ -147,7 +147,7 @@ class BatakIhaleli(_Batak):
             return [NameTrump(seat, s) for s in Suit]
         return []
 
-    def _verify_bid(self, action: Action) -> None:
+    def _verify_contract_rules(self, action: Action) -> None:
         if isinstance(action, (Bid, Pass)):
             if self.phase is not Phase.AUCTION:
                 raise self.wrong_phase(action)
@@ -232,7 +232,7 @@ class BatakKozMaca(_Batak):
     def _contract_actions(self, seat: int) -> list[Action]:
         return [Bid(seat, n) for n in range(1, 14)]
 
-    def _verify_bid(self, action: Action) -> None:
+    def _verify_contract_rules(self, action: Action) -> None:
         if not isinstance(action, Bid) or self.phase is not Phase.AUCTION:
             raise self.wrong_phase(action)
         n = action.tricks

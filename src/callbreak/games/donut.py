@@ -130,7 +130,7 @@ class Donut(ContractGame):
             return [Join(seat, True), Join(seat, False)]
         return []
 
-    def _verify_bid(self, action: Action) -> None:
+    def _verify_contract_rules(self, action: Action) -> None:
         if isinstance(action, NameTrump) and self.phase is Phase.TRUMP:
             if not isinstance(action.suit, Suit):
                 raise IllegalActionError(f"not a suit: {action.suit!r}")

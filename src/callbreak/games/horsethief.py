@@ -107,7 +107,7 @@ class Horsethief(ContractGame):
             return [Exchange(seat, combo) for k in range(most + 1) for combo in combinations(hand, k)]
         return []
 
-    def _verify_bid(self, action: Action) -> None:
+    def _verify_contract_rules(self, action: Action) -> None:
         if isinstance(action, Join) and self.phase is Phase.JOIN:
             if not isinstance(action.playing, bool):
                 raise IllegalActionError(f"playing must be true or false, got {action.playing!r}")

@@ -92,7 +92,7 @@ class Snarples(ContractGame):
             return [Settle(seat, False), Settle(seat, True)]
         return []
 
-    def _verify_bid(self, action: Action) -> None:
+    def _verify_contract_rules(self, action: Action) -> None:
         phase = self.phase
         if isinstance(action, Pass) and phase is Phase.AUCTION:
             return
