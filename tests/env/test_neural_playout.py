@@ -18,6 +18,7 @@ from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import classic_table
 from callbreak.bots.kernel import POLICY_HEURISTIC, get_kernel, options_array, position_of
 from callbreak.bots.kernel_classic import T_ALLOWED
+from callbreak.bots.kernel_impl import ST_DONE
 from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.bots.neural import features, shipped
 from callbreak.bots.neural_playout import inputs, network_moves, play, playouts, seat_bases, start
@@ -88,8 +89,7 @@ def test_other_seats_hidden_cards_never_enter_a_seats_input(
     bases = seat_bases(view, net.scale)
     lanes = start(worlds, position_of(view), classic_table(view)[:, T_ALLOWED], cands, kernel, opts)
     network_moves(net, bases, lanes, steps, kernel, opts)
-    if not (lanes.states[:, 3] < 13).all():  # the deal ended: no one is to act
-        return
+    assume((lanes.states[:, ST_DONE] < 13).all())  # (else the deal ended: no one is to act)
     x = inputs(bases, lanes, net.scale)
     rng = random.Random(seed + 1)
     movers = lanes.movers()
