@@ -46,10 +46,10 @@ from callbreak.bots.kernel_impl import (
     low_card,
     mix_seed,
     pack_position,
-    play_to_trick,
     policy_card,
     popcount,
     suit_mask,
+    take_card,
     unpack_position,
 )
 
@@ -540,12 +540,8 @@ def classic_finish(h: Any, w: Any, al: Any, ntrick: int, leader: int, trump: int
         al[seat] = narrow_allowed(al[seat], card, ntrick, t0, t1, t2, trump,
                                   done == 0, must_beat, void_rule, no_wasting,
                                   no_spade_lead)
-        h[seat] &= ~(1 << card)
-        ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
-            card, ntrick, leader, trump, winpos, t0, t1, t2)
-        if winner >= 0:
-            w[winner] += 1
-            done += 1
+        ntrick, leader, trump, winpos, t0, t1, t2, done = take_card(
+            h, w, seat, card, ntrick, leader, trump, winpos, t0, t1, t2, done)
         card = -1
     return ntrick, leader, trump, done, winpos, t0, t1, t2, x
 
