@@ -32,6 +32,11 @@ from callbreak.bots.kernel_impl import (
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
     POLICY_RANDOM,
+    ST_DONE,
+    ST_LEADER,
+    ST_NTRICK,
+    ST_TRUMP,
+    ST_WINPOS,
     VOID_FREE,
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
@@ -45,11 +50,10 @@ from callbreak.bots.kernel_impl import (
     legal_now,
     low_card,
     mix_seed,
-    pack_position,
+    play_to_trick,
     policy_card,
     popcount,
     suit_mask,
-    take_card,
     unpack_position,
 )
 
@@ -540,8 +544,12 @@ def classic_finish(h: Any, w: Any, al: Any, ntrick: int, leader: int, trump: int
         al[seat] = narrow_allowed(al[seat], card, ntrick, t0, t1, t2, trump,
                                   done == 0, must_beat, void_rule, no_wasting,
                                   no_spade_lead)
-        ntrick, leader, trump, winpos, t0, t1, t2, done = take_card(
-            h, w, seat, card, ntrick, leader, trump, winpos, t0, t1, t2, done)
+        h[seat] &= ~(1 << card)
+        ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
+            card, ntrick, leader, trump, winpos, t0, t1, t2)
+        if winner >= 0:
+            w[winner] += 1
+            done += 1
         card = -1
     return ntrick, leader, trump, done, winpos, t0, t1, t2, x
 
@@ -630,7 +638,14 @@ def classic_lanes_until(hands: Any, tricks: Any, states: Any, wons: Any, allowed
         ntrick, leader, trump, done, winpos, t0, t1, t2, x = classic_finish(
             hands[i], wons[i], allowed[i], ntrick, leader, trump, done, winpos, t0, t1, t2, -1,
             streams[i], opts, policy, me, table, until)
-        pack_position(tricks[i], states[i], ntrick, leader, trump, done, winpos, t0, t1, t2)
+        tricks[i, 0] = t0
+        tricks[i, 1] = t1
+        tricks[i, 2] = t2
+        states[i, ST_NTRICK] = ntrick
+        states[i, ST_LEADER] = leader
+        states[i, ST_TRUMP] = trump
+        states[i, ST_DONE] = done
+        states[i, ST_WINPOS] = winpos
         streams[i] = x
 
 

@@ -40,15 +40,6 @@ def jitable(fn: F) -> F:
     return fn
 
 
-def inlined(fn: F) -> F:
-    """Mark a small helper of the hottest loops that numba copies into each compiled caller
-    (a call there costs a measurable share of a deal); returns ``fn`` unchanged."""
-    if _jitable is None:  # pragma: no cover
-        return fn
-    _jitable(inline="always")(fn)
-    return fn
-
-
 # state indices
 ST_NTRICK = 0  # cards in the current trick
 ST_LEADER = 1  # seat that led the current trick
@@ -247,42 +238,12 @@ def play_to_trick(card: int, ntrick: int, leader: int, trump: int, winpos: int, 
     return 0, winner, trump, winpos, t0, t1, t2, winner
 
 
-@inlined
-def take_card(hands: Any, won: Any, seat: int, card: int, ntrick: int, leader: int, trump: int,
-              winpos: int, t0: int, t1: int, t2: int, done: int
-              ) -> tuple[int, int, int, int, int, int, int, int]:
-    """``seat`` plays ``card`` from ``hands`` to the trick held in scalars; a trick it completes
-    is counted in ``won`` and ``done``: ``(ntrick, leader, trump, winpos, t0, t1, t2, done)``."""
-    hands[seat] &= ~(1 << card)
-    ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
-        card, ntrick, leader, trump, winpos, t0, t1, t2)
-    if winner >= 0:
-        won[winner] += 1
-        done += 1
-    return ntrick, leader, trump, winpos, t0, t1, t2, done
-
-
 @jitable
 def unpack_position(trick: Any, state: Any) -> tuple[int, int, int, int, int, int, int, int]:
     """The position's arrays as the scalars the loops keep:
     ``(ntrick, leader, trump, done, winpos, t0, t1, t2)``."""
     return (state[ST_NTRICK], state[ST_LEADER], state[ST_TRUMP], state[ST_DONE], state[ST_WINPOS],
             trick[0], trick[1], trick[2])
-
-
-@inlined
-def pack_position(trick: Any, state: Any, ntrick: int, leader: int, trump: int, done: int,
-                  winpos: int, t0: int, t1: int, t2: int) -> None:
-    """Write the loops' scalars back into the position's arrays (:func:`unpack_position`'s
-    inverse)."""
-    state[ST_NTRICK] = ntrick
-    state[ST_LEADER] = leader
-    state[ST_TRUMP] = trump
-    state[ST_DONE] = done
-    state[ST_WINPOS] = winpos
-    trick[0] = t0
-    trick[1] = t1
-    trick[2] = t2
 
 
 # --- the rollout policy --------------------------------------------------------------------
@@ -536,9 +497,20 @@ def play_to_end(hands: Any, trick: Any, state: Any, won: Any, opts: Any, policy:
                                best, partner_winning, trump)
         log[k] = card
         k += 1
-        ntrick, leader, trump, winpos, t0, t1, t2, done = take_card(
-            hands, won, seat, card, ntrick, leader, trump, winpos, t0, t1, t2, done)
-    pack_position(trick, state, ntrick, leader, trump, done, winpos, t0, t1, t2)
+        hands[seat] &= ~(1 << card)
+        ntrick, leader, trump, winpos, t0, t1, t2, winner = play_to_trick(
+            card, ntrick, leader, trump, winpos, t0, t1, t2)
+        if winner >= 0:
+            won[winner] += 1
+            done += 1
+    state[ST_NTRICK] = ntrick
+    state[ST_LEADER] = leader
+    state[ST_TRUMP] = trump
+    state[ST_DONE] = done
+    state[ST_WINPOS] = winpos
+    trick[0] = t0
+    trick[1] = t1
+    trick[2] = t2
     rng[0] = x
     return k
 
