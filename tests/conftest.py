@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -30,3 +33,95 @@ def _game_registry_left_as_found() -> Iterator[None]:
     registry._ALIASES.clear()
     registry._ALIASES.update(aliases)
     assert not left, f"the test left the game registry changed: {sorted(left)}"
+
+
+# --- The `process` marker tells the truth -------------------------------------------------------
+# A test that starts a real process (a server, a bot, a terminal, chromium) is slower and needs more
+# of the machine than one that does not; the quick tier (scripts/test.sh --quick) leaves those out
+# by their marker. So the marker is checked, not trusted: an audit hook sees every process start,
+# and a test that started one without carrying `process` (or `browser`, which always does) fails,
+# naming what it started.
+_SPAWN_EVENTS = {"subprocess.Popen", "os.posix_spawn", "os.fork", "os.forkpty", "os.exec", "os.system", "os.spawn"}
+_spawned: dict[str, str] = {}
+_watching: list[str] = []
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    # A `git rev-parse` for a run's provenance is a query answered at once, not a process the test
+    # runs beside it.
+    if event == "subprocess.Popen" and args[0] == "git":
+        return
+    if event in _SPAWN_EVENTS and _watching and _watching[-1] not in _spawned:
+        _spawned[_watching[-1]] = f"{event} {str(args[:2])[:120]}"
+
+
+def _spawn_through_multiprocessing() -> None:
+    """multiprocessing's "spawn" and "forkserver" start their children below the audited calls."""
+    import multiprocessing.util as mp_util
+
+    original = mp_util.spawnv_passfds
+
+    def spawnv_passfds(path: Any, args: Any, passfds: Any) -> int:
+        sys.audit("os.posix_spawn", path, args)
+        return original(path, args, passfds)
+
+    mp_util.spawnv_passfds = spawnv_passfds  # type: ignore[assignment]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    sys.addaudithook(_audit)
+    _spawn_through_multiprocessing()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    _watching.append(item.nodeid)
+    try:
+        return (yield)
+    finally:
+        _watching.pop()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    result = yield
+    started = _spawned.pop(item.nodeid, None)
+    if started and not (item.get_closest_marker("process") or item.get_closest_marker("browser")):
+        report = os.environ.get("CALLBREAK_SPAWN_REPORT")
+        if report:
+            with open(report, "a") as out:
+                out.write(f"{item.nodeid}\t{started}\n")
+        else:
+            pytest.fail(
+                f"{item.nodeid} started a process ({started}) but is not marked `process`: "
+                "add @pytest.mark.process (or pytestmark = pytest.mark.process for its module)",
+                pytrace=False,
+            )
+    return result
+
+
+# --- The `slow` marker tells the truth too --------------------------------------------------------
+# No test may fail for the clock (a busy machine must not fail one), so this only reports: a test
+# the quick tier runs that took longer than QUICK_BOUND is named at the end, to be made cheaper or
+# marked slow.
+QUICK_BOUND = 5.0  # seconds, setup and teardown included
+_OUTSIDE_QUICK = {"slow", "browser", "postgres", "process"}
+_took: dict[str, float] = {}
+_long_quick: list[tuple[float, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """(Under xdist this runs in the controller, with the workers' reports: their keywords hold
+    the markers.)"""
+    if _OUTSIDE_QUICK & set(report.keywords):
+        return
+    took = _took[report.nodeid] = _took.get(report.nodeid, 0.0) + report.duration
+    if report.when == "teardown" and took > QUICK_BOUND:
+        _long_quick.append((took, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _long_quick:
+        terminalreporter.section(f"quick-tier tests over {QUICK_BOUND:.0f} s: make them cheaper, or mark them slow")
+        for took, nodeid in sorted(_long_quick, reverse=True):
+            terminalreporter.write_line(f"{took:6.1f} s  {nodeid}")

@@ -94,6 +94,7 @@ def test_faults_are_reported_and_the_run_finishes(tmp_path: Path) -> None:
     assert "fault: test-crash" in text and "boom" in text
 
 
+@pytest.mark.process
 def test_more_workers_give_the_same_results(tmp_path: Path) -> None:
     one, two = tmp_path / "1.json", tmp_path / "2.json"
     common = ["random", "test-spy", "random", "--matches", "3", "--seed", "17", "-q",

@@ -102,7 +102,7 @@ def test_how_many_sets_a_request_needs() -> None:
         sets_for(4, 5, matches=1, deals=1)
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.process)])
 def test_progress_counts_every_table(workers: int) -> None:
     plan = ArenaPlan(("random", "random"), make_rules("callbreak").replace(deals=1), seed=3, sets=3)
     seen: list[tuple[int, int]] = []

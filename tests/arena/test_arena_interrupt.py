@@ -78,6 +78,7 @@ def _interrupt(arena: subprocess.Popen[str], *, group: bool) -> tuple[str, str]:
     return arena.communicate(timeout=60)
 
 
+@pytest.mark.process
 def test_one_ctrl_c_stops_an_arena_with_a_bot_server_and_its_workers(
         bot_server: tuple[str, int], tmp_path: Path) -> None:
     url, server_pid = bot_server
@@ -112,6 +113,7 @@ def test_one_ctrl_c_stops_an_arena_with_a_bot_server_and_its_workers(
     assert _cpu_ticks(server_pid) - before < 30  # clock ticks (1/100 s): well under 0.3 s of work
 
 
+@pytest.mark.process
 def test_ctrl_c_to_the_arena_process_alone_stops_an_in_process_run(tmp_path: Path) -> None:
     out_json = tmp_path / "r.json"
     arena = subprocess.Popen(
@@ -131,7 +133,7 @@ def test_ctrl_c_to_the_arena_process_alone_stops_an_in_process_run(tmp_path: Pat
     assert "heuristic" in out
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.process)])
 def test_an_interrupt_keeps_the_finished_sets(workers: int) -> None:
     plan = ArenaPlan(("random", "random"), make_rules("callbreak").replace(deals=1), seed=3, sets=40)
 

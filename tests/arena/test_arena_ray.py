@@ -12,6 +12,7 @@ from callbreak.core import make_rules
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 
+@pytest.mark.process
 def test_ray_local_matches_local_processes() -> None:
     pytest.importorskip("ray")
     plan = ArenaPlan(("random", "random", "random"), make_rules("callbreak"), seed=12, sets=2, keep_records=True)

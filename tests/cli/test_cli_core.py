@@ -33,6 +33,7 @@ def test_version() -> None:
     assert result.stdout.strip() == f"callbreak {__version__}"
 
 
+@pytest.mark.process
 def test_version_from_the_installed_command() -> None:
     """The console script really exists and runs."""
     exe = Path(sys.executable).parent / "callbreak"
@@ -147,6 +148,7 @@ def test_replay_refuses_broken_json_and_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "cannot read" in " ".join(result.stderr.split())
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("module", ["callbreak", "callbreak.cli.main"])
 def test_python_dash_m_has_every_subcommand(module: str) -> None:
     """``python -m callbreak`` (and the module itself) know the commands registered elsewhere."""

@@ -36,6 +36,7 @@ def _record(tmp_path: Path, stop_after: int | None = None) -> Path:
     return path
 
 
+@pytest.mark.process
 def test_review_prints_accuracy_and_decisions_mistakes_first_and_draws_the_chart(tmp_path):
     path = _record(tmp_path)
     png, out = tmp_path / "chart.png", tmp_path / "review.json"
@@ -70,6 +71,7 @@ def test_review_refuses_bad_input_with_a_clear_error(tmp_path):
     assert result.exit_code == 2 and "not finished" in result.output
 
 
+@pytest.mark.process
 def test_the_review_offered_at_the_end_of_a_terminal_match_prints(capsys: pytest.CaptureFixture[str],
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from callbreak.cli import play as cli_play

@@ -68,6 +68,7 @@ def _waiting(app: PlayApp) -> bool:
     return not app.is_running or app.mode in ("act", "continue", "over", "broken")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), [
     ("batak-ihaleli", 4), ("batak-koz-maca", 4), ("snarples", 3), ("snarples", 6), ("donut", 5),
     ("horsethief", 3), ("horsethief", 5),

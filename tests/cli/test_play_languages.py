@@ -52,6 +52,7 @@ def _assert_in(lang: str, text: str) -> None:
     assert not others & set(text), f"another language's digits in {lang}:\n{text}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ne", "hi", "bn"])
 def test_a_whole_one_deal_game_is_played_in_the_language(lang: str) -> None:
     language.use(lang)

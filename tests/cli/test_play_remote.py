@@ -62,6 +62,7 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_a_whole_match_against_a_remote_bot_by_key_presses(bot_url: str) -> None:
     session = Session.new(preset="bhoos-tournament", opponents=["random", bot_url, "random"],
                           seed=17)

@@ -25,6 +25,8 @@ from callbreak.cli.tui.saves import latest_unfinished
 from callbreak.cli.tui.session import Session
 from callbreak.record import loads
 
+pytestmark = pytest.mark.process
+
 
 def test_resume_after_kill_9_mid_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     returncode = kill_9_mid_deal(  # well into the first deal: trick 5 under way

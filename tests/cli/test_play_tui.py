@@ -52,6 +52,7 @@ def _run(session: Session, body: Callable[[PlayApp, Pilot[None]], Awaitable[None
     return app
 
 
+@pytest.mark.slow
 def test_a_whole_match_by_key_presses_with_every_way_of_choosing() -> None:
     """Calls typed as numbers or picked with arrows; cards typed as text, as numbers, or Enter."""
     session = Session.new(options={"deals": 1}, opponents=["random"] * 3, seed=21)
@@ -360,6 +361,7 @@ def test_mouse_clicks_make_the_call_and_play_a_legal_card() -> None:
     _run(session, body)
 
 
+@pytest.mark.slow
 def test_keys_between_deals_are_answered_with_what_is_allowed() -> None:
     session = Session.new(options={"deals": 2}, opponents=["random"], seed=10, save=False)
 
@@ -400,6 +402,7 @@ def test_the_screen_is_drawn_only_from_the_persons_seat_view(monkeypatch: pytest
     assert session.is_over and drawn_for == {2}
 
 
+@pytest.mark.slow
 def test_random_typing_never_breaks_the_game() -> None:
     import random
 
@@ -518,6 +521,7 @@ def test_a_message_longer_than_a_line_is_shown_whole_as_the_newest() -> None:
     _run(session, body)
 
 
+@pytest.mark.slow
 def test_the_final_standings_fit_80x24_with_every_seat_placed() -> None:
     session = Session.new(preset="567", options={"deals": 2, "turn_timer": "off"}, opponents=["random"],
                           seed=16, save=False)
@@ -543,6 +547,7 @@ def test_the_final_standings_fit_80x24_with_every_seat_placed() -> None:
     assert session.is_over
 
 
+@pytest.mark.slow
 def test_bot_moves_are_paced_and_a_finished_trick_stays_in_sight_longer() -> None:
     import time
 

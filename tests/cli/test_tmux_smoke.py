@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _terminal import play_in_tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [pytest.mark.process, pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 
 def test_first_screen_renders_and_a_card_can_be_played(tmp_path: Path) -> None:

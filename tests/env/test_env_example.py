@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.process
+
 EXAMPLE = Path(__file__).parents[2] / "examples" / "train_call_model.py"
 
 

@@ -101,6 +101,7 @@ def test_a_table_game_with_its_own_options_pickles_with_them() -> None:
     assert pickle.loads(pickle.dumps(game)).options.max_call == 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,players,preset", [
     ("callbreak", 4, "callbreak"), ("callbreak", 4, "catsatcards"), ("callbreak", 4, "nepal-traditional"),
     ("batak-ihaleli", 4, ""), ("horsethief", 5, ""), ("snarples", 3, ""), ("donut", 4, "")])

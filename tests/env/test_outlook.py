@@ -89,6 +89,7 @@ def test_an_outlook_head_of_the_wrong_size_is_named(tmp_path: Path) -> None:
         Network.load(path)
 
 
+@pytest.mark.slow
 def test_a_tiny_outlook_run_fits_a_head_the_bot_calls_by(tmp_path: Path) -> None:
     out = tmp_path / "outlook"
     s = OutlookSettings(generations=2, positions=600, chunk=300, tables=16, hidden=(8,), steps=20,
@@ -156,6 +157,7 @@ def test_the_batched_call_is_the_bots_call(preset: str) -> None:
     assert checked >= 20
 
 
+@pytest.mark.slow
 def test_a_tiny_refine_run_trains_on_from_the_base_and_refits_the_outlook(tmp_path: Path) -> None:
     from callbreak.learn.refine import RefineSettings, run_refine
 

@@ -22,6 +22,7 @@ TINY = dict(positions=120, chunk=60, tables=4, samples=8, call_samples=8, hidden
             eval_sets=2)
 
 
+@pytest.mark.slow
 def test_a_tiny_run_trains_logs_and_exports_weights_the_bot_plays(tmp_path: Path) -> None:
     out = tmp_path / "run"
     net = run(out, Settings(generations=2, **TINY), progress=False, command="callbreak train (test)")
@@ -55,6 +56,7 @@ def test_a_tiny_run_trains_logs_and_exports_weights_the_bot_plays(tmp_path: Path
             game.apply(action)
 
 
+@pytest.mark.slow
 def test_a_run_resumes_from_its_checkpoint_and_refuses_other_settings(tmp_path: Path) -> None:
     out = tmp_path / "run"
     run(out, Settings(generations=1, **TINY), progress=False)
@@ -69,6 +71,7 @@ def test_a_run_resumes_from_its_checkpoint_and_refuses_other_settings(tmp_path: 
         run(out, Settings(generations=2, **{**TINY, "samples": 9}), progress=False)
 
 
+@pytest.mark.slow
 def test_the_same_seed_makes_the_same_positions(tmp_path: Path) -> None:
     a = Settings(generations=1, **{**TINY, "positions": 60})
     run(tmp_path / "a", a, progress=False)

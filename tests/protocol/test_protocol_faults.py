@@ -179,6 +179,7 @@ def test_remote_calls_go_to_bid(serve: Callable[[Any], LiveServer]) -> None:
     assert isinstance(decision.action, Call) and decision.action in match.legal_actions()
 
 
+@pytest.mark.process
 def test_the_bot_server_command_serves_and_refuses_unknown_bots() -> None:
     bad = subprocess.run([sys.executable, "-m", "callbreak.cli.main", "bot-server", "--bot", "nosuch"],
                          capture_output=True, text=True, timeout=60)

@@ -185,6 +185,7 @@ def _match_over_http(players: list[Any], seed: int, budget: float) -> Match:
 SHIPPED_LEVELS = [b for b in ("random", "beginner", "heuristic", "expert") if b in available()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", SHIPPED_LEVELS)
 def test_full_matches_over_http_with_every_bot_level(serve: Callable[[Any], LiveServer],
                                                        level: str) -> None:

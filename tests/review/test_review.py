@@ -151,6 +151,7 @@ def _related(name: str, players: int, seed: int, **options: int):
     return record_of(g, [f"{'heuristic' if s % 2 == 0 else 'random'}" for s in range(players)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "options"), [
     ("donut", 5, {}), ("batak-koz-maca", 4, {"max_hands": 1}), ("batak-ihaleli", 4, {"max_hands": 1}),
     ("horsethief", 3, {"target": 10}), ("snarples", 4, {"max_hands": 2}),
@@ -194,6 +195,7 @@ def test_a_game_no_search_bot_plays_is_not_available(monkeypatch: pytest.MonkeyP
         review_record(record, FAST)
 
 
+@pytest.mark.process
 def test_judged_in_two_processes_the_review_is_the_same(finished, reviewed):
     assert review_record(finished, FAST, workers=2).to_json() == reviewed.to_json()
 

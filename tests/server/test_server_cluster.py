@@ -158,6 +158,7 @@ def stored_actions(pg_url: str, code: str) -> list[dict[str, Any]]:
     return stored.actions
 
 
+@pytest.mark.process
 def test_four_players_on_two_processes_play_the_same_game_as_on_one(tmp_path: Path, pg_url: str) -> None:
     expected = one_process_record(tmp_path)
     servers = [Server(pg_url), Server(pg_url)]
@@ -185,6 +186,7 @@ def test_four_players_on_two_processes_play_the_same_game_as_on_one(tmp_path: Pa
             s.stop()
 
 
+@pytest.mark.process
 def test_a_table_goes_to_the_process_most_of_its_players_are_on_and_plays_the_same_game(
         tmp_path: Path, pg_url: str) -> None:
     """Created at one process, three of its four players connected to the other: the table is
@@ -223,6 +225,7 @@ def test_a_table_goes_to_the_process_most_of_its_players_are_on_and_plays_the_sa
             s.stop()
 
 
+@pytest.mark.process
 def test_a_rematch_asked_at_one_process_reaches_the_players_on_every_process(pg_url: str) -> None:
     """The host asks for the rematch at the process that does not own the table: every player,
     whichever process their socket is on, is told the new table and their seat there."""
@@ -269,6 +272,7 @@ def host_alone(server: Server, **settings: Any) -> tuple[str, str]:
     return r.json()["code"], r.json()["token"]
 
 
+@pytest.mark.process
 def test_a_player_slow_to_say_hello_at_another_process_still_follows_the_game(pg_url: str) -> None:
     """A socket opened at the process that does not own the table, whose hello comes only after
     that process's lease keeper has let its idle copy of the table go: the player is attached to
@@ -291,6 +295,7 @@ def test_a_player_slow_to_say_hello_at_another_process_still_follows_the_game(pg
             s.stop()
 
 
+@pytest.mark.process
 def test_a_seat_moved_to_a_device_on_one_process_leaves_the_old_device_on_another(pg_url: str) -> None:
     """The old device's socket is on the process that does not own the table; the link is made
     there and opened at the owner: the old device is told its seat moved and only watches, and
@@ -324,6 +329,7 @@ def test_a_seat_moved_to_a_device_on_one_process_leaves_the_old_device_on_anothe
             s.stop()
 
 
+@pytest.mark.process
 def test_what_the_owners_clock_did_is_shown_on_every_process(pg_url: str) -> None:
     """The host's socket is on the process that does not run the table: when the owner's turn
     timer calls for her, her page is told so (the clock's notices reach the other process)."""
@@ -347,6 +353,7 @@ def test_what_the_owners_clock_did_is_shown_on_every_process(pg_url: str) -> Non
             s.stop()
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_killing_the_owner_mid_trick_again_and_again_loses_nothing(tmp_path: Path, pg_url: str) -> None:
     """SIGKILL the table's owner mid-trick (KILLS times over the game); a new process takes its
@@ -424,6 +431,7 @@ def worker_processes(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_serve_workers_replaces_a_killed_worker_and_its_tables_carry_on(tmp_path: Path, pg_url: str) -> None:
     """``callbreak serve --workers 2``: SIGKILL the worker that owns a table mid-deal. The other
@@ -474,6 +482,7 @@ def test_serve_workers_replaces_a_killed_worker_and_its_tables_carry_on(tmp_path
         server.stop()
 
 
+@pytest.mark.process
 def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_url: str) -> None:
     """SIGSTOP the owner past its lease; the other process takes the table and plays on; SIGCONT:
     the old owner's stale clock and bots cannot write (fencing), and the record stays the one."""
@@ -523,6 +532,7 @@ def test_a_paused_owner_cannot_write_after_its_lease_lapses(tmp_path: Path, pg_u
     assert "lost the lease of table" in woken, woken
 
 
+@pytest.mark.process
 def test_the_processes_carry_on_after_the_database_drops_every_connection(tmp_path: Path, pg_url: str) -> None:
     """PostgreSQL restarts or fails over mid-game (here: it ends every session of the database):
     each process reconnects what it listens and notifies on, and the players, all at the process

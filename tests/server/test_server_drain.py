@@ -52,6 +52,7 @@ def next_turn(ws: Any, token: str, after: int = -1) -> dict[str, Any]:
             return m  # type: ignore[no-any-return]
 
 
+@pytest.mark.process
 def test_sigterm_hands_the_table_on_at_once_and_the_game_carries_on(pg_url: str) -> None:
     env = {"CALLBREAK_HANDOVER": "0"}  # the table stays with its maker until it stops
     a, b = Server(pg_url, env=env), Server(pg_url, env=env)

@@ -119,6 +119,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_a_tournament_protocol_bot_is_seated_by_url(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     port = _free_port()

@@ -172,6 +172,7 @@ def test_a_table_never_started_expires_and_is_removed(served: Any, store: Store)
     assert client.get(f"/api/tables/{started['code']}").status_code == 200
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_a_client_making_expert_tables_in_a_loop_is_refused_at_once_and_the_database_stays_small(
         tmp_path: Path) -> None:

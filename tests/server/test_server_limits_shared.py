@@ -30,6 +30,7 @@ def make(server: Server, guest: str | None = None) -> tuple[int, dict[str, Any],
     return r.status_code, r.json(), r.headers.get("Retry-After")
 
 
+@pytest.mark.process
 def test_one_client_spread_over_two_processes_gets_its_allowance_once(pg_url: str) -> None:
     a, b = Server(pg_url, practice=False, env=LIMITS, limits=True), Server(pg_url, practice=False, env=LIMITS,
                                                                            limits=True)

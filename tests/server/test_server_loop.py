@@ -99,68 +99,23 @@ def test_short_waits_are_not_stalls() -> None:
 
 
 @pytest.mark.slow
-def test_meta_is_answered_while_the_first_expert_table_waits_for_the_compile(tmp_path: Path) -> None:
-    """The issue's cold start: with an empty kernel cache, a table of four expert bots waits for
-    the compile while the lobby keeps asking ``/api/meta``. The issue bounded every answer at
-    200 ms; a busy machine breaks any wall-clock bound (16 of 8,272 answers went over under two
-    busy loops), so this asserts what the bound meant: the lobby is answered, many times, while
-    the compile runs and the table waits for it (each counted answer came between two ``/readyz``
-    answers that said the kernel was compiling, and before the table was made), and the
-    server's own loop watch saw no stall of ours meanwhile: none in which the loop thread
-    computed past its threshold, none caught running the compile or the kernel's load."""
-    cache = tmp_path / "numba-cache"
-    cache.mkdir()
-    server = Server(f"sqlite:///{tmp_path / 'cold.db'}", practice=False, env={"NUMBA_CACHE_DIR": str(cache)})
-    try:
-        made: dict[str, Any] = {}
+@pytest.mark.process
+def test_a_cold_start_serves_the_lobby_and_other_bots_while_the_expert_waits_for_the_compile(
+        tmp_path: Path) -> None:
+    """The issue's cold start, on one empty kernel cache (one compile, the slowest thing a server
+    does; two tests each paying for their own was a minute of the suite):
 
-        def make_table() -> None:
-            r = server.http.post("/api/tables", json={"name": "Ann", "settings": {
-                "preset": "callbreak", "deals": 1, "bots": ["expert"] * 4, "bot_delay": 0}}, timeout=600)
-            made.update(status=r.status_code, body=r.json())
-
-        maker = threading.Thread(target=make_table)
-        maker.start()
-        during = polls = 0
-        preparing = False
-
-        def compiling() -> bool:
-            nonlocal preparing
-            ready = server.http.get("/readyz").json()
-            preparing |= PREPARING in ready.get("preparing", "")
-            return ready["kernel"] == "compiling"  # type: ignore[no-any-return]
-
-        before = compiling()
-        while maker.is_alive():
-            r = server.http.get("/api/meta", timeout=60)
-            assert r.status_code == 200
-            polls += 1
-            pending = maker.is_alive()  # asked before the answer below: the table was not made yet
-            after = compiling()
-            during += int(before and after and pending)
-            before = after
-            time.sleep(0.02)
-        maker.join()
-        assert made["status"] == 200, made
-        printed = server.printed()
-        # The compile happened meanwhile (the cache was empty and is filled now) and the table
-        # waited for it; the page had something to say.
-        assert any(cache.rglob("*.nbi")), "the kernel's cache was not filled"
-        assert preparing, "/readyz never said the expert was being prepared"
-        assert during >= 20, f"only {during} of {polls} /api/meta answers came while the kernel compiled"
-        loop = server.http.get("/healthz").json()["loop"]
-        stalls = [line for line in printed.splitlines() if "event loop stalled" in line]
-        ours = [line for line in stalls if any(w in line for w in ("numba", "kernel", "warmup"))]
-        assert loop["cpu_stalls"] == 0 and not ours, (loop, stalls)
-        assert server.http.get("/readyz").json()["kernel"] == "ready"
-    finally:
-        server.stop()
-
-
-@pytest.mark.slow
-def test_only_the_expert_waits_for_the_kernel(tmp_path: Path) -> None:
-    """While a fresh install compiles the kernel, a table of bots that do not run on it (random,
-    heuristic, neural) is made and plays at once; an expert table still waits for the compile."""
+    1. While a fresh install compiles the kernel, a table of bots that do not run on it (random,
+       heuristic, neural) is made and plays at once, the server ready all along.
+    2. A table of four expert bots then waits for the compile while the lobby keeps asking
+       ``/api/meta``. The issue bounded every answer at 200 ms; a busy machine breaks any
+       wall-clock bound (16 of 8,272 answers went over under two busy loops), so this asserts
+       what the bound meant: the lobby is answered, many times, while the compile runs and the
+       table waits for it (each counted answer came between two ``/readyz`` answers that said
+       the kernel was compiling, and before the table was made), ``/readyz`` says the expert is
+       being prepared, and the server's own loop watch saw no stall of ours meanwhile: none in
+       which the loop thread computed past its threshold, none caught running the compile or the
+       kernel's load."""
     cache = tmp_path / "numba-cache"
     cache.mkdir()
     server = Server(f"sqlite:///{tmp_path / 'cold.db'}", practice=False, env={"NUMBA_CACHE_DIR": str(cache)})
@@ -194,18 +149,43 @@ def test_only_the_expert_waits_for_the_kernel(tmp_path: Path) -> None:
 
         maker = threading.Thread(target=make_expert_table)
         maker.start()
+        during = polls = 0
         preparing = False
-        while maker.is_alive():  # what the lobby page asks while it waits
+
+        def compiling() -> bool:
+            nonlocal preparing
             ready = server.http.get("/readyz")
-            preparing |= ready.status_code == 200 and "preparing the expert" in ready.json().get("preparing", "")
-            time.sleep(0.2)
+            preparing |= ready.status_code == 200 and PREPARING in ready.json().get("preparing", "")
+            return ready.json()["kernel"] == "compiling"  # type: ignore[no-any-return]
+
+        before = compiling()
+        while maker.is_alive():  # what the lobby page asks while it waits
+            r = server.http.get("/api/meta", timeout=60)
+            assert r.status_code == 200
+            polls += 1
+            pending = maker.is_alive()  # asked before the answer below: the table was not made yet
+            after = compiling()
+            during += int(before and after and pending)
+            before = after
+            time.sleep(0.02)
         maker.join()
         assert made == {"status": 200, "kernel": "ready"}, made  # made once the kernel was ready
+        printed = server.printed()
+        # The compile happened meanwhile (the cache was empty and is filled now) and the table
+        # waited for it; the page had something to say.
+        assert any(cache.rglob("*.nbi")), "the kernel's cache was not filled"
         assert preparing, "/readyz never said the expert was being prepared"
+        assert during >= 20, f"only {during} of {polls} /api/meta answers came while the kernel compiled"
+        loop = server.http.get("/healthz").json()["loop"]
+        stalls = [line for line in printed.splitlines() if "event loop stalled" in line]
+        ours = [line for line in stalls if any(w in line for w in ("numba", "kernel", "warmup"))]
+        assert loop["cpu_stalls"] == 0 and not ours, (loop, stalls)
+        assert server.http.get("/readyz").json()["kernel"] == "ready"
     finally:
         server.stop()
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_a_whole_game_with_bots_never_blocks_the_loop_over_100_ms(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'game.db'}", practice=False)

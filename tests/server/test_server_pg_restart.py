@@ -80,6 +80,7 @@ def own_pg_fixture() -> Iterator[OwnPostgres]:
         pg.stop()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("down", [0.0, 5.0], ids=["restart", "down-past-the-leases"])
 def test_a_game_on_two_processes_outlives_a_restart_of_postgresql(tmp_path: Path, own_pg: OwnPostgres,
                                                                   down: float) -> None:

@@ -234,6 +234,7 @@ def test_turn_timer_plays_the_default_action_for_a_player_who_waits(client: Test
                                  "action": {"type": "call", "seat": 0, "tricks": 1}}]
 
 
+@pytest.mark.slow
 def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: TestClient) -> None:
     made = create(client, bots="random", deals=1, timer=1)
     code, token = made["code"], made["token"]
@@ -270,6 +271,7 @@ def test_an_absent_player_keeps_the_seat_a_bot_plays_and_they_come_back(client: 
     assert bob.error is None
 
 
+@pytest.mark.slow
 def test_a_table_everyone_left_waits_and_resumes_when_someone_returns(client: TestClient) -> None:
     made = create(client, bots="random", deals=1, timer=2)
     code, token = made["code"], made["token"]

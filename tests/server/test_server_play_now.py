@@ -216,6 +216,7 @@ def test_a_new_place_counts_against_the_guests_limit_on_new_tables(tmp_path: Pat
     store.close()
 
 
+@pytest.mark.process
 @pytest.mark.postgres
 def test_two_processes_seat_people_who_reached_each_at_one_table_made_once(pg_url: str) -> None:
     from test_server_cluster import Player

@@ -236,6 +236,7 @@ def cluster(pg_url: str) -> Iterator[tuple[list[Process], Proxy]]:
             print(f"--- process on port {p.port} printed:\n{''.join(p.output)[-6000:]}")  # shown if it failed
 
 
+@pytest.mark.process
 def test_through_the_proxy_no_action_is_forwarded(cluster: tuple[list[Process], Proxy], pg_url: str) -> None:
     processes, proxy = cluster
     base = f"http://127.0.0.1:{proxy.port}"
@@ -263,6 +264,7 @@ def test_through_the_proxy_no_action_is_forwarded(cluster: tuple[list[Process], 
         store.close()
 
 
+@pytest.mark.process
 def test_a_rolling_restart_under_play_loses_nothing_and_waits_out_no_lease(
         cluster: tuple[list[Process], Proxy], pg_url: str) -> None:
     processes, proxy = cluster

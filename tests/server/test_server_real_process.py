@@ -26,6 +26,7 @@ def _start(http: Any) -> tuple[str, str]:
     return code, token
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_a_real_server_refuses_seeds_and_resumes_its_own_deals_after_a_kill(tmp_path: Path) -> None:
     db_file = tmp_path / "served.db"

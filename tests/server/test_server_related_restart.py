@@ -38,6 +38,7 @@ def uninterrupted_actions(tmp: Path) -> list[dict[str, Any]]:
     return stored.actions
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_a_related_game_resumes_after_sigkill_with_the_same_record(tmp_path: Path) -> None:
     expected = uninterrupted_actions(tmp_path)

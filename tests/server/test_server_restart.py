@@ -153,6 +153,7 @@ def restart_db_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     yield from fresh_pg_database()
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_sigkill_mid_deal_then_resume_gives_the_same_record(tmp_path: Path, restart_db: str) -> None:
     expected = uninterrupted_actions(tmp_path)

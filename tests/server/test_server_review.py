@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from server_helpers import client_fixture, create, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 from test_server_history import play_out
@@ -27,6 +28,7 @@ def _wait_done(client: TestClient, code: str) -> dict:  # type: ignore[type-arg]
         time.sleep(0.05)
 
 
+@pytest.mark.process
 def test_a_finished_game_is_reviewed_once_in_the_background_and_kept(client: TestClient,
                                                                       store: Store) -> None:
     table = create(client, deals=1, bots="random")
@@ -58,6 +60,7 @@ def test_a_finished_game_is_reviewed_once_in_the_background_and_kept(client: Tes
                                                                     "review": review}
 
 
+@pytest.mark.process
 def test_related_games_are_reviewed_by_their_search_bot(client: TestClient, store: Store) -> None:
     """Donut and Batak Koz Maca tables, finished, are reviewed as Call Break's are (worker
     processes, progress, stored), judged by the search bot."""

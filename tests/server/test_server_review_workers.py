@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from test_server_restart import Server, play
 
+pytestmark = pytest.mark.process
+
 SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}
 
 

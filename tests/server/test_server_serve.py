@@ -9,6 +9,8 @@ import pytest
 from test_server_restart import Server
 from websockets.sync.client import connect
 
+pytestmark = pytest.mark.process
+
 SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}
 
 

@@ -76,6 +76,7 @@ def test_with_url_bots_off_a_rematch_of_an_older_url_bot_table_is_refused(store:
     assert [g.code for g in store.load_games("lobby", "playing", "over")] == [table.code]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("args", "env", "url_bots"), [
     ([], {}, True),
     (["--no-url-bots"], {}, False),

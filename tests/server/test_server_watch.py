@@ -8,6 +8,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from server_helpers import SeatClient, client_fixture, create, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 from test_server_restart import Server
@@ -76,6 +77,7 @@ def test_readyz_is_503_while_the_database_does_not_answer(client: TestClient) ->
     assert client.get("/readyz").status_code == 200
 
 
+@pytest.mark.process
 def test_every_log_line_carries_its_time_and_process(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'log.db'}", practice=False)
     try:
@@ -88,6 +90,7 @@ def test_every_log_line_carries_its_time_and_process(tmp_path: Path) -> None:
     assert all(stamp.match(line) for line in lines), lines
 
 
+@pytest.mark.process
 def test_json_logs(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'json.db'}", practice=False, env={"CALLBREAK_LOG_JSON": "1"})
     try:
