@@ -39,6 +39,10 @@ say "mypy"
 .venv/bin/mypy
 say "import contracts"
 .venv/bin/lint-imports
+# The expert's kernel compiled once, here, into numba's disk cache (a minute on a fresh clone,
+# two seconds after), not in each worker and each server the tests start.
+say "the bots' compiled kernel"
+.venv/bin/python -m callbreak.server.warmup
 # Two workers, one a core. --sw (stepwise) and --pdb need the tests in one process, in order.
 workers=(-n 2)
 for arg in "$@"; do

@@ -331,3 +331,17 @@ def test_calls_read_with_the_fitted_model_weigh_deals_by_the_heuristics_estimate
                 out = np.zeros(1)
                 k.call_weights(worlds, np.zeros(4, dtype=np.int64), calls, 1.3, weights, trump, out)
                 assert out[0] == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_kernel_knows_whether_its_disk_cache_holds_it(kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a warm-up numba's cache holds every entry point for this machine; an index that is
+    missing or stale (numba reads either as empty) means a compile is coming."""
+    assert kernel.cached()
+    cache_file = type(kernel.playout._cache._cache_file)
+    monkeypatch.setattr(cache_file, "_load_index", lambda self: {})
+    assert not kernel.cached()
+    monkeypatch.undo()
+    index = kernel.solve._cache._cache_file._load_index()
+    other_machine = {(sig, ("another", "cpu"), hashes): name for (sig, _, hashes), name in index.items()}
+    monkeypatch.setattr(cache_file, "_load_index", lambda self: other_machine)
+    assert not kernel.cached()

@@ -139,6 +139,9 @@ def test_the_status_says_to_call_during_the_calls(browser: Any, base_url: str) -
         page.click("#start")
         while True:
             view = httpx.post(f"{base_url}/api/tables/{code}/state", json={}, timeout=10).json()["view"]
+            if view is None:  # the start is on its way from the page to the server
+                page.wait_for_timeout(50)
+                continue
             if view["to_act"] == 2:
                 break
             if view["to_act"] == 0 and page.locator("button.call").count():

@@ -4,6 +4,7 @@ waits for it and says so. Ready means the database answers and the process is no
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -61,3 +62,22 @@ def test_a_process_still_compiling_takes_over_only_tables_its_bots_can_play(
     assert cluster._can_run(config) is runs
     service.warmup.state = "ready"
     assert cluster._can_run(config) is True
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_the_warm_up_starts_a_compiling_child_only_when_the_cache_lacks_the_kernel(
+        monkeypatch: pytest.MonkeyPatch, cached: bool) -> None:
+    """A child process costs an interpreter and numba's import: a server whose disk cache holds
+    the kernel (every start after the first) loads it in a thread and starts none."""
+    children: list[str] = []
+
+    async def fill_cache(self: KernelWarmup) -> None:
+        children.append("child")
+
+    monkeypatch.setattr(warmup, "kernel_cached", lambda: cached)
+    monkeypatch.setattr(KernelWarmup, "_fill_cache", fill_cache)
+    monkeypatch.setattr(warmup, "warm_kernel", lambda: None)
+    w = KernelWarmup(child=True)
+    asyncio.run(w.run())
+    assert w.state == "ready"
+    assert children == ([] if cached else ["child"])

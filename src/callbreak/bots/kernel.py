@@ -129,6 +129,25 @@ class Kernel:
                 for name in module.ENTRY_POINTS:
                     setattr(self, name, getattr(module, name))
 
+    def cached(self) -> bool:
+        """Whether numba's disk cache already holds every entry point, compiled for this machine
+        from this source, so that :meth:`warm_up` only loads (a fraction of a second) and
+        compiles nothing. It reads numba's cache indexes, the way numba looks an entry up before
+        it compiles; anything unexpected in them answers False (then a compile may follow)."""
+        if self.backend != "numba":
+            return True
+        try:
+            for module in (impl, classic):
+                for name in module.ENTRY_POINTS:
+                    dispatcher = getattr(self, name)
+                    cache, codegen = dispatcher._cache, dispatcher.targetctx.codegen()
+                    index = cache._cache_file._load_index()  # {} when missing or stale
+                    if not any(cache._index_key(key[0], codegen) == key for key in index):
+                        return False
+        except Exception:  # numba's private layout changed: assume a compile
+            return False
+        return True
+
     def warm_up(self) -> None:
         """Compile (or load from the disk cache) every entry point by running it once."""
         if self._warm:

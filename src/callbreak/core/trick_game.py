@@ -367,4 +367,10 @@ def _slots_of(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ..
 
 def _frozen(value: object) -> object:
     """``value`` with its lists (and lists of lists) as tuples: a copy no later move changes."""
-    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+    if not isinstance(value, list):
+        return value
+    # A match's history is long and holds no lists: copied whole, not item by item (no state
+    # holds a subclass of list).
+    if list not in map(type, value):
+        return tuple(value)
+    return tuple([_frozen(v) for v in value])

@@ -5,7 +5,8 @@ after an install, which takes many seconds of CPU, then loaded from numba's disk
 fraction of a second. Compiled on the server's event loop it froze every table; compiled in a
 thread of the server it still held the loop up (the compiler keeps the interpreter busy).
 So :class:`KernelWarmup` fills the cache in a child process (at a lower priority, so that the
-server keeps its share of the CPU) and then loads it in a thread, and bots wait for it
+server keeps its share of the CPU; only when the cache lacks the kernel) and then loads it in a
+thread, and bots wait for it
 (:meth:`KernelWarmup.wait`) instead of compiling it themselves. ``scripts/serve.sh`` fills the
 cache at install time with ``python -m callbreak.server.warmup``, so a server only compiles
 when the cache is gone.
@@ -36,6 +37,13 @@ def warm_kernel() -> None:
     get_kernel().warm_up()
 
 
+def kernel_cached() -> bool:
+    """Whether the kernel would load from numba's disk cache without compiling."""
+    from callbreak.bots.kernel import get_kernel
+
+    return get_kernel().cached()
+
+
 class KernelWarmup:
     """Makes the kernel ready once, off the loop; ``state`` is waiting, compiling, ready or failed.
 
@@ -63,7 +71,9 @@ class KernelWarmup:
         self.state = "compiling"
         started = time.monotonic()
         try:
-            if self.child:
+            # The child pays for an interpreter and numba's import (two seconds of CPU): only
+            # worth it when there is something to compile.
+            if self.child and not await asyncio.to_thread(kernel_cached):
                 await self._fill_cache()
             await asyncio.to_thread(warm_kernel)
         except Exception as e:  # the bots that need it fail on their own; the rest play on
