@@ -97,6 +97,7 @@ BAD: list[tuple[str, str, Any, str]] = [
     ("nested too deeply", PLAY, b"[" * 20000 + b"]" * 20000, "nested too deeply"),
     ("far too big", PLAY, b" " * 100_000 + b"{}", "far smaller"),
     ("not UTF-8", PLAY, b"\xff\xfe{}", "not valid JSON"),
+    ("a lone surrogate in a playerId", PLAY, _set("playerId", "P\ud800"), "'playerId' is not well-formed"),
     ("NaN time", PLAY, _set("timeBudget", float("nan")), "timeBudget must be a number"),
     ("infinite points", PLAY, _set("context.players.P1.totalPoints", float("inf")),
      "totalPoints must be a number"),

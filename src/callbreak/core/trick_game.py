@@ -346,7 +346,8 @@ class TrickGame:
 
     def snapshot(self) -> tuple[object, ...]:
         """A comparable value of the whole state (to check replays and refusals)."""
-        return tuple((k, _frozen(v)) for k, v in sorted(self._state()) if k not in self.CACHES)
+        return tuple((k, _frozen(v) if isinstance(v, list) else v)
+                     for k, v in sorted(self._state()) if k not in self.CACHES)
 
     def result_json(self) -> dict[str, Any]:
         raise NotImplementedError

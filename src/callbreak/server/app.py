@@ -62,6 +62,7 @@ from callbreak.server.wire import (
     error_json,
     parse_message,
     public_action_json,
+    refuse_ill_formed,
     say,
     view_json,
 )
@@ -248,6 +249,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             raise MessageError("malformed", "request body is nested too deeply") from None
         if not isinstance(data, dict):
             raise MessageError("malformed", "request body must be a JSON object")
+        refuse_ill_formed(data, "request body")
         return data
 
     # --- pages -----------------------------------------------------------------------------

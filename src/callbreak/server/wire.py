@@ -23,6 +23,7 @@ from callbreak.core.errors import (
     WrongPhaseError,
 )
 from callbreak.core.game import GameView
+from callbreak.core.wellformed import ill_formed_text
 from callbreak.core.words import N_  # (the one marker the catalog tools read)
 from callbreak.i18n import DEFAULT, format_number, gettext_for, supported
 
@@ -193,6 +194,15 @@ def state_text(shared: dict[str, Any], public: str | None, seat: int | None,
     return f'{head},"you":{you},"view":{public[:-1]},{dumps(personal)[1:]}}}'
 
 
+def refuse_ill_formed(data: Any, what: str) -> None:
+    """Refuse decoded JSON holding text that cannot be encoded again (see core/wellformed.py):
+    refused here, at the edge, it is never stored, sent or logged."""
+    where = ill_formed_text(data)
+    if where is not None:
+        raise MessageError("malformed", f"{what} field {where!r} is not well-formed text "
+                                        "(a lone surrogate such as \\ud800)")
+
+
 def parse_message(text: str | bytes) -> dict[str, Any]:
     """Decode one client message; refuse oversized, non-JSON and non-object messages."""
     if len(text) > MAX_MESSAGE_BYTES:
@@ -206,6 +216,7 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
         raise MessageError("malformed", "message is nested too deeply") from None
     if not isinstance(data, dict):
         raise MessageError("malformed", "message must be a JSON object")
+    refuse_ill_formed(data, "message")
     kind = data.get("type")
     if not isinstance(kind, str):
         raise MessageError("malformed", "message needs a string field 'type'")
