@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,3 +54,19 @@ def test_a_seed_is_refused_without_practice_and_accepted_with_it(tmp_path: Path,
         assert practice.http.get("/api/meta").json()["practice"] is True
     finally:
         practice.stop()
+
+
+def test_a_busy_port_is_named_at_once_and_the_database_is_not_touched(tmp_path: Path, server: Server) -> None:
+    """Bind first, then resume: a second `serve` on the first one's port exits 2 naming the
+    port, before it opens the database (so it resumes none of the tables the first one plays)
+    and without saying that it runs."""
+    db = tmp_path / "second.db"
+    second = subprocess.run(
+        [sys.executable, "-c", "from callbreak.cli.main import main; main()", "serve",
+         "--port", str(server.port), "--db", f"sqlite:///{db}"],
+        capture_output=True, text=True, timeout=120)
+    assert second.returncode == 2, second
+    assert f"port {server.port} is in use" in second.stderr and "--port" in second.stderr
+    assert "is running" not in second.stdout
+    assert not db.exists()  # not even created
+    assert server.http.get("/api/meta").status_code == 200  # the first one serves on

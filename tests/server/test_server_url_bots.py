@@ -88,9 +88,9 @@ def test_serve_turns_url_bots_off_by_flag_or_environment(args: list[str], env: d
     import uvicorn
 
     served: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **_kw: served.append(app))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.append(self.config.app))
     monkeypatch.delenv("CALLBREAK_NO_URL_BOTS", raising=False)
-    result = CliRunner().invoke(cli, ["serve", "--db", f"sqlite:///{tmp_path / 'serve.db'}", *args], env=env)
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'serve.db'}", *args], env=env)
     assert result.exit_code == 0, result.output
     assert ("bots by URL are turned off" in result.output) == (not url_bots)
     with TestClient(served[0]) as client:

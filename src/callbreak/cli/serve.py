@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import shutil
+import socket
 import tempfile
 from typing import Annotated, Any
 
@@ -91,6 +93,9 @@ def serve(
     from callbreak.server.playnow import PlayNowSettings
     from callbreak.store import Store
 
+    # The port first: a server that cannot listen must not touch the database (it would resume
+    # the tables another server is playing) nor say that it runs.
+    listening = _listen(host, port)
     quick = {"wait": play_now_wait, "deals": play_now_deals, "bot": play_now_bot,
              "bot_delay": play_now_bot_delay}
     for name, setting in quick.items():  # every process reads its Play now settings from the environment
@@ -137,7 +142,9 @@ def serve(
                                "ws_max_size": WS_MAX_FRAME, "ws_per_message_deflate": False,
                                "ws_ping_interval": 20, "ws_ping_timeout": 20}
     if workers > 1:
-        # Each worker process builds its own app and store from the environment (server/app.py).
+        # Each worker process builds its own app and store from the environment (server/app.py);
+        # uvicorn's supervisor listens itself, so ours is let go at the last moment.
+        listening.close()
         store.close()
         os.environ["CALLBREAK_DB"] = store.url
         os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
@@ -152,9 +159,30 @@ def serve(
         finally:
             shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
         return
-    uvicorn.run(create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
-                           limits=Limits.from_env(), play_now=PlayNowSettings.from_env()),
-                **options)
+    app_ = create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
+                      limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
+    uvicorn.Server(uvicorn.Config(app_, **options)).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port``, or exit 2 saying why (a busy port, an address
+    this machine does not have)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as uvicorn does: restarts at once)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            typer.echo(f"error: port {port} is in use (another server, or another program); "
+                       "choose another with --port", err=True)
+        else:
+            typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _log_worker_restarts() -> None:
