@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from callbreak import __version__
@@ -156,3 +157,19 @@ def test_python_dash_m_has_every_subcommand(module: str) -> None:
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "duplicate" in out.stdout.lower()
+
+
+def test_help_lists_every_command_once_in_the_order_people_need_them() -> None:
+    """Playing first (play, serve, review), then the rules and bots, then the tools; each panel
+    titled, every registered command listed exactly once."""
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    panels = [line.strip("╭─╮ ") for line in lines if line.startswith("╭─")]
+    assert panels == ["Options", "Play", "Rules and bots", "Bot writers and researchers"]
+    listed = [line.split()[1] for line in lines if line.startswith("│ ") and line.split()[1][:1].isalpha()
+              and not line.split()[1].startswith("-")]
+    registered = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    shown = [name for name in listed if name in registered]
+    assert sorted(shown) == sorted(registered)  # each once
+    assert shown[:3] == ["play", "serve", "review"]

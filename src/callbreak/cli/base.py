@@ -29,8 +29,35 @@ def _flags_read_as_flags() -> None:
 
 _flags_read_as_flags()
 
+# `callbreak --help` in the order people need the commands: playing first, then the rules and
+# the bots, then the tools of bot writers and researchers. A command missing here is listed last,
+# under "Commands".
+HELP_PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Play", ("play", "serve", "review", "games", "replay")),
+    ("Rules and bots", ("rules", "presets", "related-games", "bots")),
+    ("Bot writers and researchers", ("arena", "bot-server", "train", "train-outlook", "train-refine")),
+)
+
+
+class _CommandsInPanels(typer.core.TyperGroup):
+    """The subcommands listed and grouped by :data:`HELP_PANELS`, wherever they are registered."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        ordered = [name for _, names in HELP_PANELS for name in names if name in self.commands]
+        return ordered + [name for name in self.commands if name not in ordered]
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        for panel, names in HELP_PANELS:
+            for name in names:
+                command = self.commands.get(name)
+                # (A panel given at registration wins; typer marks "none given" with a placeholder.)
+                if command is not None and not isinstance(getattr(command, "rich_help_panel", None), str):
+                    command.rich_help_panel = panel  # type: ignore[attr-defined]
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(help="Call Break: rules engine, bots, arena, terminal and web play.",
-                  no_args_is_help=True, add_completion=False)
+                  no_args_is_help=True, add_completion=False, cls=_CommandsInPanels)
 
 
 def _version(value: bool) -> None:
