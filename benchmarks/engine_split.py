@@ -84,6 +84,7 @@ GETATTR_USES: dict[tuple[str, str], tuple[str, str]] = {
     ("bots/base.py", "getattr(factory, 'kernel')"): (OTHER, "an entry-point bot factory"),
     ("bots/kernel.py", "getattr(module, name)"): (OTHER, "the kernel's compiled functions"),
     ("bots/kernel.py", "getattr(self, name)"): (OTHER, "the kernel's compiled functions, by entry point"),
+    ("cli/base.py", "getattr(command, 'rich_help_panel')"): (OTHER, "a click command's help panel"),
     ("bots/simple.py", "getattr(a, 'blind')"): (PROBE, "action: a blind call"),
     # protocol, arena, learn: optional abilities of bots, errors, torch modules
     ("protocol/server.py", "getattr(bot, 'read')"): (OTHER, "a bot's optional reading"),
