@@ -3,7 +3,7 @@
 #
 #   scripts/test.sh            the whole suite, as CI runs it (.ci/run)
 #   scripts/test.sh --quick    the edit loop: every test not marked slow, browser, postgres or
-#                              process (pyproject.toml lists the markers), no services started
+#                              process (`pytest --quick`, tests/conftest.py), no services started
 #   scripts/test.sh [--quick] PYTEST-ARGS   e.g. tests/core, -k name, --lf, --sw
 #
 # The whole suite's browser tests need Debian's chromium, its store tests a PostgreSQL server:
@@ -53,8 +53,8 @@ done
 # passes or fails the same way for the same commit; a plain `pytest` still explores new examples.
 # pytest exits 5 when it collects no tests; set -e makes that a failure too.
 if [ "$quick" = 1 ]; then
-  say "pytest, quick tier: not slow, browser, postgres or process"
-  .venv/bin/pytest "${workers[@]}" --hypothesis-profile=ci -m "not slow and not browser and not postgres and not process" "$@"
+  say "pytest, quick tier: not slow, browser, postgres or process (tests/conftest.py)"
+  .venv/bin/pytest "${workers[@]}" --hypothesis-profile=ci --quick "$@"
 else
   say "pytest on ${workers[*]} (about 2,000 tests; several minutes)"
   .venv/bin/pytest "${workers[@]}" --hypothesis-profile=ci "$@"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -87,41 +86,51 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     result = yield
     started = _spawned.pop(item.nodeid, None)
     if started and not (item.get_closest_marker("process") or item.get_closest_marker("browser")):
-        report = os.environ.get("CALLBREAK_SPAWN_REPORT")
-        if report:
-            with open(report, "a") as out:
-                out.write(f"{item.nodeid}\t{started}\n")
-        else:
-            pytest.fail(
-                f"{item.nodeid} started a process ({started}) but is not marked `process`: "
-                "add @pytest.mark.process (or pytestmark = pytest.mark.process for its module)",
-                pytrace=False,
-            )
+        pytest.fail(
+            f"{item.nodeid} started a process ({started}) but is not marked `process`: "
+            "add @pytest.mark.process (or pytestmark = pytest.mark.process for its module)",
+            pytrace=False,
+        )
     return result
 
 
-# --- The `slow` marker tells the truth too --------------------------------------------------------
-# No test may fail for the clock (a busy machine must not fail one), so this only reports: a test
-# the quick tier runs that took longer than QUICK_BOUND is named at the end, to be made cheaper or
-# marked slow.
+# --- The quick tier ------------------------------------------------------------------------------
+# `pytest --quick` (what scripts/test.sh --quick runs) leaves out every test carrying one of these
+# markers: defined here, once. No test may fail for the clock (a busy machine must not fail one),
+# so `slow` is kept truthful by a report instead: a quick-tier test that took longer than
+# QUICK_BOUND is named at the end of a quick run, to be made cheaper or marked slow.
+OUTSIDE_QUICK = ("slow", "browser", "postgres", "process")
 QUICK_BOUND = 5.0  # seconds, setup and teardown included
-_OUTSIDE_QUICK = {"slow", "browser", "postgres", "process"}
 _took: dict[str, float] = {}
 _long_quick: list[tuple[float, str]] = []
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--quick", action="store_true",
+                     help=f"the quick tier: leave out the tests marked {', '.join(OUTSIDE_QUICK)}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("quick"):
+        return
+    left_out = [item for item in items if any(item.get_closest_marker(m) for m in OUTSIDE_QUICK)]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not any(item.get_closest_marker(m) for m in OUTSIDE_QUICK)]
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """(Under xdist this runs in the controller, with the workers' reports: their keywords hold
     the markers.)"""
-    if _OUTSIDE_QUICK & set(report.keywords):
+    if set(OUTSIDE_QUICK) & set(report.keywords):
         return
     took = _took[report.nodeid] = _took.get(report.nodeid, 0.0) + report.duration
     if report.when == "teardown" and took > QUICK_BOUND:
         _long_quick.append((took, report.nodeid))
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _long_quick:
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    if _long_quick and config.getoption("quick"):  # (in the whole suite, tests share the machine more)
         terminalreporter.section(f"quick-tier tests over {QUICK_BOUND:.0f} s: make them cheaper, or mark them slow")
         for took, nodeid in sorted(_long_quick, reverse=True):
             terminalreporter.write_line(f"{took:6.1f} s  {nodeid}")

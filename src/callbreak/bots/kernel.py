@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -121,13 +121,11 @@ class Kernel:
         if backend == "numba":
             import numba
 
-            for module in (impl, classic):
-                for name in module.ENTRY_POINTS:
-                    setattr(self, name, numba.njit(cache=True, nogil=True)(getattr(module, name)))
+            for module, name in _entry_points():
+                setattr(self, name, numba.njit(cache=True, nogil=True)(getattr(module, name)))
         else:
-            for module in (impl, classic):
-                for name in module.ENTRY_POINTS:
-                    setattr(self, name, getattr(module, name))
+            for module, name in _entry_points():
+                setattr(self, name, getattr(module, name))
 
     def cached(self) -> bool:
         """Whether numba's disk cache already holds every entry point, compiled for this machine
@@ -137,13 +135,12 @@ class Kernel:
         if self.backend != "numba":
             return True
         try:
-            for module in (impl, classic):
-                for name in module.ENTRY_POINTS:
-                    dispatcher = getattr(self, name)
-                    cache, codegen = dispatcher._cache, dispatcher.targetctx.codegen()
-                    index = cache._cache_file._load_index()  # {} when missing or stale
-                    if not any(cache._index_key(key[0], codegen) == key for key in index):
-                        return False
+            for _, name in _entry_points():
+                dispatcher = getattr(self, name)
+                cache, codegen = dispatcher._cache, dispatcher.targetctx.codegen()
+                index = cache._cache_file._load_index()  # {} when missing or stale
+                if not any(cache._index_key(key[0], codegen) == key for key in index):
+                    return False
         except Exception:  # numba's private layout changed: assume a compile
             return False
         return True
@@ -213,6 +210,13 @@ class Kernel:
         self.classic_lanes_until(*lanes, wons, allowed, np.ones(1, dtype=np.int64), opts, 8,
                                  POLICY_HEURISTIC, 0, table)
         self._warm = True
+
+
+def _entry_points() -> Iterator[tuple[Any, str]]:
+    """Each entry point of the kernel, by its module and name."""
+    for module in (impl, classic):
+        for name in module.ENTRY_POINTS:
+            yield module, name
 
 
 _KERNELS: dict[str, Kernel] = {}

@@ -8,11 +8,14 @@ import os
 import shutil
 import socket
 import tempfile
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from callbreak.cli.base import app
+
+if TYPE_CHECKING:  # (imported when serving: `callbreak --help` stays quick)
+    from callbreak.store import Store
 
 # The largest websocket frame uvicorn reads. The app's own limit on a message is far smaller
 # (server/wire.py's MAX_MESSAGE_BYTES) and answers with a ``too_large`` error that keeps the
@@ -87,55 +90,27 @@ def serve(
     """Start the web app and print its URL."""
     import uvicorn
 
-    from callbreak.core import CallbreakError
     from callbreak.server.app import create_app, setup_logging
     from callbreak.server.limits import Limits
     from callbreak.server.playnow import PlayNowSettings
-    from callbreak.store import Store
 
     # The port first: a server that cannot listen must not touch the database (it would resume
     # the tables another server is playing) nor say that it runs.
     listening = _listen(host, port)
-    quick = {"wait": play_now_wait, "deals": play_now_deals, "bot": play_now_bot,
-             "bot_delay": play_now_bot_delay}
-    for name, setting in quick.items():  # every process reads its Play now settings from the environment
-        if setting is not None:
-            os.environ[f"CALLBREAK_PLAY_NOW_{name.upper()}"] = str(setting)
-    try:
-        PlayNowSettings.from_env().check()
-    except (CallbreakError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
-    try:
-        store = Store(db)
-    except CallbreakError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
-    except Exception as e:  # the database refused the connection, or the file is unusable
-        typer.echo(f"error: cannot open the database {db or store_hint()}: {e}", err=True)
-        raise typer.Exit(2) from None
-    if workers > 1 and store.is_sqlite:
-        typer.echo(f"error: --workers {workers} needs PostgreSQL: SQLite is one process's database (the "
-                   "processes could not share the tables, their leases or their messages); run one "
-                   "process on SQLite, or give --db postgresql://user@host/dbname", err=True)
-        raise typer.Exit(2)
+    # Every process of the server reads its Play now settings and its limits from the environment.
+    _to_environment("CALLBREAK_PLAY_NOW_", {"wait": play_now_wait, "deals": play_now_deals,
+                                            "bot": play_now_bot, "bot_delay": play_now_bot_delay})
+    _check_play_now()
+    store = _open_store(db, workers)
     setup_logging(log_json, keep=True)  # (left as it is where logging is set up: a test)
-    given = {"tables_per_minute": tables_per_minute, "tables_per_minute_per_address": tables_per_minute_per_address,
-             "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
-             "messages_per_second": messages_per_second,
-             "messages_per_second_per_address": messages_per_second_per_address,
-             "live_bot_tables": live_bot_tables, "lobby_expiry": lobby_expiry}
     os.environ["CALLBREAK_NO_LIMITS"] = "1" if no_limits else ""
-    for name, value in given.items():  # every process reads its limits from the environment
-        if value is not None:
-            os.environ[f"CALLBREAK_{name.upper()}"] = str(value)
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
-    typer.echo(f"(database: {_safe(store.url)}; press Ctrl+C to stop)")
-    if no_url_bots:
-        typer.echo("(bots by URL are turned off)")
-    if practice:
-        typer.echo("(practice: clients may seed the deals; such tables are labelled and not counted)")
+    _to_environment("CALLBREAK_", {
+        "tables_per_minute": tables_per_minute, "tables_per_minute_per_address": tables_per_minute_per_address,
+        "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
+        "messages_per_second": messages_per_second,
+        "messages_per_second_per_address": messages_per_second_per_address,
+        "live_bot_tables": live_bot_tables, "lobby_expiry": lobby_expiry})
+    _announce(host, port, store.url, no_url_bots=no_url_bots, practice=practice)
     # No per-message compression: state messages are small and deflate costs more CPU than it saves.
     # log_config None: uvicorn's own lines go through our handler too (time and process first).
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "log_config": None,
@@ -150,18 +125,74 @@ def serve(
         os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
         os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
         os.environ["CALLBREAK_LOG_JSON"] = "1" if log_json else ""
-        # /metrics adds up every process of the server (prometheus_client's multiprocess mode).
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="callbreak-metrics-")
-        _log_worker_restarts()
-        typer.echo(f"({workers} processes)")
-        try:
-            uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
-        finally:
-            shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+        _run_workers(workers, options)
         return
     app_ = create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
                       limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
     uvicorn.Server(uvicorn.Config(app_, **options)).run(sockets=[listening])
+
+
+def _to_environment(prefix: str, settings: dict[str, Any]) -> None:
+    """The settings given (not None) as ``PREFIX_NAME`` variables, for every process to read."""
+    for name, value in settings.items():
+        if value is not None:
+            os.environ[f"{prefix}{name.upper()}"] = str(value)
+
+
+def _check_play_now() -> None:
+    from callbreak.core import CallbreakError
+    from callbreak.server.playnow import PlayNowSettings
+
+    try:
+        PlayNowSettings.from_env().check()
+    except (CallbreakError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _open_store(db: str | None, workers: int) -> Store:
+    """The store at ``db``, or exit 2 saying why it cannot serve (``workers`` > 1 on SQLite)."""
+    from callbreak.core import CallbreakError
+    from callbreak.store import Store
+
+    try:
+        store = Store(db)
+    except CallbreakError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    except Exception as e:  # the database refused the connection, or the file is unusable
+        typer.echo(f"error: cannot open the database {db or store_hint()}: {e}", err=True)
+        raise typer.Exit(2) from None
+    if workers > 1 and store.is_sqlite:
+        typer.echo(f"error: --workers {workers} needs PostgreSQL: SQLite is one process's database (the "
+                   "processes could not share the tables, their leases or their messages); run one "
+                   "process on SQLite, or give --db postgresql://user@host/dbname", err=True)
+        raise typer.Exit(2)
+    return store
+
+
+def _announce(host: str, port: int, db_url: str, *, no_url_bots: bool, practice: bool) -> None:
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
+    typer.echo(f"(database: {_safe(db_url)}; press Ctrl+C to stop)")
+    if no_url_bots:
+        typer.echo("(bots by URL are turned off)")
+    if practice:
+        typer.echo("(practice: clients may seed the deals; such tables are labelled and not counted)")
+
+
+def _run_workers(workers: int, options: dict[str, Any]) -> None:
+    """uvicorn's supervisor with ``workers`` processes, each building its app from the environment."""
+    import uvicorn
+
+    # /metrics adds up every process of the server (prometheus_client's multiprocess mode).
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="callbreak-metrics-")
+    _log_worker_restarts()
+    typer.echo(f"({workers} processes)")
+    try:
+        uvicorn.run("callbreak.server.app:app_from_env", factory=True, workers=workers, **options)
+    finally:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -38,9 +38,8 @@ from starlette.routing import Route
 
 from callbreak.bots import Bot, make_bot
 from callbreak.bots.reading import StyleBook
-from callbreak.core import Action, Call, Dealer, Match, Play, SeatView
+from callbreak.core import Action, Call, Dealer, Match, Play, SeatView, wellformed
 from callbreak.core.tricks import biggest_card
-from callbreak.core.wellformed import ill_formed_text
 from callbreak.protocol.wire import (
     RULES,
     SPADES,
@@ -275,9 +274,9 @@ def create_app(spec: str, *, seed: int = 0, max_think: float = 5.0, workers: int
             return _error(f"the request body is not valid JSON: {e}")
         except RecursionError:
             return _error("the request body is not valid JSON: nested too deeply")
-        where = ill_formed_text(body)
-        if where is not None:  # it would fail later, wherever the text is encoded again
-            return _error(f"the request's field {where!r} is not well-formed text (a lone surrogate such as \\ud800)")
+        why = wellformed.refusal(body, "the request's")
+        if why is not None:  # it would fail later, wherever the text is encoded again
+            return _error(why)
         try:
             request = parse_request(kind, body)
         except ProtocolError as e:

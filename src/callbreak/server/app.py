@@ -122,6 +122,34 @@ def app_from_env() -> FastAPI:
                       warm_in_child=True, limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
 
 
+async def read_body(request: Request) -> dict[str, Any]:
+    """A request's JSON object, read within MAX_BODY_BYTES; a clear refusal for anything else
+    (too large, not JSON, not an object, text that is not well-formed)."""
+    # Read no more than the limit: an oversized body is refused without being buffered whole.
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise MessageError("too_large", f"request body too large: {declared} bytes, the limit is "
+                                        f"{MAX_BODY_BYTES}")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise MessageError("too_large", f"request body too large: over {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError as e:
+        raise MessageError("malformed", f"request body is not valid JSON: {e}") from None
+    except RecursionError:
+        raise MessageError("malformed", "request body is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise MessageError("malformed", "request body must be a JSON object")
+    refuse_ill_formed(data, "request body")
+    return data
+
+
 def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None,
                warm_in_child: bool = False, limits: Limits | None = None,
                play_now: PlayNowSettings | None = None) -> FastAPI:
@@ -226,31 +254,6 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                              for err in e.errors())
         return JSONResponse({"error": "malformed", "message": f"bad request parameter ({problems})"},
                             status_code=400)
-
-    async def body(request: Request) -> dict[str, Any]:
-        # Read no more than the limit: an oversized body is refused without being buffered whole.
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-            raise MessageError("too_large", f"request body too large: {declared} bytes, the limit is "
-                                            f"{MAX_BODY_BYTES}")
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY_BYTES:
-                raise MessageError("too_large", f"request body too large: over {MAX_BODY_BYTES} bytes")
-            chunks.append(chunk)
-        raw = b"".join(chunks)
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError as e:
-            raise MessageError("malformed", f"request body is not valid JSON: {e}") from None
-        except RecursionError:
-            raise MessageError("malformed", "request body is nested too deeply") from None
-        if not isinstance(data, dict):
-            raise MessageError("malformed", "request body must be a JSON object")
-        refuse_ill_formed(data, "request body")
-        return data
 
     # --- pages -----------------------------------------------------------------------------
 
@@ -419,7 +422,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         who = await service.admit_table(data.get("guest"), request.client.host if request.client else None)
         settings = data.get("settings", {})
         config = await service.check_settings(settings)  # builds the bots: off the loop
@@ -434,7 +437,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def play_now_ask(request: Request) -> dict[str, Any]:
         """A place at the next table of these rules (``{"guest", "name", "rules"}``), or the
         place this guest holds already: a ticket to poll."""
-        data = await body(request)
+        data = await read_body(request)
         return await quick.ask(data.get("guest"), data.get("name"), data.get("rules"),
                                request.client.host if request.client else None)
 
@@ -442,12 +445,12 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def play_now_status(ticket: str, request: Request) -> dict[str, Any]:
         """Where a ticket stands (``{"guest"}``: its own guest only): the people coming and the
         seconds left, then the table, seat and seat token."""
-        data = await body(request)
+        data = await read_body(request)
         return await quick.status(ticket, data.get("guest"))
 
     @app.post("/api/play-now/{ticket}/leave")
     async def play_now_leave(ticket: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         return await quick.leave(ticket, data.get("guest"))
 
     @app.get("/api/tables/{code}")
@@ -461,45 +464,45 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table, token, seat = await service.run("join", code, data.get("name"), data.get("seat"), data.get("guest"))
         return {"code": table.code, "token": token, "seat": seat, "table": table.lobby_json()}
 
     @app.post("/api/tables/{code}/handoff")
     async def handoff(code: str, request: Request) -> dict[str, Any]:
         """A link that moves the caller's seat to another device (shown to that player only)."""
-        data = await body(request)
+        data = await read_body(request)
         secret = await service.run("handoff", code, data.get("token"))
         return {"handoff": secret, "link": f"/t/{code}#handoff={secret}", "expires_in": HANDOFF_TTL}
 
     @app.post("/api/tables/{code}/claim")
     async def claim(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table, token, seat = await service.run("claim", code, data.get("handoff"))
         return {"code": table.code, "token": token, "seat": seat}
 
     @app.post("/api/tables/{code}/seat")
     async def move(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table: Table = await service.run("move", code, data.get("token"), data.get("seat"))
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/start")
     async def start(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table: Table = await service.run("start", code, data.get("token"))
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/action")
     async def act(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table = await service.run("act", code, data.get("token"), data.get("version"), data.get("action"))
         return service.state_message(table, table.seat_of(data.get("token")))
 
     @app.post("/api/tables/{code}/state")
     async def state(code: str, request: Request) -> dict[str, Any]:
         """The caller's own view (by token), or public information without a token."""
-        data = await body(request)
+        data = await read_body(request)
         table = service.get(code)
         token = data.get("token")
         seat = table.seat_of(token)
@@ -509,19 +512,19 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.post("/api/tables/{code}/hint")
     async def hint(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table, seat, spec = service.hint(code, data.get("token"))
         return await hint_decision(service, table, seat, spec)
 
     @app.post("/api/tables/{code}/stop")
     async def stop(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table: Table = await service.run("stop", code, data.get("token"))
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/rematch")
     async def rematch(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         table: Table = await service.run("rematch", code, data.get("token"))
         return table.lobby_json()
 
@@ -710,14 +713,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.post("/api/sheets")
     async def new_sheet(request: Request) -> dict[str, Any]:
-        sheet = scorekeeper.check_sheet(await body(request))
+        sheet = scorekeeper.check_sheet(await read_body(request))
         code, key = new_code(), secrets.token_urlsafe(18)
         await service.write(store.create_sheet, code, token_hash(key), sheet)
         return {"code": code, "key": key, "link": f"/s/{code}", "sheet": scorekeeper.score_sheet(sheet)}
 
     @app.post("/api/sheets/check")
     async def check_sheet(request: Request) -> dict[str, Any]:
-        return scorekeeper.score_sheet(scorekeeper.check_sheet(await body(request)))
+        return scorekeeper.score_sheet(scorekeeper.check_sheet(await read_body(request)))
 
     @app.get("/api/sheets/{code}")
     async def get_sheet(code: str) -> dict[str, Any]:
@@ -728,7 +731,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     @app.put("/api/sheets/{code}")
     async def save_sheet(code: str, request: Request) -> dict[str, Any]:
-        data = await body(request)
+        data = await read_body(request)
         code = code.upper().replace("-", "")
         found = store.load_sheet(code)
         if found is None:

@@ -13,7 +13,7 @@ import re
 from enum import Enum
 from typing import Any
 
-from callbreak.core import Action, CallbreakError, Card, Play, Suit, action_from_json
+from callbreak.core import Action, CallbreakError, Card, Play, Suit, action_from_json, wellformed
 from callbreak.core.errors import (
     CallOutOfRangeError,
     IllegalActionError,
@@ -23,7 +23,6 @@ from callbreak.core.errors import (
     WrongPhaseError,
 )
 from callbreak.core.game import GameView
-from callbreak.core.wellformed import ill_formed_text
 from callbreak.core.words import N_  # (the one marker the catalog tools read)
 from callbreak.i18n import DEFAULT, format_number, gettext_for, supported
 
@@ -197,10 +196,9 @@ def state_text(shared: dict[str, Any], public: str | None, seat: int | None,
 def refuse_ill_formed(data: Any, what: str) -> None:
     """Refuse decoded JSON holding text that cannot be encoded again (see core/wellformed.py):
     refused here, at the edge, it is never stored, sent or logged."""
-    where = ill_formed_text(data)
-    if where is not None:
-        raise MessageError("malformed", f"{what} field {where!r} is not well-formed text "
-                                        "(a lone surrogate such as \\ud800)")
+    why = wellformed.refusal(data, what)
+    if why is not None:
+        raise MessageError("malformed", why)
 
 
 def parse_message(text: str | bytes) -> dict[str, Any]:
