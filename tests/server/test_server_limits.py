@@ -1,17 +1,21 @@
 """The limits a public server needs (issue 30): per guest identity and per address, new tables a
 minute, unfinished tables at once and websocket messages a second; a server-wide ceiling on live
-tables with bots; tables never started expire. Every refusal is coded and says when to retry."""
+tables with bots; tables never started expire. Every refusal is coded and says when to retry.
+The live-table limits hold when a client sends its requests all at once (issue 55): each waits
+for the store and for its bots to be built, and they are still counted one after another."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import store_fixture  # noqa: F401 (fixture)
+from server_helpers import pg_url_fixture, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 from test_server_restart import Server
 
@@ -211,3 +215,89 @@ def test_operator_settings_come_from_the_environment_then_the_flags(monkeypatch:
     off = Limits.from_env()  # every limit off, then what is set one by one
     assert off == Limits(**{**OFF, "lobby_expiry": Limits().lobby_expiry,  # type: ignore[arg-type]
                             "messages_per_second": 2.5})
+
+
+# --- requests at once (issue 55): each counted after the one before it, however they interleave
+
+def at_once(count: int, post: Callable[[int], httpx.Response]) -> Counter[tuple[int, str | None]]:
+    """``count`` requests sent together from as many threads: how many got each (status, error)."""
+    with ThreadPoolExecutor(count) as pool:
+        answers = list(pool.map(post, range(count)))
+    return Counter((r.status_code, r.json().get("error")) for r in answers)
+
+
+def body(who: str | None) -> dict[str, Any]:
+    made: dict[str, Any] = {"name": "Ann", "settings": SETTINGS}
+    if who is not None:
+        made["guest"] = who
+    return made
+
+
+def live_tables(store: Store) -> int:
+    with store.engine.connect() as conn:
+        return int(conn.exec_driver_sql("SELECT count(*) FROM games WHERE status IN ('lobby', 'playing')")
+                   .scalar_one())
+
+
+def test_one_guest_at_once_gets_its_live_tables_and_no_more(served: Any, store: Store) -> None:
+    client = served(live_tables=3)
+    answers = at_once(24, lambda _: client.post("/api/tables", json=body(guest(1))))
+    assert answers == {(200, None): 3, (429, "too_many_live_tables"): 21}, answers
+    assert live_tables(store) == 3  # a refused table is not stored
+
+
+def test_one_address_at_once_gets_its_live_tables_and_no_more(served: Any, store: Store) -> None:
+    client = served(live_tables_per_address=4)
+    answers = at_once(24, lambda n: client.post("/api/tables", json=body(guest(n) if n % 2 else None)))
+    assert answers == {(200, None): 4, (429, "too_many_live_tables"): 20}, answers
+    assert live_tables(store) == 4
+
+
+def test_the_ceiling_holds_when_many_clients_make_tables_at_once(served: Any, store: Store) -> None:
+    client = served(live_bot_tables=3)
+    answers = at_once(24, lambda n: client.post("/api/tables", json=body(guest(n))))
+    assert answers == {(200, None): 3, (503, "server_full"): 21}, answers
+    assert live_tables(store) == 3
+    assert client.get("/api/capacity").json() == {"bot_tables": 3, "ceiling": 3, "full": True}
+
+
+# A real server's limits, with the per-minute ones off: the live ones alone are raced here.
+LIVE_ONLY = {"CALLBREAK_TABLES_PER_MINUTE": "0", "CALLBREAK_TABLES_PER_MINUTE_PER_ADDRESS": "0",
+             "CALLBREAK_LIVE_TABLES": "5", "CALLBREAK_LIVE_TABLES_PER_ADDRESS": "20", "CALLBREAK_HANDOVER": "0"}
+
+
+def race(servers: list[Server], count: int, who: Callable[[int], str | None]) -> Counter[tuple[int, str | None]]:
+    """``count`` new tables asked for at once, spread over ``servers`` in turn."""
+    return at_once(count, lambda n: servers[n % len(servers)].http.post("/api/tables", json=body(who(n)),
+                                                                         timeout=60))
+
+
+@pytest.mark.process
+def test_a_real_server_counts_64_requests_at_once_one_by_one(tmp_path: Any) -> None:
+    """The issue's case: 64 new tables at once from one guest made 10 (limit 5); then 40 from the
+    same address without a guest made 30 (limit 20)."""
+    db = f"sqlite:///{tmp_path / 'raced.db'}"
+    server = Server(db, practice=False, env=LIVE_ONLY, limits=True)
+    store = Store(db)
+    try:
+        assert race([server], 64, lambda _: guest(1)) == {(200, None): 5, (429, "too_many_live_tables"): 59}
+        assert race([server], 40, lambda _: None) == {(200, None): 15, (429, "too_many_live_tables"): 25}
+        assert live_tables(store) == 20
+    finally:
+        store.close()
+        server.stop()
+
+
+@pytest.mark.process
+@pytest.mark.postgres
+def test_two_processes_on_postgresql_count_one_clients_requests_at_once_together(pg_url: str) -> None:
+    servers = [Server(pg_url, practice=False, env=LIVE_ONLY, limits=True) for _ in range(2)]
+    store = Store(pg_url)
+    try:
+        assert race(servers, 64, lambda _: guest(1)) == {(200, None): 5, (429, "too_many_live_tables"): 59}
+        assert race(servers, 40, lambda _: None) == {(200, None): 15, (429, "too_many_live_tables"): 25}
+        assert live_tables(store) == 20
+    finally:
+        store.close()
+        for s in servers:
+            s.stop()

@@ -423,11 +423,11 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
         data = await read_body(request)
-        who = await service.admit_table(data.get("guest"), request.client.host if request.client else None)
-        settings = data.get("settings", {})
-        config = await service.check_settings(settings)  # builds the bots: off the loop
-        table, token, seat = await whole(service.create_async(  # (stored and listed, or neither)
-            settings, data.get("name"), data.get("seed"), data.get("guest"), config=config, made_by=who))
+        async with service.admitting(data.get("guest"), request.client.host if request.client else None) as who:
+            settings = data.get("settings", {})
+            config = await service.check_settings(settings)  # builds the bots: off the loop
+            table, token, seat = await whole(service.create_async(  # (stored and listed, or neither)
+                settings, data.get("name"), data.get("seed"), data.get("guest"), config=config, made_by=who))
         return {"code": table.code, "token": token, "seat": seat, "link": f"/t/{table.code}",
                 "table": table.lobby_json()}
 

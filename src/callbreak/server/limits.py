@@ -12,8 +12,10 @@ Tables are counted in the store as well as in the process: every table keeps key
 it (a hash of the guest identity, and one of the address), so the new tables a minute and the
 live tables of one client are counted over every process sharing the database (``--workers N``,
 or processes behind a proxy): a client spread over two processes gets the allowance once, not
-twice. Two requests of one client that reach two processes at the same moment can each pass at
-the edge (one table over, at most, per process). Websocket messages are counted per process (a
+twice. Requests that arrive together are counted one by one: the store counts a client's tables
+again just before it stores a new one, under a lock on the client's keys that every process
+respects (:meth:`Gate.stored_counts`), and each process counts the tables it is making but has
+not made yet against its ceiling. Websocket messages are counted per process (a
 socket lives on one; a client with sockets on two processes may send up to twice as many), and
 the ceiling on live bot tables is each process's own (it is about that process's CPU).
 
@@ -166,6 +168,28 @@ class Gate:
         ``live`` tables (by the same keys) not yet finished, on a server with ``bot_tables``
         live tables with bots; ``recent``: by kind, the tables ``who`` made in the last minute
         as the store counts them (every process's) and how many seconds ago the oldest was."""
+        self._check_live(who, live)
+        if 0 < self.limits.live_bot_tables <= bot_tables:
+            raise Refusal("server_full", N_("this server is full: it is running as many tables with bots "
+                                            "as it can ({ceiling}); try again in a few minutes"), 60.0,
+                          ceiling=self.limits.live_bot_tables)
+        self._check_recent(who, recent or {})
+        for kind, key in who.items():
+            if key is None:
+                continue
+            wait = self.made[kind].hit(key, now=now)
+            if wait is not None:
+                per = self.made[kind].limit
+                raise Refusal("too_many_tables", _too_many_tables(kind), wait, count=per, seconds=round(wait))
+
+    def stored_counts(self, who: dict[str, str | None], counts: dict[str, tuple[int, int, float]]) -> None:
+        """The last word on a new table by ``who``, given the store's ``counts`` of their tables
+        (live, made in the last minute, the oldest's age), taken under a lock on their keys just
+        before the table is stored (so that concurrent requests are counted one by one)."""
+        self._check_live(who, {kind: live for kind, (live, _, _) in counts.items()})
+        self._check_recent(who, {kind: (made, age) for kind, (_, made, age) in counts.items()})
+
+    def _check_live(self, who: dict[str, str | None], live: dict[str, int]) -> None:
         for kind, key in who.items():
             if key is not None and 0 < self.live[kind] <= live.get(kind, 0):
                 message = (N_("you have {count} tables not yet finished, the most this server allows at "
@@ -176,22 +200,13 @@ class Gate:
                               "itself after {minutes} minutes)"))
                 raise Refusal("too_many_live_tables", message, 60.0, count=live[kind],
                               minutes=round(self.limits.lobby_expiry / 60))
-        if 0 < self.limits.live_bot_tables <= bot_tables:
-            raise Refusal("server_full", N_("this server is full: it is running as many tables with bots "
-                                            "as it can ({ceiling}); try again in a few minutes"), 60.0,
-                          ceiling=self.limits.live_bot_tables)
-        for kind, (count, age) in (recent or {}).items():
+
+    def _check_recent(self, who: dict[str, str | None], recent: dict[str, tuple[int, float]]) -> None:
+        for kind, (count, age) in recent.items():
             per = self.made[kind].limit
             if who.get(kind) is not None and 0 < per <= count:
                 raise Refusal("too_many_tables", _too_many_tables(kind), 60.0 - age, count=per,
                               seconds=round(60.0 - age))
-        for kind, key in who.items():
-            if key is None:
-                continue
-            wait = self.made[kind].hit(key, now=now)
-            if wait is not None:
-                per = self.made[kind].limit
-                raise Refusal("too_many_tables", _too_many_tables(kind), wait, count=per, seconds=round(wait))
 
     def message(self, who: dict[str, str | None], *, now: float) -> None:
         """One websocket message from ``who`` (the socket's seat owner and address)."""

@@ -163,12 +163,12 @@ class PlayNow:
         rules = check_rules(rules)
         place = await asyncio.to_thread(self.store.queue_place, key)
         if place is None:
-            who = await self.service.admit_table(guest, address)  # a new place counts as a new table
-            ticket = secrets.token_urlsafe(16)
-            place = await self.service.write(
-                self.store.join_queue, ticket=ticket, guest=key, name=name, rules=rules,
-                seat_hash=token_hash(seat_token(guest, ticket)), address=maker_keys(who)["address"],
-                wait=self.settings.wait)
+            async with self.service.admitting(guest, address) as who:  # a new place counts as a new table
+                ticket = secrets.token_urlsafe(16)
+                place = await self.service.write(
+                    self.store.join_queue, ticket=ticket, guest=key, name=name, rules=rules,
+                    seat_hash=token_hash(seat_token(guest, ticket)), address=maker_keys(who)["address"],
+                    wait=self.settings.wait)
         try:
             await self.match(place.rules)  # the group may be full now
         except Exception as e:  # the matchmaker's next round tries again

@@ -23,7 +23,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC
@@ -54,7 +54,7 @@ from callbreak.server.wire import (
     state_text,
     view_json,
 )
-from callbreak.store import LeaseLost, Store, StoredGame, StoreError
+from callbreak.store import LeaseLost, MakerCounts, Store, StoredGame, StoreError
 
 log = logging.getLogger("callbreak.server")
 
@@ -371,6 +371,7 @@ class TableService:
         self.warmup: KernelWarmup | None = None
         self._writers = ThreadPoolExecutor(STORE_WRITERS, thread_name_prefix="store-write")
         self._steps: set[asyncio.Task[Any]] = set()  # steps started by a clock or a bot, running
+        self._making = 0  # new tables admitted and not yet made (or given up): the ceiling counts them
 
     async def write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)``, a store write of a step, in a writer thread: a slow commit
@@ -418,13 +419,16 @@ class TableService:
         return sum(1 for t in self.tables.values()
                    if not t.replica and t.status in ("lobby", "playing") and t.has_bots())
 
-    async def admit_table(self, guest: Any, address: str | None) -> dict[str, str | None]:
+    @contextlib.asynccontextmanager
+    async def admitting(self, guest: Any, address: str | None) -> AsyncIterator[dict[str, str | None]]:
         """Refuse a new table over a limit (:class:`~callbreak.server.limits.Refusal`), else
-        count it; returns who makes it (their guest key and address).
+        yield who makes it (their guest key and address), to make it meanwhile
+        (:meth:`create_async` with ``made_by``, which counts the maker's tables once more, under
+        a lock, as it stores it). Until the block ends the table counts against the ceiling.
 
         The client's tables are counted here and in the store, which every process sharing it
-        writes: the larger count stands (a table being made here is not stored yet; the store
-        has the other processes'). The store away, this process's own counts stand."""
+        writes: the larger count stands (the store has the other processes'). The store away,
+        this process's own counts stand."""
         who = {"guest": player_key(guest), "address": address}
         live = {kind: sum(1 for t in self.tables.values()
                           if key is not None and t.made_by.get(kind) == key and t.status != "over")
@@ -439,12 +443,28 @@ class TableService:
                 counts = {}
             live = {kind: max(n, counts[kind][0]) if kind in counts else n for kind, n in live.items()}
             recent = {kind: (made, age) for kind, (_, made, age) in counts.items()}
-        try:
-            self.gate.new_table(who, live, self.bot_tables(), now=time.monotonic(), recent=recent)
+        try:  # (no await from here to the count: requests at the same moment are counted in turn)
+            self.gate.new_table(who, live, self.bot_tables() + self._making, now=time.monotonic(),
+                                recent=recent)
         except MessageError as e:
             self.metrics.refusals.labels(e.code).inc()
             raise
-        return who
+        self._making += 1
+        try:
+            yield who
+        finally:
+            self._making -= 1
+
+    def _admit_stored(self, who: dict[str, str | None]) -> Callable[[MakerCounts], None]:
+        """What the store calls with the maker's counts, under its lock, before it stores a
+        new table of ``who``'s: :meth:`Gate.stored_counts`, counted as a refusal if it refuses."""
+        def admit(counts: MakerCounts) -> None:
+            try:
+                self.gate.stored_counts(who, counts)
+            except MessageError as e:
+                self.metrics.refusals.labels(e.code).inc()
+                raise
+        return admit
 
     def expire_lobbies(self, now: float | None = None) -> int:
         """:meth:`expire_lobbies_async` to its end, on this thread."""
@@ -588,8 +608,9 @@ class TableService:
         while code in self.tables or self.store.load_game(code) is not None:
             code = new_code()
         stored = {**config, "seed": seed, "host_hash": token_hash(token)}
+        admit = self._admit_stored(made_by) if made_by and self.gate.limits.counts_tables() else None
         game_id = await self.write(self.store.create_game, code, stored, [s.to_json() for s in seats],
-                                   made_by=maker_keys(made_by or {}))
+                                   made_by=maker_keys(made_by or {}), admit=admit)
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
                       seats=seats, made_by=made_by or {})
         if self.cluster is not None:

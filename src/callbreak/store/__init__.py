@@ -1,7 +1,15 @@
 """Persistence: SQLite by default, PostgreSQL by URL, schema migrations with alembic."""
 
-from callbreak.store.db import LeaseLost, Store, StoredGame, StoreError, default_url, normalize_url
+from callbreak.store.db import (
+                                LeaseLost,
+                                MakerCounts,
+                                Store,
+                                StoredGame,
+                                StoreError,
+                                default_url,
+                                normalize_url,
+)
 from callbreak.store.queue import NewGame, Party, Place
 
-__all__ = ["LeaseLost", "NewGame", "Party", "Place", "Store", "StoreError", "StoredGame", "default_url",
-           "normalize_url"]
+__all__ = ["LeaseLost", "MakerCounts", "NewGame", "Party", "Place", "Store", "StoreError", "StoredGame",
+           "default_url", "normalize_url"]
