@@ -7,6 +7,7 @@ for the store and for its bots to be built, and they are still counted one after
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,12 +21,12 @@ from starlette.testclient import TestClient
 from test_server_restart import Server
 
 from callbreak.server.app import create_app
-from callbreak.server.limits import Limits
+from callbreak.server.limits import Gate, Limits
 from callbreak.store import Store
 
 OFF = {"tables_per_minute": 0, "tables_per_minute_per_address": 0, "live_tables": 0,
        "live_tables_per_address": 0, "messages_per_second": 0, "messages_per_second_per_address": 0,
-       "live_bot_tables": 0, "lobby_expiry": 0}
+       "live_bot_tables": 0, "bot_table_share": 0, "lobby_expiry": 0, "abandon_after": 0}
 SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}
 
 
@@ -183,10 +184,11 @@ def test_a_client_making_expert_tables_in_a_loop_is_refused_at_once_and_the_data
     """The issue's careless client (it made 6,538 tables of four experts in 10 s), against
     ``callbreak serve`` with its default limits. "Refused within its first seconds" is counted in
     requests, not seconds (a busy machine must not fail a test): refused once it has its
-    allowance of live tables, at its 21st, and at every one after."""
+    allowance of live tables with bots, at its 11th, and at every one after."""
     db = tmp_path / "loop.db"
     server = Server(f"sqlite:///{db}", practice=False, limits=True)
-    allowance = min(Limits().live_tables_per_address, Limits().tables_per_minute_per_address)
+    allowance = min(Limits().live_tables_per_address, Limits().tables_per_minute_per_address,
+                    Gate(Limits()).share())  # (its tables have bots: its share of the ceiling counts)
     try:
         answers = []
         for _ in range(allowance + 20):
@@ -196,7 +198,7 @@ def test_a_client_making_expert_tables_in_a_loop_is_refused_at_once_and_the_data
         assert [status for status, _, _ in answers[:allowance]] == [200] * allowance, answers
         refused = answers[allowance:]
         assert all(status == 429 and retry is not None for status, _, retry in refused), refused
-        assert {code for _, code, _ in refused} <= {"too_many_tables", "too_many_live_tables"}, refused
+        assert {code for _, code, _ in refused} <= {"too_many_tables", "too_many_live_tables", "fair_share"}, refused
     finally:
         server.stop()
     size = sum(p.stat().st_size for p in tmp_path.glob("loop.db*"))
@@ -214,7 +216,45 @@ def test_operator_settings_come_from_the_environment_then_the_flags(monkeypatch:
     monkeypatch.delenv("CALLBREAK_TABLES_PER_MINUTE")
     off = Limits.from_env()  # every limit off, then what is set one by one
     assert off == Limits(**{**OFF, "lobby_expiry": Limits().lobby_expiry,  # type: ignore[arg-type]
-                            "messages_per_second": 2.5})
+                            "abandon_after": Limits().abandon_after, "messages_per_second": 2.5})
+
+
+def test_one_client_may_hold_only_its_share_of_the_ceiling(served: Any) -> None:
+    """A few clients cannot fill the server (issue 55): a tenth of a ceiling of 20 is 2 bot tables
+    per guest and per address, counted as tables end too."""
+    client = served(live_bot_tables=20, bot_table_share=0.1, lobby_expiry=3600)
+    made = [new_table(client, guest(1)).json() for _ in range(2)]
+    refused(new_table(client, guest(1)), "fair_share")
+    r = new_table(client, guest(2))  # another guest, from the same address (this test client's)
+    refused(r, "fair_share")
+    assert "your address has 2 of this server's 20 tables" in r.json()["message"]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    service.tables[made[0]["code"]].created_at -= 7200
+    assert service.expire_lobbies() == 1
+    assert new_table(client, guest(2)).status_code == 200
+
+
+def test_a_started_table_everyone_left_ends_and_no_longer_counts(served: Any, store: Store) -> None:
+    """Without a turn timer, a table whose people have all gone waits for them; after
+    ``abandon_after`` it ends (issue 55): stored as abandoned, no longer live, its maker free to
+    make another. A table with someone at it never ends so."""
+    client = served(live_tables=2, abandon_after=0.5)
+    left = new_table(client, guest(1)).json()
+    assert client.post(f"/api/tables/{left['code']}/start", json={"token": left["token"]}).status_code == 200
+    stayed = new_table(client, guest(1)).json()
+    refused(new_table(client, guest(1)), "too_many_live_tables")
+    with client.websocket_connect(f"/ws/{stayed['code']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": stayed["token"]}))
+        ws.send_text(json.dumps({"type": "start", "token": stayed["token"]}))
+        while not ((m := ws.receive_json())["type"] == "state" and m["view"] and m["view"]["to_act"] == 0):
+            pass  # (until it is this seat's turn: the table waits for it, with its person there)
+        while (found := store.load_game(left["code"])) is not None and found.status == "playing":
+            time.sleep(0.05)  # (a hang is the per-test timeout's)
+        assert found is not None and found.status == "abandoned"
+        assert found.actions  # the moves made so far are kept
+        assert client.get(f"/api/tables/{left['code']}").json()["error"] == "no_table"
+        assert client.get(f"/api/tables/{stayed['code']}").json()["status"] == "playing"
+        assert new_table(client, guest(1)).status_code == 200  # the ended one no longer counts
 
 
 # --- requests at once (issue 55): each counted after the one before it, however they interleave
@@ -263,7 +303,8 @@ def test_the_ceiling_holds_when_many_clients_make_tables_at_once(served: Any, st
 
 # A real server's limits, with the per-minute ones off: the live ones alone are raced here.
 LIVE_ONLY = {"CALLBREAK_TABLES_PER_MINUTE": "0", "CALLBREAK_TABLES_PER_MINUTE_PER_ADDRESS": "0",
-             "CALLBREAK_LIVE_TABLES": "5", "CALLBREAK_LIVE_TABLES_PER_ADDRESS": "20", "CALLBREAK_HANDOVER": "0"}
+             "CALLBREAK_LIVE_TABLES": "5", "CALLBREAK_LIVE_TABLES_PER_ADDRESS": "20", "CALLBREAK_BOT_TABLE_SHARE": "0",
+             "CALLBREAK_HANDOVER": "0"}
 
 
 def race(servers: list[Server], count: int, who: Callable[[int], str | None]) -> Counter[tuple[int, str | None]]:

@@ -47,7 +47,8 @@ def serve(
         help="Log one JSON object a line (time, pid, level, logger, message) instead of text.")] = False,
     no_limits: Annotated[bool, typer.Option(
         "--no-limits", envvar="CALLBREAK_NO_LIMITS", rich_help_panel="Limits (0: none)",
-        help="Turn every limit below off but the lobby expiry (a trusted network, a load test).")] = False,
+        help="Turn every limit below off but the lobby expiry and the end of abandoned tables (a "
+             "trusted network, a load test).")] = False,
     tables_per_minute: Annotated[int | None, typer.Option(
         envvar="CALLBREAK_TABLES_PER_MINUTE", rich_help_panel="Limits (0: none)",
         help="New tables a minute per guest identity (default 10).")] = None,
@@ -70,9 +71,17 @@ def serve(
         envvar="CALLBREAK_LIVE_BOT_TABLES", rich_help_panel="Limits (0: none)",
         help="Live tables with bots, server-wide (per process); beyond it new tables are refused "
              "and the lobby says the server is full (default 200).")] = None,
+    bot_table_share: Annotated[float | None, typer.Option(
+        envvar="CALLBREAK_BOT_TABLE_SHARE", rich_help_panel="Limits (0: none)",
+        help="The most of the live bot tables one guest identity, or one address, may hold "
+             "(default 0.05: 10 of 200).")] = None,
     lobby_expiry: Annotated[float | None, typer.Option(
         envvar="CALLBREAK_LOBBY_EXPIRY", rich_help_panel="Limits (0: none)",
-        help="Seconds a table never started lives before it is removed (default 1800).")] = None,
+        help="Seconds a table never started lives before it is removed (default 600).")] = None,
+    abandon_after: Annotated[float | None, typer.Option(
+        envvar="CALLBREAK_ABANDON_AFTER", rich_help_panel="Limits (0: none)",
+        help="Seconds a started table whose people have all left waits for one to come back, "
+             "then ends (default 600).")] = None,
     play_now_wait: Annotated[float | None, typer.Option(
         envvar="CALLBREAK_PLAY_NOW_WAIT", rich_help_panel="Play now",
         help="Seconds the first person of a Play now group waits for others before bots fill the "
@@ -109,7 +118,8 @@ def serve(
         "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
         "messages_per_second": messages_per_second,
         "messages_per_second_per_address": messages_per_second_per_address,
-        "live_bot_tables": live_bot_tables, "lobby_expiry": lobby_expiry})
+        "live_bot_tables": live_bot_tables, "bot_table_share": bot_table_share, "lobby_expiry": lobby_expiry,
+        "abandon_after": abandon_after})
     _announce(host, port, store.url, no_url_bots=no_url_bots, practice=practice)
     # No per-message compression: state messages are small and deflate costs more CPU than it saves.
     # log_config None: uvicorn's own lines go through our handler too (time and process first).

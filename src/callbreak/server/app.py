@@ -77,7 +77,7 @@ MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet 
 STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "bad_handoff": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
-          "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "server_full": 503,
+          "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "fair_share": 429, "server_full": 503,
           "rate_limited": 429, "no_language": 404, "no_ticket": 404, "not_your_ticket": 403}
 
 
@@ -384,9 +384,12 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             await asyncio.sleep(1.0)
 
     async def expire_lobbies() -> None:
+        """Remove the lobbies never started, and end the tables everyone left, in time."""
+        every = min([60.0] + [max(0.2, ttl / 4) for ttl in (limits.lobby_expiry, limits.abandon_after) if ttl > 0])
         while True:
-            await asyncio.sleep(min(60.0, max(0.2, limits.lobby_expiry / 4)))
+            await asyncio.sleep(every)
             await service.expire_lobbies_async()
+            await service.end_abandoned_async()
 
     @app.get("/metrics", include_in_schema=False)
     async def prometheus() -> Response:

@@ -64,7 +64,10 @@ class Limits:
     messages_per_second: float = 20.0  # websocket messages, per socket's guest or address...
     messages_per_second_per_address: float = 60.0  # ...bursts up to twice as many at once
     live_bot_tables: int = 200  # tables with bots (or open seats a bot will take), server-wide
-    lobby_expiry: float = 1800.0  # seconds a table never started lives before it is removed
+    bot_table_share: float = 0.05  # the most of that ceiling one guest, or one address, may hold
+    # Housekeeping, kept by --no-limits: nothing a client leaves behind counts against anyone for good.
+    lobby_expiry: float = 600.0  # seconds a table never started lives before it is removed
+    abandon_after: float = 600.0  # seconds a started table whose people have all left waits, then ends
 
     def counts_tables(self) -> bool:
         """Whether a limit counts a client's tables (then the store is asked for its counts)."""
@@ -79,11 +82,11 @@ class Limits:
     @classmethod
     def from_env(cls, **overrides: float | None) -> Limits:
         """Defaults, then ``CALLBREAK_TABLES_PER_MINUTE`` and the like, then ``overrides``;
-        ``CALLBREAK_NO_LIMITS=1`` first turns every limit but the lobby expiry off (a trusted
-        network, a load test)."""
+        ``CALLBREAK_NO_LIMITS=1`` first turns every limit but the housekeeping (lobby expiry,
+        abandoned tables) off (a trusted network, a load test)."""
         values: dict[str, float] = {}
         if os.environ.get("CALLBREAK_NO_LIMITS", "") in ("1", "true"):
-            values = {f.name: 0 for f in fields(cls) if f.name != "lobby_expiry"}
+            values = {f.name: 0 for f in fields(cls) if f.name not in HOUSEKEEPING}
         for f in fields(cls):
             raw = os.environ.get(f"CALLBREAK_{f.name.upper()}")
             if raw:
@@ -93,6 +96,9 @@ class Limits:
                 values[f.name] = given
         typed = {k: (int(v) if isinstance(getattr(cls(), k), int) else float(v)) for k, v in values.items()}
         return cls(**typed)  # type: ignore[arg-type]
+
+
+HOUSEKEEPING = ("lobby_expiry", "abandon_after")  # the settings --no-limits leaves on
 
 
 class Window:
@@ -162,17 +168,33 @@ class Gate:
                      "address": Bucket(rate=limits.messages_per_second_per_address,
                                        burst=2 * limits.messages_per_second_per_address)}
 
+    def share(self) -> int:
+        """The live bot tables one guest, or one address, may hold here (0: no share limit):
+        a fair share of the ceiling, so that a few clients cannot fill the server."""
+        ceiling, share = self.limits.live_bot_tables, self.limits.bot_table_share
+        return max(1, math.floor(ceiling * share)) if ceiling > 0 and share > 0 else 0
+
     def new_table(self, who: dict[str, str | None], live: dict[str, int], bot_tables: int, *,
-                  now: float, recent: dict[str, tuple[int, float]] | None = None) -> None:
+                  now: float, recent: dict[str, tuple[int, float]] | None = None,
+                  held: dict[str, int] | None = None) -> None:
         """A new table by ``who`` (its guest key and address, either None if unknown), who has
         ``live`` tables (by the same keys) not yet finished, on a server with ``bot_tables``
-        live tables with bots; ``recent``: by kind, the tables ``who`` made in the last minute
-        as the store counts them (every process's) and how many seconds ago the oldest was."""
+        live tables with bots, ``held`` (by key) of them ``who``'s; ``recent``: by kind, the
+        tables ``who`` made in the last minute as the store counts them (every process's) and
+        how many seconds ago the oldest was."""
         self._check_live(who, live)
         if 0 < self.limits.live_bot_tables <= bot_tables:
             raise Refusal("server_full", N_("this server is full: it is running as many tables with bots "
                                             "as it can ({ceiling}); try again in a few minutes"), 60.0,
                           ceiling=self.limits.live_bot_tables)
+        share = self.share()
+        for kind, key in who.items():
+            if key is not None and 0 < share <= (held or {}).get(kind, 0):
+                message = (N_("you have {count} of this server's {ceiling} tables with bots, the most one "
+                              "player may hold: finish or leave one") if kind == "guest" else
+                           N_("your address has {count} of this server's {ceiling} tables with bots, the "
+                              "most one address may hold: finish or leave one"))
+                raise Refusal("fair_share", message, 60.0, count=share, ceiling=self.limits.live_bot_tables)
         self._check_recent(who, recent or {})
         for kind, key in who.items():
             if key is None:

@@ -61,6 +61,7 @@ log = logging.getLogger("callbreak.server")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read aloud
 CODE_LENGTH = 12  # 31**12 ~ 7.9e17 codes: guessing a live one is hopeless
 NOTICES_KEPT = 20  # the latest clock notices a table keeps (a returning player sees theirs)
+ABANDONED = "everyone left this table long enough that it has ended; make a new one"
 ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn timer) before a bot plays
 BOT_BUDGET = 1.0
 FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
@@ -283,6 +284,7 @@ class Table:
     rematch_code: str | None = None  # stored too: a player who comes back later is sent there
     stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
     paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
+    paused_at: float = 0.0  # when it last paused (time.time()): a table left long enough ends
     # Several processes (server/cluster.py): the lease epoch this process writes under while it
     # owns the table; a replica follows the owner's stored actions and runs no clock of its own.
     epoch: int | None = None
@@ -311,6 +313,10 @@ class Table:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
                 return i
         return None
+
+    def people_connected(self) -> bool:
+        """Whether a person seated here has a live socket (on this process or another)."""
+        return any(self.connected(s) for s, st in enumerate(self.seats) if st.kind == "human")
 
     def has_bots(self) -> bool:
         """Whether bots play here: a bot seat, or an open seat (a bot takes it at the start)."""
@@ -371,7 +377,9 @@ class TableService:
         self.warmup: KernelWarmup | None = None
         self._writers = ThreadPoolExecutor(STORE_WRITERS, thread_name_prefix="store-write")
         self._steps: set[asyncio.Task[Any]] = set()  # steps started by a clock or a bot, running
-        self._making = 0  # new tables admitted and not yet made (or given up): the ceiling counts them
+        # Who makes each new table admitted and not yet made (or given up): the ceiling and the
+        # shares of it count them.
+        self._making: list[dict[str, str | None]] = []
 
     async def write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)``, a store write of a step, in a writer thread: a slow commit
@@ -414,10 +422,13 @@ class TableService:
 
     # --- limits ---------------------------------------------------------------------------------
 
-    def bot_tables(self) -> int:
-        """Live tables run here with bots (or open seats bots will take): the ceiling counts them."""
+    def bot_tables(self, who: dict[str, str | None] | None = None) -> int:
+        """Live tables run here with bots (or open seats bots will take): the ceiling counts them;
+        with ``who`` (a kind of key and the key), only those it made."""
+        kind, key = next(iter(who.items())) if who else ("", None)
         return sum(1 for t in self.tables.values()
-                   if not t.replica and t.status in ("lobby", "playing") and t.has_bots())
+                   if not t.replica and t.status in ("lobby", "playing") and t.has_bots()
+                   and (not who or t.made_by.get(kind) == key))
 
     @contextlib.asynccontextmanager
     async def admitting(self, guest: Any, address: str | None) -> AsyncIterator[dict[str, str | None]]:
@@ -444,16 +455,18 @@ class TableService:
             live = {kind: max(n, counts[kind][0]) if kind in counts else n for kind, n in live.items()}
             recent = {kind: (made, age) for kind, (_, made, age) in counts.items()}
         try:  # (no await from here to the count: requests at the same moment are counted in turn)
-            self.gate.new_table(who, live, self.bot_tables() + self._making, now=time.monotonic(),
-                                recent=recent)
+            held = {kind: self.bot_tables({kind: key}) + sum(1 for w in self._making if w.get(kind) == key)
+                    for kind, key in who.items() if key is not None}
+            self.gate.new_table(who, live, self.bot_tables() + len(self._making), now=time.monotonic(),
+                                recent=recent, held=held)
         except MessageError as e:
             self.metrics.refusals.labels(e.code).inc()
             raise
-        self._making += 1
+        self._making.append(who)
         try:
             yield who
         finally:
-            self._making -= 1
+            self._making.remove(who)
 
     def _admit_stored(self, who: dict[str, str | None]) -> Callable[[MakerCounts], None]:
         """What the store calls with the maker's counts, under its lock, before it stores a
@@ -494,6 +507,37 @@ class TableService:
                                                             "closed; make a new one"})
                 log.info("table %s: never started in %.0f minutes, removed", table.code, ttl / 60)
                 count += 1
+        return count
+
+    async def end_abandoned_async(self, now: float | None = None) -> int:
+        """End the started tables run here that everyone left longer than the limits allow
+        (``abandon_after``): stored as abandoned (the moves so far kept, out of the history),
+        no longer live nor counted against their makers. Returns how many."""
+        ttl = self.gate.limits.abandon_after
+        if ttl <= 0:
+            return 0
+        now = time.time() if now is None else now
+        count = 0
+        for table in list(self.tables.values()):
+            if (table.replica or table.status != "playing" or not table.paused or now - table.paused_at < ttl
+                    or table.lock.locked()):
+                continue
+            try:
+                async with table.lock:
+                    if table.status != "playing" or not table.paused or table.people_connected():
+                        continue  # (someone came back meanwhile)
+                    await self.write(self.store.update_game, table.id, status="abandoned", epoch=table.epoch)
+                    table.status = "abandoned"
+            except Exception as e:  # the store is away, or the table moved: next time, or theirs
+                log.error("table %s: could not end the abandoned table: %s", table.code, e)
+                continue
+            self._cancel_clock(table)
+            if self.tables.get(table.code) is table:
+                del self.tables[table.code]
+            for conn in table.connections:
+                conn.send({"type": "closed", "message": ABANDONED})
+            log.info("table %s: everyone left %.0f minutes ago, ended", table.code, ttl / 60)
+            count += 1
         return count
 
     # --- bots, built off the loop -------------------------------------------------------------
@@ -1011,10 +1055,12 @@ class TableService:
         seat = match.to_act
         timer = table.config["timer"]
         if table.seats[seat].kind != "bot":
-            if not any(table.connected(s) for s, st in enumerate(table.seats) if st.kind == "human"):
+            if not table.people_connected():
                 # Everyone has left: rather than let bots play the whole game out for nobody,
-                # the table waits (and resumes the moment someone comes back).
-                table.paused = True
+                # the table waits (and resumes the moment someone comes back, or ends unless
+                # someone does: end_abandoned_async).
+                if not table.paused:
+                    table.paused, table.paused_at = True, time.time()
                 return
             if table.paused:
                 # Back at a table that waited: the turn starts afresh, so the player to act is
