@@ -7,6 +7,7 @@ for the store and for its bots to be built, and they are still counted one after
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -20,13 +21,14 @@ from server_helpers import pg_url_fixture, store_fixture  # noqa: F401 (fixtures
 from starlette.testclient import TestClient
 from test_server_restart import Server
 
+from callbreak.server import engines
 from callbreak.server.app import create_app
 from callbreak.server.limits import Gate, Limits
 from callbreak.store import Store
 
 OFF = {"tables_per_minute": 0, "tables_per_minute_per_address": 0, "live_tables": 0,
        "live_tables_per_address": 0, "messages_per_second": 0, "messages_per_second_per_address": 0,
-       "live_bot_tables": 0, "bot_table_share": 0, "lobby_expiry": 0, "abandon_after": 0}
+       "hints_per_minute": 0, "hints_per_minute_per_address": 0, "live_bot_tables": 0, "bot_table_share": 0, "lobby_expiry": 0, "abandon_after": 0}
 SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}
 
 
@@ -255,6 +257,88 @@ def test_a_started_table_everyone_left_ends_and_no_longer_counts(served: Any, st
         assert client.get(f"/api/tables/{left['code']}").json()["error"] == "no_table"
         assert client.get(f"/api/tables/{stayed['code']}").json()["status"] == "playing"
         assert new_table(client, guest(1)).status_code == 200  # the ended one no longer counts
+
+
+def at_my_turn(client: TestClient, who: str) -> tuple[str, str, dict[str, Any]]:
+    """A started table of one person and three random bots, at the person's turn: its code, the
+    person's token and their view."""
+    made = new_table(client, who).json()
+    code, token = made["code"], made["token"]
+    assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+    return code, token, my_turn(client, code, token)
+
+
+def my_turn(client: TestClient, code: str, token: str) -> dict[str, Any]:
+    while not ((view := client.post(f"/api/tables/{code}/state", json={"token": token}).json()["view"])
+               and view["to_act"] == 0 and view["legal"]):
+        time.sleep(0.02)  # (a hang is the per-test timeout's)
+    return view  # type: ignore[no-any-return]
+
+
+def hints_worked_out(client: TestClient) -> float:
+    metrics = client.get("/metrics").text
+    return sum(float(line.split()[-1]) for line in metrics.splitlines()
+               if line.startswith('callbreak_bot_decision_seconds_count{bot="expert"}'))
+
+
+def test_asking_for_a_hint_again_on_the_same_turn_is_free_and_a_new_one_counts(served: Any) -> None:
+    """Hints are the strongest bot's work, a client's to ask for (issue 55): a seat asking ten
+    times at once on one turn gets one answer, worked out once; its hints a minute count the
+    turns it asked on."""
+    client = served(hints_per_minute=1)
+    code, token, view = at_my_turn(client, guest(1))
+    with ThreadPoolExecutor(10) as pool:
+        answers = list(pool.map(lambda _: client.post(f"/api/tables/{code}/hint", json={"token": token}),
+                                range(10)))
+    assert {r.status_code for r in answers} == {200}
+    assert len({r.text for r in answers}) == 1 and answers[0].json()["action"] in view["legal"]
+    assert hints_worked_out(client) == 1
+    played = client.post(f"/api/tables/{code}/action", json={"token": token, "version": answers[0].json()["version"],
+                                                            "action": answers[0].json()["action"]})
+    assert played.status_code == 200, played.text
+    my_turn(client, code, token)
+    r = client.post(f"/api/tables/{code}/hint", json={"token": token})
+    assert refused(r, "too_many_hints") > 1 and "a minute for one seat" in r.json()["message"]
+    assert hints_worked_out(client) == 1
+
+
+def test_hints_a_minute_per_address(served: Any) -> None:
+    client = served(hints_per_minute_per_address=1)
+    first = at_my_turn(client, guest(1))
+    second = at_my_turn(client, guest(2))  # another seat, at another table, from the same address
+    assert client.post(f"/api/tables/{first[0]}/hint", json={"token": first[1]}).status_code == 200
+    r = client.post(f"/api/tables/{second[0]}/hint", json={"token": second[1]})
+    assert refused(r, "too_many_hints") >= 1 and "from one address" in r.json()["message"]
+
+
+def test_a_table_works_out_one_hint_at_a_time(served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint still being worked out when its seat has played and asks again, on its next turn:
+    the new one is refused for a moment, not queued behind it (a bounded queue per table)."""
+    client = served()
+    code, token, view = at_my_turn(client, guest(1))
+    release = threading.Event()
+    decide = engines.decide
+
+    def slow_hint(*args: Any) -> Any:
+        if threading.current_thread().name.startswith("hint"):
+            release.wait()  # (until the test lets it go)
+        return decide(*args)
+
+    monkeypatch.setattr(engines, "decide", slow_hint)
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(client.post, f"/api/tables/{code}/hint", json={"token": token})
+        while client.app.state.service.tables[code].hinting is None:  # type: ignore[attr-defined]
+            time.sleep(0.02)
+        played = client.post(f"/api/tables/{code}/action", json={
+            "token": token, "version": client.post(f"/api/tables/{code}/state", json={"token": token}).json()["version"],
+            "action": view["legal"][0]})
+        assert played.status_code == 200, played.text
+        my_turn(client, code, token)
+        r = client.post(f"/api/tables/{code}/hint", json={"token": token})
+        assert refused(r, "hint_busy") == 1
+        release.set()
+        assert first.result().status_code == 200  # (the first asker still gets its answer)
+    assert client.post(f"/api/tables/{code}/hint", json={"token": token}).status_code == 200
 
 
 # --- requests at once (issue 55): each counted after the one before it, however they interleave

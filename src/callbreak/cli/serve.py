@@ -67,6 +67,13 @@ def serve(
     messages_per_second_per_address: Annotated[float | None, typer.Option(
         envvar="CALLBREAK_MESSAGES_PER_SECOND_PER_ADDRESS", rich_help_panel="Limits (0: none)",
         help="Websocket messages a second per address, bursts of twice that (default 60).")] = None,
+    hints_per_minute: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_HINTS_PER_MINUTE", rich_help_panel="Limits (0: none)",
+        help="Hints worked out a minute for one seat; asking again on the same turn is free "
+             "(default 20).")] = None,
+    hints_per_minute_per_address: Annotated[int | None, typer.Option(
+        envvar="CALLBREAK_HINTS_PER_MINUTE_PER_ADDRESS", rich_help_panel="Limits (0: none)",
+        help="Hints worked out a minute for one address (default 60).")] = None,
     live_bot_tables: Annotated[int | None, typer.Option(
         envvar="CALLBREAK_LIVE_BOT_TABLES", rich_help_panel="Limits (0: none)",
         help="Live tables with bots, server-wide (per process); beyond it new tables are refused "
@@ -118,6 +125,7 @@ def serve(
         "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
         "messages_per_second": messages_per_second,
         "messages_per_second_per_address": messages_per_second_per_address,
+        "hints_per_minute": hints_per_minute, "hints_per_minute_per_address": hints_per_minute_per_address,
         "live_bot_tables": live_bot_tables, "bot_table_share": bot_table_share, "lobby_expiry": lobby_expiry,
         "abandon_after": abandon_after})
     _announce(host, port, store.url, no_url_bots=no_url_bots, practice=practice)

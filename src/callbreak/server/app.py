@@ -48,7 +48,6 @@ from callbreak.server.tables import (
     Connection,
     Table,
     TableService,
-    hint_decision,
     new_code,
     rematch_message,
     token_hash,
@@ -516,8 +515,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables/{code}/hint")
     async def hint(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
-        table, seat, spec = service.hint(code, data.get("token"))
-        return await hint_decision(service, table, seat, spec)
+        return await service.hint(code, data.get("token"), request.client.host if request.client else None)
 
     @app.post("/api/tables/{code}/stop")
     async def stop(code: str, request: Request) -> dict[str, Any]:
@@ -553,7 +551,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         # A message, or (a state, when its action was stored) to time its latency; None: close.
         address = ws.client.host if ws.client is not None else None
         outbox: asyncio.Queue[dict[str, Any] | str | tuple[str, float] | None] = asyncio.Queue()
-        conn = Connection(seat=None, send=lambda m: None)
+        conn = Connection(seat=None, send=lambda m: None, address=address)
 
         def send(message: dict[str, Any] | str | tuple[str, float]) -> None:
             if not conn.alive:
@@ -654,8 +652,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         if kind == "action":
             await service.run("act", table.code, token, message.get("version"), message.get("action"))
         elif kind == "hint":
-            t, seat, spec = service.hint(table.code, token)
-            conn.send(await hint_decision(service, t, seat, spec))
+            conn.send(await service.hint(table.code, token, conn.address))
         elif kind == "start":
             await service.run("start", table.code, token)
         elif kind == "rematch":

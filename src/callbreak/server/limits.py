@@ -63,6 +63,8 @@ class Limits:
     live_tables_per_address: int = 20
     messages_per_second: float = 20.0  # websocket messages, per socket's guest or address...
     messages_per_second_per_address: float = 60.0  # ...bursts up to twice as many at once
+    hints_per_minute: int = 20  # hints worked out for one seat (asking again on the same turn is free)...
+    hints_per_minute_per_address: int = 60  # ...and for one address
     live_bot_tables: int = 200  # tables with bots (or open seats a bot will take), server-wide
     bot_table_share: float = 0.05  # the most of that ceiling one guest, or one address, may hold
     # Housekeeping, kept by --no-limits: nothing a client leaves behind counts against anyone for good.
@@ -164,6 +166,8 @@ class Gate:
         self.made = {"guest": Window(limit=limits.tables_per_minute, period=60.0),
                      "address": Window(limit=limits.tables_per_minute_per_address, period=60.0)}
         self.live = {"guest": limits.live_tables, "address": limits.live_tables_per_address}
+        self.hinted = {"seat": Window(limit=limits.hints_per_minute, period=60.0),
+                       "address": Window(limit=limits.hints_per_minute_per_address, period=60.0)}
         self.sent = {"guest": Bucket(rate=limits.messages_per_second, burst=2 * limits.messages_per_second),
                      "address": Bucket(rate=limits.messages_per_second_per_address,
                                        burst=2 * limits.messages_per_second_per_address)}
@@ -229,6 +233,19 @@ class Gate:
             if who.get(kind) is not None and 0 < per <= count:
                 raise Refusal("too_many_tables", _too_many_tables(kind), 60.0 - age, count=per,
                               seconds=round(60.0 - age))
+
+    def hint(self, who: dict[str, str | None], *, now: float) -> None:
+        """A hint to work out for ``who`` (a seat's key, and the address that asks)."""
+        for kind, key in who.items():
+            if key is None:
+                continue
+            wait = self.hinted[kind].hit(key, now=now)
+            if wait is not None:
+                message = (N_("at most {count} hints a minute for one seat; try again in {seconds} s")
+                           if kind == "seat" else
+                           N_("at most {count} hints a minute from one address; try again in {seconds} s"))
+                raise Refusal("too_many_hints", message, wait, count=self.hinted[kind].limit,
+                              seconds=max(1, round(wait)))
 
     def message(self, who: dict[str, str | None], *, now: float) -> None:
         """One websocket message from ``who`` (the socket's seat owner and address)."""

@@ -20,8 +20,10 @@ import contextvars
 import functools
 import hashlib
 import logging
+import os
 import re
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -39,7 +41,7 @@ from callbreak.core.words import N_
 from callbreak.games import game_info
 from callbreak.games.registry import option_names
 from callbreak.server import engines, players
-from callbreak.server.limits import Gate, Limits
+from callbreak.server.limits import Gate, Limits, Refusal
 from callbreak.server.metrics import Metrics
 from callbreak.server.warmup import KernelWarmup
 from callbreak.server.wire import (
@@ -68,6 +70,10 @@ FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the his
 MAX_NAME = 24
 PREPARING = "preparing the expert, first use: up to a minute"  # the kernel is being compiled
 STORE_WRITERS = 4  # threads that write the tables' changes to the store
+# Threads that work out hints: apart from the tables' bots, so that no flood of hints holds up a
+# game's moves, and one, so that hints take one core at most (each is a second of the expert's).
+HINT_WORKERS = 1
+HINT_NICENESS = 10  # how much lower their CPU priority is than the rest of the server's
 
 T = TypeVar("T")
 # Set while a step runs to its end on the calling thread (:func:`inline`): its writes run there.
@@ -237,6 +243,7 @@ class Connection:
     timed_send: Callable[[str, float], None] | None = None
     # Closes a socket with a websocket close code (the server is stopping: 1012); None: a test's.
     close: Callable[[int], None] | None = None
+    address: str | None = None  # the client's (hints a minute are counted by it too)
 
 
 @dataclass
@@ -285,6 +292,9 @@ class Table:
     stop_requested: bool = False  # unlimited deals: the host asked to stop at the next deal's end
     paused: bool = False  # every person left: the clock stopped, and restarts in full on a return
     paused_at: float = 0.0  # when it last paused (time.time()): a table left long enough ends
+    # The hint being (or last) worked out here: for which (version, seat), and its answer to come.
+    # One at a time per table; asking again on the same turn gets the same answer.
+    hinting: tuple[tuple[int, int], asyncio.Task[dict[str, Any]]] | None = None
     # Several processes (server/cluster.py): the lease epoch this process writes under while it
     # owns the table; a replica follows the owner's stored actions and runs no clock of its own.
     epoch: int | None = None
@@ -376,6 +386,7 @@ class TableService:
         # service without an app, as some tests make: bots build it themselves).
         self.warmup: KernelWarmup | None = None
         self._writers = ThreadPoolExecutor(STORE_WRITERS, thread_name_prefix="store-write")
+        self._hinters = ThreadPoolExecutor(HINT_WORKERS, thread_name_prefix="hint", initializer=_lower_priority)
         self._steps: set[asyncio.Task[Any]] = set()  # steps started by a clock or a bot, running
         # Who makes each new table admitted and not yet made (or given up): the ceiling and the
         # shares of it count them.
@@ -402,6 +413,7 @@ class TableService:
     def close(self) -> None:
         """Stop the writer threads once the writes under way are done (the server is stopping)."""
         self._writers.shutdown(wait=True)
+        self._hinters.shutdown(wait=False, cancel_futures=True)
 
     def spawn(self, table: Table, step: Coroutine[Any, Any, Any]) -> asyncio.Task[None]:
         """Run ``step`` at ``table`` once the step before it is done (a clock ran out, a bot
@@ -557,14 +569,18 @@ class TableService:
             await self.warmup.wait()
         return await asyncio.to_thread(parse_config, settings, url_bots=self.url_bots)
 
-    async def think(self, config: dict[str, Any], spec: str, seed: int, view: GameView) -> Any:
-        """One decision of a bot (or a hint) in a worker thread, once the kernel is ready if the
-        bot needs it."""
+    async def think(self, config: dict[str, Any], spec: str, seed: int, view: GameView,
+                    pool: ThreadPoolExecutor | None = None) -> Any:
+        """One decision of a bot (or, in ``pool``, a hint) in a worker thread, once the kernel is
+        ready if the bot needs it."""
         if self.preparing(config, spec):
             assert self.warmup is not None
             await self.warmup.wait()
         started = time.perf_counter()
         try:
+            if pool is not None:
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, functools.partial(engines.decide, config, spec, seed, view, BOT_BUDGET))
             return await asyncio.to_thread(engines.decide, config, spec, seed, view, BOT_BUDGET)
         finally:
             kind = "url" if players.is_url(spec) else spec.split(":")[0]
@@ -1278,14 +1294,49 @@ class TableService:
             await self._advance(table)
         return await getattr(self, f"_{method}")(code, *args)
 
-    def hint(self, code: str, token: Any) -> tuple[Table, int, str]:
+    async def hint(self, code: str, token: Any, address: str | None) -> dict[str, Any]:
+        """The strongest bot's choice for the seat of ``token``, on its turn, with its reason.
+
+        Hints are bot work a client asks for, so they are shared out: asking again on the same
+        turn gets the answer already (being) worked out, free; a new one counts against the
+        seat's and the address's hints a minute; a table works out one at a time; and they run
+        in threads of their own (``HINT_WORKERS``), never in the tables' bots' way."""
         table = self.get(code)
         seat = self._require_seat(table, token)
         if table.match is None or table.status != "playing":
             raise MessageError("not_playing", N_("there is nothing to hint outside a game"))
         if not table.match.legal_actions(seat):
             raise MessageError("not_your_turn", N_("it is not your turn"))
-        return table, seat, engines.strongest_bot(table.config)
+        turn = (table.version, seat)
+        if table.hinting is not None:
+            asked, task = table.hinting
+            if asked == turn:
+                return await asyncio.shield(task)
+            if not task.done():
+                raise Refusal("hint_busy", N_("a hint is still being worked out at this table; try again "
+                                              "in a moment"), 1.0)
+        try:
+            self.gate.hint({"seat": f"{table.code}:{seat}", "address": address}, now=time.monotonic())
+        except MessageError as e:
+            self.metrics.refusals.labels(e.code).inc()
+            raise
+        task = asyncio.get_running_loop().create_task(self._work_out_hint(table, seat))
+        table.hinting = (turn, task)
+        return await asyncio.shield(task)
+
+    async def _work_out_hint(self, table: Table, seat: int) -> dict[str, Any]:
+        assert table.match is not None
+        spec = engines.strongest_bot(table.config)
+        version = table.version
+        try:
+            decision = await self.think(table.config, spec, secrets.randbits(32), table.match.view(seat),
+                                        pool=self._hinters)
+        except Exception as e:  # a failing bot must not drop the player's connection
+            log.warning("table %s: hint failed: %s", table.code, e)
+            table.hinting = None  # (not kept for the turn: asking again tries again)
+            raise MessageError("unavailable", N_("no hint could be worked out just now; try again")) from None
+        return {"type": "hint", "version": version, "action": decision.action.to_json(),
+                "reason": decision.reason or f"what the {spec} bot would do", "bot": spec}
 
 
 def _check_seat_number(table: Table, seat: Any) -> None:
@@ -1309,25 +1360,18 @@ def bot_seat(level: str, seat: int) -> Seat:
     return Seat(kind="bot", name=_bot_name(level, seat), bot=level)
 
 
+def _lower_priority() -> None:
+    """In a hint thread: a lower CPU priority than the tables' own work (Linux keeps one for
+    each thread), so that on a busy machine the games' moves come first."""
+    with contextlib.suppress(AttributeError, OSError):  # (elsewhere, the same priority)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HINT_NICENESS)
+
+
 def _bot_name(level: str, seat: int | None) -> str:
     number = "" if seat is None else f" {seat + 1}"
     if players.is_url(level):
         return f"Remote bot{number}" if seat is not None else f"Remote bot {level[:40]}"
     return f"{level.split(':')[0].capitalize()} bot{number}"
-
-
-async def hint_decision(service: TableService, table: Table, seat: int, spec: str) -> dict[str, Any]:
-    """The strongest bot's choice for this seat's view, with its reason."""
-    assert table.match is not None
-    view = table.match.view(seat)
-    version = table.version
-    try:
-        decision = await service.think(table.config, spec, secrets.randbits(32), view)
-    except Exception as e:  # a failing bot must not drop the player's connection
-        log.warning("table %s: hint failed: %s", table.code, e)
-        raise MessageError("unavailable", N_("no hint could be worked out just now; try again")) from None
-    return {"type": "hint", "version": version, "action": decision.action.to_json(),
-            "reason": decision.reason or f"what the {spec} bot would do", "bot": spec}
 
 
 def close_clocks(service: TableService) -> None:
