@@ -7,6 +7,7 @@ for the store and for its bots to be built, and they are still counted one after
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import Counter
@@ -19,6 +20,7 @@ import httpx
 import pytest
 from server_helpers import pg_url_fixture, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from test_server_restart import Server
 
 from callbreak.server import engines
@@ -426,3 +428,46 @@ def test_two_processes_on_postgresql_count_one_clients_requests_at_once_together
         store.close()
         for s in servers:
             s.stop()
+
+
+# --- slow clients (issue 55): headers, body and hello each within a time ----------------------
+
+
+def test_a_websocket_that_never_says_hello_is_closed_in_time(served: Any) -> None:
+    """Whatever it sends meanwhile: the hello is due within ``hello`` seconds of connecting."""
+    client = served(hello=0.5)
+    made = new_table(client, guest(1)).json()
+    with client.websocket_connect(f"/ws/{made['code']}") as ws:
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert ws.receive_json()["code"] == "hello_first"  # refused, and the clock runs on
+        last = ws.receive_json()
+        assert last["code"] == "hello_first" and "no hello within 0.5 s" in last["message"]
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+
+
+@pytest.mark.process
+def test_a_real_server_cuts_off_requests_whose_headers_or_body_are_too_slow(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'slow.db'}", env={"CALLBREAK_READ_HEADERS": "1",
+                                                              "CALLBREAK_READ_BODY": "1"})
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as headers, \
+                socket.create_connection(("127.0.0.1", server.port)) as body:
+            headers.sendall(b"GET /api/meta HTTP/1.1\r\nHost: slow\r\n")  # ...and the rest never
+            body.sendall(b"POST /api/tables HTTP/1.1\r\nHost: slow\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100\r\n\r\n{\"name\": ")  # 10 of its 100 bytes
+            assert server.http.get("/api/meta").status_code == 200  # others are served meanwhile
+            assert headers.recv(1024) == b""  # closed, with nothing said: no request was made
+            answer = b""
+            while chunk := body.recv(4096):
+                answer += chunk
+                if b"}" in answer:
+                    break
+        head, _, text = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408"), answer
+        assert json.loads(text)["error"] == "too_slow" and "within 1 s" in json.loads(text)["message"]
+        store = Store(f"sqlite:///{tmp_path / 'slow.db'}")
+        assert store.load_games("lobby") == []  # the slow request made nothing
+        store.close()
+    finally:
+        server.stop()

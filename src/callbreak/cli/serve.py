@@ -107,6 +107,7 @@ def serve(
     import uvicorn
 
     from callbreak.server.app import create_app, setup_logging
+    from callbreak.server.http_protocol import HeadersInTime
     from callbreak.server.limits import Limits
     from callbreak.server.playnow import PlayNowSettings
 
@@ -133,7 +134,7 @@ def serve(
     # log_config None: uvicorn's own lines go through our handler too (time and process first).
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "log_config": None,
                                "ws_max_size": WS_MAX_FRAME, "ws_per_message_deflate": False,
-                               "ws_ping_interval": 20, "ws_ping_timeout": 20}
+                               "ws_ping_interval": 20, "ws_ping_timeout": 20, "http": HeadersInTime}
     if workers > 1:
         # Each worker process builds its own app and store from the environment (server/app.py);
         # uvicorn's supervisor listens itself, so ours is let go at the last moment.

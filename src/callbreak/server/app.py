@@ -70,10 +70,9 @@ from callbreak.store import Store
 log = logging.getLogger("callbreak.server")
 STATIC = Path(__file__).parent / "static"
 OUTBOX_LIMIT = 512  # messages queued for a client that does not read; beyond this it is dropped
-HELLO_TIMEOUT = 15.0
 MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet is a few kB)
 
-STATUS = {"too_large": 413, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "bad_handoff": 403, "not_host": 403, "bad_key": 403,
+STATUS = {"too_large": 413, "too_slow": 408, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "bad_handoff": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
           "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "fair_share": 429, "server_full": 503,
@@ -131,11 +130,16 @@ async def read_body(request: Request) -> dict[str, Any]:
                                         f"{MAX_BODY_BYTES}")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise MessageError("too_large", f"request body too large: over {MAX_BODY_BYTES} bytes")
-        chunks.append(chunk)
+    within = request.app.state.service.gate.limits.read_body or None  # (a client too slow holds a connection)
+    try:
+        async with asyncio.timeout(within):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise MessageError("too_large", f"request body too large: over {MAX_BODY_BYTES} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise MessageError("too_slow", f"request body not received within {within:g} s") from None
     raw = b"".join(chunks)
     try:
         data = json.loads(raw or b"{}")
@@ -585,15 +589,19 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
         writing = asyncio.create_task(writer())
         attached = False
+        # Whatever else it sends meanwhile (pings, messages refused before a hello), a client
+        # has this long from connecting to say hello.
+        hello_due = asyncio.get_running_loop().time() + limits.hello if limits.hello else None
         try:
             while conn.alive:
                 if attached:
                     received = await ws.receive()
                 else:  # a client that never says hello does not get to hold a connection
                     try:
-                        received = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)
+                        async with asyncio.timeout_at(hello_due):
+                            received = await ws.receive()
                     except TimeoutError:
-                        send(error_json("hello_first", "no hello received; closing"))
+                        send(error_json("hello_first", f"no hello within {limits.hello:g} s; closing"))
                         break
                 if received["type"] == "websocket.disconnect":
                     break

@@ -67,9 +67,14 @@ class Limits:
     hints_per_minute_per_address: int = 60  # ...and for one address
     live_bot_tables: int = 200  # tables with bots (or open seats a bot will take), server-wide
     bot_table_share: float = 0.05  # the most of that ceiling one guest, or one address, may hold
-    # Housekeeping, kept by --no-limits: nothing a client leaves behind counts against anyone for good.
+    # Kept by --no-limits: nothing a client leaves behind counts against anyone for good.
     lobby_expiry: float = 600.0  # seconds a table never started lives before it is removed
     abandon_after: float = 600.0  # seconds a started table whose people have all left waits, then ends
+    # Slow clients, also kept by --no-limits: seconds a request's headers, its body and a
+    # websocket's hello may take to arrive, before the connection is closed.
+    read_headers: float = 10.0
+    read_body: float = 30.0
+    hello: float = 15.0
 
     def counts_tables(self) -> bool:
         """Whether a limit counts a client's tables (then the store is asked for its counts)."""
@@ -84,11 +89,11 @@ class Limits:
     @classmethod
     def from_env(cls, **overrides: float | None) -> Limits:
         """Defaults, then ``CALLBREAK_TABLES_PER_MINUTE`` and the like, then ``overrides``;
-        ``CALLBREAK_NO_LIMITS=1`` first turns every limit but the housekeeping (lobby expiry,
-        abandoned tables) off (a trusted network, a load test)."""
+        ``CALLBREAK_NO_LIMITS=1`` first turns every limit off but those in ``ALWAYS_ON`` (the
+        lobby expiry, abandoned tables, slow clients): a trusted network, a load test."""
         values: dict[str, float] = {}
         if os.environ.get("CALLBREAK_NO_LIMITS", "") in ("1", "true"):
-            values = {f.name: 0 for f in fields(cls) if f.name not in HOUSEKEEPING}
+            values = {f.name: 0 for f in fields(cls) if f.name not in ALWAYS_ON}
         for f in fields(cls):
             raw = os.environ.get(f"CALLBREAK_{f.name.upper()}")
             if raw:
@@ -100,7 +105,7 @@ class Limits:
         return cls(**typed)  # type: ignore[arg-type]
 
 
-HOUSEKEEPING = ("lobby_expiry", "abandon_after")  # the settings --no-limits leaves on
+ALWAYS_ON = ("lobby_expiry", "abandon_after", "read_headers", "read_body", "hello")  # kept by --no-limits
 
 
 class Window:
