@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from server_helpers import SeatClient, client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
+from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from callbreak.server import engines
@@ -465,7 +466,8 @@ def test_a_game_end_the_store_cannot_record_is_recorded_once_it_can(client: Test
     def flaky(game_id: int, results: list[dict[str, Any]]) -> None:
         if len(refused) < 2:
             refused.append(game_id)
-            raise RuntimeError("the connection to the database was lost")
+            # (what SQLAlchemy raises when the database goes away mid-write)
+            raise OperationalError("UPDATE games ...", {}, ConnectionError("the connection to the database was lost"))
         real(game_id, results)
 
     monkeypatch.setattr(store, "finish_game", flaky)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import Any
 
 from server_helpers import SeatClient, create, join, state, store_fixture  # noqa: F401 (a fixture)
+from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from callbreak.server.app import create_app
@@ -191,3 +193,52 @@ def test_a_step_runs_to_its_end_when_its_caller_goes_away(store: Store) -> None:
         while state(client, code)["version"] == version:  # (a hang if the step was cut)
             entered.wait(0.05)
         assert len(store.load_game(code).actions) == version + 1  # type: ignore[union-attr]
+
+
+def play_to_the_end(client: TestClient, finish: Any, store: Store) -> tuple[str, str]:
+    """A one-deal table of a person and three random bots, its end written by ``finish``
+    instead of the store's own method: its code, and the errors its person was told."""
+    store.finish_game = finish  # type: ignore[method-assign]
+    made = create(client, seed=None, bots="random", deals=1)
+    ann = SeatClient(client, made["code"], made["token"])
+    ann.start()
+    client.post(f"/api/tables/{made['code']}/start", json={"token": made["token"]})
+    ann.join()
+    assert ann.error is None, ann.error
+    while state(client, made["code"])["table"]["status"] != "over":
+        time.sleep(0.05)  # (the end is recorded, or given up, after the last card is seen)
+    return made["code"], "; ".join(m["message"] for m in ann.messages if m["type"] == "error")
+
+
+def test_an_end_the_store_refuses_for_good_is_tried_once_and_said_and_counted(store: Store) -> None:
+    """Issue 55: a record that can never be written (here: the database refuses its data) must
+    not be retried forever; the table ends, its watchers are told, the metrics count it."""
+    tries = []
+
+    def refused(game_id: int, results: Any) -> None:
+        tries.append(game_id)
+        raise ValueError("the database refuses this record")
+
+    with TestClient(create_app(store)) as client:
+        code, said = play_to_the_end(client, refused, store)
+        assert "could not keep it in the history" in said
+        assert 'callbreak_unrecorded_games_total 1.0' in client.get("/metrics").text
+    assert len(tries) == 1
+    assert store.load_game(code).status == "unrecorded"  # type: ignore[union-attr]  (not resumed)
+
+
+def test_an_end_not_written_while_the_store_is_away_is_written_once_it_is_back(store: Store) -> None:
+    finish = store.finish_game
+    tries = []
+
+    def away_twice(game_id: int, results: Any) -> None:
+        tries.append(game_id)
+        if len(tries) <= 2:
+            raise OperationalError("INSERT ...", {}, ConnectionError("the database is restarting"))
+        finish(game_id, results)
+
+    with TestClient(create_app(store)) as client:
+        code, said = play_to_the_end(client, away_twice, store)
+        assert said == ""
+    assert len(tries) == 3
+    assert store.load_game(code).status == "over"  # type: ignore[union-attr]

@@ -64,6 +64,9 @@ class Metrics:
                                   "ready (in every process)", registry=reg, **lowest)
         self.refusals = Counter("callbreak_refusals", "Requests refused by a limit, by its code",
                                 ["code"], registry=reg)
+        self.unrecorded = Counter("callbreak_unrecorded_games", "Games over whose end the store "
+                                  "refused for good (not for being away): they never reach the "
+                                  "history", registry=reg)
 
     def render(self) -> tuple[bytes, str]:
         """The exposition text and its content type."""

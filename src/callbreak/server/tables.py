@@ -56,7 +56,7 @@ from callbreak.server.wire import (
     state_text,
     view_json,
 )
-from callbreak.store import LeaseLost, MakerCounts, Store, StoredGame, StoreError
+from callbreak.store import LeaseLost, MakerCounts, Store, StoredGame, StoreError, store_away
 
 log = logging.getLogger("callbreak.server")
 
@@ -69,6 +69,7 @@ BOT_BUDGET = 1.0
 FINISHED_TTL = 3600.0  # seconds a finished table stays live before only the history has it
 MAX_NAME = 24
 PREPARING = "preparing the expert, first use: up to a minute"  # the kernel is being compiled
+RETRY_MOST = 30.0  # seconds at most between tries of a step the store refused while away
 STORE_WRITERS = 4  # threads that write the tables' changes to the store
 # Threads that work out hints: apart from the tables' bots, so that no flood of hints holds up a
 # game's moves, and one, so that hints take one core at most (each is a second of the expert's).
@@ -295,6 +296,7 @@ class Table:
     # The hint being (or last) worked out here: for which (version, seat), and its answer to come.
     # One at a time per table; asking again on the same turn gets the same answer.
     hinting: tuple[tuple[int, int], asyncio.Task[dict[str, Any]]] | None = None
+    store_failures: int = 0  # the store refused the table's own step (a deal, the end) this many times running
     # Several processes (server/cluster.py): the lease epoch this process writes under while it
     # owns the table; a replica follows the owner's stored actions and runs no clock of its own.
     epoch: int | None = None
@@ -1005,7 +1007,11 @@ class TableService:
         if match.is_over and table.status != "over":
             try:
                 await self._finish(table)
-            except Exception as e:  # the store is away: the game is over all the same
+            except Exception as e:
+                if not store_away(e):  # it would fail again, forever: the game ends unrecorded
+                    await self._unrecorded(table, e)
+                    return
+                # The store is away: the game is over all the same, and recorded once it is back.
                 self._carry_on_later(table, f"could not record the end of the game ({e})")
                 return
         self._arm(table, new_turn=True)  # first, so the broadcast carries the new clock
@@ -1015,11 +1021,30 @@ class TableService:
         """The store refused what the server does by itself (a deal, the end of the game): what
         the players did stands, so tell them, and try again shortly (a table that moved to
         another process is carried on there)."""
-        log.error("table %s: %s; trying again shortly", table.code, why)
+        table.store_failures += 1
+        wait = min(RETRY_MOST, 2.0 ** (table.store_failures - 1))  # 1, 2, 4... s: a store away a while is not hammered
+        log.error("table %s: %s; trying again in %g s", table.code, why, wait)
         if not table.replica:
             loop = self.loop or asyncio.get_running_loop()
-            loop.call_later(1.0, self._carry_on, table, table.version)
+            loop.call_later(wait, self._carry_on, table, table.version)
         self.broadcast(table)
+
+    async def _unrecorded(self, table: Table, error: Exception) -> None:
+        """The end of a game the store refused for good (not for being away): said to its
+        players, logged and counted, and the table ends as it stands rather than try forever."""
+        log.error("table %s: the end of the game cannot be recorded (%s: %s); it ends unrecorded",
+                  table.code, type(error).__name__, error)
+        self.metrics.unrecorded.inc()
+        table.status = "over"
+        self._cancel_clock(table)
+        with contextlib.suppress(Exception):  # (so that no restart resumes it: best effort)
+            await self.write(self.store.update_game, table.id, status="unrecorded", epoch=table.epoch)
+        for conn in table.connections:
+            conn.send({"type": "error", "code": "not_recorded",
+                       "message": "this game is over, but the server could not keep it in the history"})
+        self.broadcast(table)
+        loop = self.loop or asyncio.get_running_loop()
+        loop.call_later(FINISHED_TTL, self._forget, table)
 
     def _carry_on(self, table: Table, version: int) -> None:
         async def step() -> None:
@@ -1039,6 +1064,7 @@ class TableService:
             row["player"] = seat.player if seat.kind == "human" else None
         await self.write(self.store.finish_game, table.id, rows)
         table.status = "over"
+        table.store_failures = 0
         self._cancel_clock(table)
         # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
         loop = self.loop or asyncio.get_running_loop()

@@ -1,15 +1,16 @@
 """Persistence: SQLite by default, PostgreSQL by URL, schema migrations with alembic."""
 
 from callbreak.store.db import (
-                                LeaseLost,
-                                MakerCounts,
-                                Store,
-                                StoredGame,
-                                StoreError,
-                                default_url,
-                                normalize_url,
+    LeaseLost,
+    MakerCounts,
+    Store,
+    StoredGame,
+    StoreError,
+    default_url,
+    normalize_url,
+    store_away,
 )
 from callbreak.store.queue import NewGame, Party, Place
 
 __all__ = ["LeaseLost", "MakerCounts", "NewGame", "Party", "Place", "Store", "StoreError", "StoredGame",
-           "default_url", "normalize_url"]
+           "default_url", "normalize_url", "store_away"]

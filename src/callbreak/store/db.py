@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import Engine, Integer, create_engine, delete, event, func, insert, select, update
 from sqlalchemy import text as text_sql
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from callbreak.core import CallbreakError
 from callbreak.store.models import ActionRow, GameRow, ResultRow, ReviewRow, SheetRow
@@ -52,6 +52,13 @@ def _lock_number(key: str) -> int:
 
 class StoreError(CallbreakError):
     """A database URL we cannot use, or a stored row that does not make sense."""
+
+
+def store_away(error: BaseException) -> bool:
+    """Whether a store error says the database is away (down, restarting, cut off), so that
+    the same write may succeed later; any other refusal would be the same every time."""
+    return isinstance(error, (OperationalError, InterfaceError)) or (
+        isinstance(error, DBAPIError) and error.connection_invalidated)
 
 
 class LeaseLost(StoreError):
