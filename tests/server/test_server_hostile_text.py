@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_helpers import client_fixture, create, join, state, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
@@ -78,17 +78,43 @@ def test_the_other_text_posts_refuse_it_too(client: TestClient) -> None:
         assert r.status_code == 400 and r.json()["error"] == "malformed", (path, r.text)
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+# Any text JSON can carry: Hypothesis's text leaves lone surrogates out unless asked (its
+# characters() excludes category Cs by default), and non-characters and controls are kept in.
+ANY_TEXT = st.text(st.characters(exclude_categories=()))
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | ANY_TEXT,
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                        st.text(st.characters(exclude_categories=()), max_size=4), inner, max_size=4),
                     max_leaves=12)
 
 
 @given(JSON)
 def test_ill_formed_exactly_when_the_text_cannot_be_encoded(data: Any) -> None:
-    """Hypothesis's text includes surrogates: the check agrees with UTF-8 on every JSON value."""
+    """Over JSON values whose text includes lone surrogates, the check agrees with UTF-8."""
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
         encodable = True
     except UnicodeEncodeError:
         encodable = False
     assert (ill_formed_text(data) is None) == encodable
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # (each example counts afresh)
+@given(name=ANY_TEXT, seat_name=ANY_TEXT)
+def test_any_name_makes_a_table_or_a_clear_refusal_and_its_table_stays_readable(
+        client: TestClient, store: Store, name: str, seat_name: str) -> None:
+    """Whatever text a client gives as a name (surrogates, non-characters, controls): 200 or a
+    400 naming what was wrong, never a 500; a refused name stores nothing, and a table made
+    stays readable to everyone."""
+    before = tables(store)
+    r = post(client, "/api/tables", {"name": name, "settings": {"bots": "random"}})
+    assert r.status_code in (200, 400), r.text
+    if r.status_code == 400:
+        assert r.json()["error"] in ("malformed", "bad_name") and r.json()["message"], r.text
+        assert tables(store) == before
+        return
+    code = r.json()["code"]
+    joined = post(client, f"/api/tables/{code}/join", {"name": seat_name})
+    assert joined.status_code in (200, 400), joined.text
+    assert client.get(f"/api/tables/{code}").status_code == 200
+    assert state(client, code)["table"]["code"] == code
+
