@@ -6,6 +6,7 @@ for the store and for its bots to be built, and they are still counted one after
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -21,16 +22,19 @@ import pytest
 from server_helpers import pg_url_fixture, store_fixture  # noqa: F401 (fixtures)
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_server_history import play_out
 from test_server_restart import Server
 
 from callbreak.server import engines
 from callbreak.server.app import create_app
 from callbreak.server.limits import Gate, Limits
+from callbreak.server.reviews import ReviewJobs
 from callbreak.store import Store
 
 OFF = {"tables_per_minute": 0, "tables_per_minute_per_address": 0, "live_tables": 0,
        "live_tables_per_address": 0, "messages_per_second": 0, "messages_per_second_per_address": 0,
-       "hints_per_minute": 0, "hints_per_minute_per_address": 0, "live_bot_tables": 0, "bot_table_share": 0, "lobby_expiry": 0, "abandon_after": 0}
+       "hints_per_minute": 0, "hints_per_minute_per_address": 0, "reviews_per_hour_per_address": 0,
+       "reviews_at_once": 0, "live_bot_tables": 0, "bot_table_share": 0, "lobby_expiry": 0, "abandon_after": 0}
 SETTINGS = {"preset": "callbreak", "deals": 1, "bots": "random", "bot_delay": 0}
 
 
@@ -471,3 +475,44 @@ def test_a_real_server_cuts_off_requests_whose_headers_or_body_are_too_slow(tmp_
         store.close()
     finally:
         server.stop()
+
+
+# --- reviews (issue 55): bot work a client can ask for, counted -----------------------------
+
+
+def finished_games(client: TestClient, count: int) -> list[str]:
+    codes = []
+    for n in range(count):
+        code, token, _ = at_my_turn(client, guest(100 + n))
+        play_out(client, code, token)
+        codes.append(code)
+    return codes
+
+
+@pytest.fixture
+def reviews_never_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reviews started stay under way (no worker process judges them): what is counted is the
+    asking."""
+    async def judged_forever(self: ReviewJobs, *_args: Any) -> None:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(ReviewJobs, "_run", judged_forever)
+
+
+@pytest.mark.usefixtures("reviews_never_end")
+def test_reviews_an_hour_per_address_count_only_new_ones(served: Any) -> None:
+    client = served(reviews_per_hour_per_address=2)
+    first, second, third = finished_games(client, 3)
+    for code in (first, first, second, second):  # asking for one under way again is free
+        r = client.post(f"/api/history/{code}/review")
+        assert r.status_code == 200 and r.json()["status"] == "running", r.text
+    r = client.post(f"/api/history/{third}/review")
+    assert refused(r, "too_many_reviews") > 60 and "2 reviews an hour" in r.json()["message"]
+
+
+@pytest.mark.usefixtures("reviews_never_end")
+def test_reviews_under_way_at_once_have_a_ceiling(served: Any) -> None:
+    client = served(reviews_at_once=1)
+    first, second = finished_games(client, 2)
+    assert client.post(f"/api/history/{first}/review").status_code == 200
+    assert refused(client.post(f"/api/history/{second}/review"), "reviews_busy", status=503) == 60

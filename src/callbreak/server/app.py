@@ -75,7 +75,7 @@ MAX_BODY_BYTES = 64 * 1024  # the largest HTTP request body (a full score sheet 
 STATUS = {"too_large": 413, "too_slow": 408, "unavailable": 503, "no_table": 404, "no_sheet": 404, "bad_token": 403, "bad_handoff": 403, "not_host": 403, "bad_key": 403,
           "stale": 409, "not_your_turn": 409, "illegal": 409, "started": 409, "seat_taken": 409,
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
-          "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "fair_share": 429, "server_full": 503,
+          "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "fair_share": 429, "too_many_reviews": 429, "reviews_busy": 503, "server_full": 503,
           "rate_limited": 429, "no_language": 404, "no_ticket": 404, "not_your_ticket": 403}
 
 
@@ -690,8 +690,17 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         return replay_json(stored)
 
     @app.post("/api/history/{code}/review")
-    async def start_review(code: str) -> dict[str, Any]:
-        return reviews.start(await finished(code))
+    async def start_review(code: str, request: Request) -> dict[str, Any]:
+        stored = await finished(code)
+        if reviews.status(stored)["status"] not in ("done", "running"):  # (asking for those is free)
+            try:
+                service.gate.review(request.client.host if request.client else None,
+                                    sum(1 for job in reviews.jobs.values() if job.error is None),
+                                    now=time.monotonic())
+            except Refusal as e:
+                metrics.refusals.labels(e.code).inc()
+                raise
+        return reviews.start(stored)
 
     @app.get("/api/history/{code}/review")
     async def review_of(code: str) -> dict[str, Any]:

@@ -65,6 +65,8 @@ class Limits:
     messages_per_second_per_address: float = 60.0  # ...bursts up to twice as many at once
     hints_per_minute: int = 20  # hints worked out for one seat (asking again on the same turn is free)...
     hints_per_minute_per_address: int = 60  # ...and for one address
+    reviews_per_hour_per_address: int = 20  # game reviews started (a review done or under way is free)
+    reviews_at_once: int = 4  # reviews being worked out, server-wide (per process)
     live_bot_tables: int = 200  # tables with bots (or open seats a bot will take), server-wide
     bot_table_share: float = 0.05  # the most of that ceiling one guest, or one address, may hold
     # Kept by --no-limits: nothing a client leaves behind counts against anyone for good.
@@ -173,6 +175,7 @@ class Gate:
         self.live = {"guest": limits.live_tables, "address": limits.live_tables_per_address}
         self.hinted = {"seat": Window(limit=limits.hints_per_minute, period=60.0),
                        "address": Window(limit=limits.hints_per_minute_per_address, period=60.0)}
+        self.reviewed = Window(limit=limits.reviews_per_hour_per_address, period=3600.0)
         self.sent = {"guest": Bucket(rate=limits.messages_per_second, burst=2 * limits.messages_per_second),
                      "address": Bucket(rate=limits.messages_per_second_per_address,
                                        burst=2 * limits.messages_per_second_per_address)}
@@ -251,6 +254,17 @@ class Gate:
                            N_("at most {count} hints a minute from one address; try again in {seconds} s"))
                 raise Refusal("too_many_hints", message, wait, count=self.hinted[kind].limit,
                               seconds=max(1, round(wait)))
+
+    def review(self, address: str | None, running: int, *, now: float) -> None:
+        """A review to start for ``address``, with ``running`` reviews under way here."""
+        if 0 < self.limits.reviews_at_once <= running:
+            raise Refusal("reviews_busy", N_("this server is reviewing as many games as it can ({count}); "
+                                             "try again in a minute"), 60.0, count=self.limits.reviews_at_once)
+        wait = self.reviewed.hit(address, now=now) if address is not None else None
+        if wait is not None:
+            raise Refusal("too_many_reviews", N_("at most {count} reviews an hour from one address; try "
+                                                 "again in {minutes} minutes"), wait,
+                          count=self.reviewed.limit, minutes=max(1, math.ceil(wait / 60)))
 
     def message(self, who: dict[str, str | None], *, now: float) -> None:
         """One websocket message from ``who`` (the socket's seat owner and address)."""
