@@ -305,7 +305,15 @@ def test_asking_for_a_hint_again_on_the_same_turn_is_free_and_a_new_one_counts(s
     my_turn(client, code, token)
     r = client.post(f"/api/tables/{code}/hint", json={"token": token})
     assert refused(r, "too_many_hints") > 1 and "a minute for one seat" in r.json()["message"]
+    with client.websocket_connect(f"/ws/{code}") as ws:  # the same, asked on the table's socket
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        ws.send_text(json.dumps({"type": "hint", "token": token}))
+        while (m := ws.receive_json())["type"] != "error":
+            pass
+        assert m["code"] == "too_many_hints" and m["retry_after"] > 1
     assert hints_worked_out(client) == 1
+    # Each refusal counted once, where it is answered (HTTP or the socket).
+    assert 'callbreak_refusals_total{code="too_many_hints"} 2.0' in client.get("/metrics").text
 
 
 def test_hints_a_minute_per_address(served: Any) -> None:

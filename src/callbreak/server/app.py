@@ -26,6 +26,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.requests import HTTPConnection
 
 from callbreak import i18n
 from callbreak.core import CallbreakError, format_points
@@ -59,9 +60,9 @@ from callbreak.server.wire import (
     MessageError,
     dumps,
     error_json,
+    json_object,
     parse_message,
     public_action_json,
-    refuse_ill_formed,
     say,
     view_json,
 )
@@ -140,17 +141,12 @@ async def read_body(request: Request) -> dict[str, Any]:
                 chunks.append(chunk)
     except TimeoutError:
         raise MessageError("too_slow", f"request body not received within {within:g} s") from None
-    raw = b"".join(chunks)
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError as e:
-        raise MessageError("malformed", f"request body is not valid JSON: {e}") from None
-    except RecursionError:
-        raise MessageError("malformed", "request body is nested too deeply") from None
-    if not isinstance(data, dict):
-        raise MessageError("malformed", "request body must be a JSON object")
-    refuse_ill_formed(data, "request body")
-    return data
+    return json_object(b"".join(chunks) or b"{}", "request body")
+
+
+def address_of(client: HTTPConnection) -> str | None:
+    """The address a request or a socket comes from (behind a proxy, the one it forwards)."""
+    return client.client.host if client.client is not None else None
 
 
 def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = None,
@@ -245,7 +241,8 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.exception_handler(MessageError)
     async def _refused(request: Request, e: MessageError) -> JSONResponse:
         message = e.text(language_of(request))
-        if isinstance(e, Refusal):  # a limit: when to try again
+        if isinstance(e, Refusal):  # a limit (counted here, at the edge, as the socket's are): when to try again
+            metrics.refusals.labels(e.code).inc()
             return JSONResponse({"error": e.code, "message": message, "retry_after": e.retry_after},
                                 status_code=STATUS.get(e.code, 429), headers={"Retry-After": str(e.retry_after)})
         return JSONResponse({"error": e.code, "message": message}, status_code=STATUS.get(e.code, 400))
@@ -348,7 +345,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     def capacity() -> dict[str, Any]:
         ceiling = limits.live_bot_tables
-        live = service.bot_tables()
+        live = len(service.bot_tables())
         return {"bot_tables": live, "ceiling": ceiling or None, "full": 0 < ceiling <= live}
 
     # --- what to watch -------------------------------------------------------------------------
@@ -429,7 +426,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
         data = await read_body(request)
-        async with service.admitting(data.get("guest"), request.client.host if request.client else None) as who:
+        async with service.admitting(data.get("guest"), address_of(request)) as who:
             settings = data.get("settings", {})
             config = await service.check_settings(settings)  # builds the bots: off the loop
             table, token, seat = await whole(service.create_async(  # (stored and listed, or neither)
@@ -445,7 +442,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         place this guest holds already: a ticket to poll."""
         data = await read_body(request)
         return await quick.ask(data.get("guest"), data.get("name"), data.get("rules"),
-                               request.client.host if request.client else None)
+                               address_of(request))
 
     @app.post("/api/play-now/{ticket}")
     async def play_now_status(ticket: str, request: Request) -> dict[str, Any]:
@@ -519,7 +516,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.post("/api/tables/{code}/hint")
     async def hint(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
-        return await service.hint(code, data.get("token"), request.client.host if request.client else None)
+        return await service.hint(code, data.get("token"), address_of(request))
 
     @app.post("/api/tables/{code}/stop")
     async def stop(code: str, request: Request) -> dict[str, Any]:
@@ -553,7 +550,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                 return
             refusal = e
         # A message, or (a state, when its action was stored) to time its latency; None: close.
-        address = ws.client.host if ws.client is not None else None
+        address = address_of(ws)
         outbox: asyncio.Queue[dict[str, Any] | str | tuple[str, float] | None] = asyncio.Queue()
         conn = Connection(seat=None, send=lambda m: None, address=address)
 
@@ -693,13 +690,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     async def start_review(code: str, request: Request) -> dict[str, Any]:
         stored = await finished(code)
         if reviews.status(stored)["status"] not in ("done", "running"):  # (asking for those is free)
-            try:
-                service.gate.review(request.client.host if request.client else None,
-                                    sum(1 for job in reviews.jobs.values() if job.error is None),
-                                    now=time.monotonic())
-            except Refusal as e:
-                metrics.refusals.labels(e.code).inc()
-                raise
+            service.gate.review(address_of(request), reviews.running(), now=time.monotonic())
         return reviews.start(stored)
 
     @app.get("/api/history/{code}/review")

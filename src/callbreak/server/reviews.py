@@ -66,6 +66,10 @@ class ReviewJobs:
         self.jobs: dict[str, _Job] = {}
         self._pool: ProcessPoolExecutor | None = None
 
+    def running(self) -> int:
+        """How many reviews are being worked out (a failed one is not)."""
+        return sum(1 for job in self.jobs.values() if job.error is None)
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -25,7 +25,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC
@@ -56,13 +56,15 @@ from callbreak.server.wire import (
     state_text,
     view_json,
 )
-from callbreak.store import LeaseLost, MakerCounts, Store, StoredGame, StoreError, store_away
+from callbreak.store import LeaseLost, Store, StoredGame, StoreError, store_away
 
 log = logging.getLogger("callbreak.server")
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read aloud
 CODE_LENGTH = 12  # 31**12 ~ 7.9e17 codes: guessing a live one is hopeless
 NOTICES_KEPT = 20  # the latest clock notices a table keeps (a returning player sees theirs)
+# Why a table closed, as its sockets are told.
+NEVER_STARTED = "this table was never started and has closed; make a new one"
 ABANDONED = "everyone left this table long enough that it has ended; make a new one"
 ABSENT_GRACE = 20.0  # seconds an absent player's turn waits (without a turn timer) before a bot plays
 BOT_BUDGET = 1.0
@@ -436,13 +438,10 @@ class TableService:
 
     # --- limits ---------------------------------------------------------------------------------
 
-    def bot_tables(self, who: dict[str, str | None] | None = None) -> int:
-        """Live tables run here with bots (or open seats bots will take): the ceiling counts them;
-        with ``who`` (a kind of key and the key), only those it made."""
-        kind, key = next(iter(who.items())) if who else ("", None)
-        return sum(1 for t in self.tables.values()
-                   if not t.replica and t.status in ("lobby", "playing") and t.has_bots()
-                   and (not who or t.made_by.get(kind) == key))
+    def bot_tables(self) -> list[Table]:
+        """Live tables run here with bots (or open seats bots will take): the ceiling counts them."""
+        return [t for t in self.tables.values()
+                if not t.replica and t.status in ("lobby", "playing") and t.has_bots()]
 
     @contextlib.asynccontextmanager
     async def admitting(self, guest: Any, address: str | None) -> AsyncIterator[dict[str, str | None]]:
@@ -468,30 +467,17 @@ class TableService:
                 counts = {}
             live = {kind: max(n, counts[kind][0]) if kind in counts else n for kind, n in live.items()}
             recent = {kind: (made, age) for kind, (_, made, age) in counts.items()}
-        try:  # (no await from here to the count: requests at the same moment are counted in turn)
-            held = {kind: self.bot_tables({kind: key}) + sum(1 for w in self._making if w.get(kind) == key)
-                    for kind, key in who.items() if key is not None}
-            self.gate.new_table(who, live, self.bot_tables() + len(self._making), now=time.monotonic(),
-                                recent=recent, held=held)
-        except MessageError as e:
-            self.metrics.refusals.labels(e.code).inc()
-            raise
+        # (No await from here to the count: requests at the same moment are counted in turn.)
+        # The tables being made count as made: against the ceiling, and the maker's share of it.
+        makers = [t.made_by for t in self.bot_tables()] + self._making
+        held = {kind: sum(1 for made_by in makers if made_by.get(kind) == key)
+                for kind, key in who.items() if key is not None}
+        self.gate.new_table(who, live, len(makers), now=time.monotonic(), recent=recent, held=held)
         self._making.append(who)
         try:
             yield who
         finally:
             self._making.remove(who)
-
-    def _admit_stored(self, who: dict[str, str | None]) -> Callable[[MakerCounts], None]:
-        """What the store calls with the maker's counts, under its lock, before it stores a
-        new table of ``who``'s: :meth:`Gate.stored_counts`, counted as a refusal if it refuses."""
-        def admit(counts: MakerCounts) -> None:
-            try:
-                self.gate.stored_counts(who, counts)
-            except MessageError as e:
-                self.metrics.refusals.labels(e.code).inc()
-                raise
-        return admit
 
     def expire_lobbies(self, now: float | None = None) -> int:
         """:meth:`expire_lobbies_async` to its end, on this thread."""
@@ -501,58 +487,64 @@ class TableService:
         """Remove the tables run here that were never started within the lobby expiry; their
         sockets are told. Returns how many."""
         ttl = self.gate.limits.lobby_expiry
-        if ttl <= 0:
-            return 0
         now = time.time() if now is None else now
-        count = 0
-        for table in list(self.tables.values()):
-            if table.status != "lobby" or table.replica or now - table.created_at < ttl or table.lock.locked():
-                continue  # (a step at it, a start maybe: next time)
-            try:
-                async with table.lock:
-                    gone = table.status == "lobby" and await self.write(self.store.delete_unstarted, table.id)
-            except Exception as e:  # the store is away: next time
-                log.error("table %s: could not remove the expired lobby: %s", table.code, e)
-                continue
-            if gone and self.tables.get(table.code) is table:
-                del self.tables[table.code]
-                for conn in table.connections:
-                    conn.send({"type": "closed", "message": "this table was never started and has "
-                                                            "closed; make a new one"})
-                log.info("table %s: never started in %.0f minutes, removed", table.code, ttl / 60)
-                count += 1
-        return count
+
+        def due(table: Table) -> bool:
+            return table.status == "lobby" and now - table.created_at >= ttl
+
+        async def remove(table: Table) -> bool:  # (False: it started meanwhile, at another process)
+            return await self.write(self.store.delete_unstarted, table.id)
+
+        return await self._sweep(ttl, due, remove, "never started", NEVER_STARTED)
 
     async def end_abandoned_async(self, now: float | None = None) -> int:
         """End the started tables run here that everyone left longer than the limits allow
         (``abandon_after``): stored as abandoned (the moves so far kept, out of the history),
         no longer live nor counted against their makers. Returns how many."""
         ttl = self.gate.limits.abandon_after
+        now = time.time() if now is None else now
+
+        def due(table: Table) -> bool:
+            return (table.status == "playing" and table.paused and now - table.paused_at >= ttl
+                    and not table.people_connected())
+
+        async def end(table: Table) -> bool:
+            await self.write(self.store.update_game, table.id, status="abandoned", epoch=table.epoch)
+            table.status = "abandoned"
+            self._cancel_clock(table)
+            return True
+
+        return await self._sweep(ttl, due, end, "everyone left", ABANDONED)
+
+    async def _sweep(self, ttl: float, due: Callable[[Table], bool], close: Callable[[Table], Awaitable[bool]],
+                     why: str, told: str) -> int:
+        """``close`` each table run here that is ``due`` (checked again in its turn), then let it
+        go with its sockets ``told`` why; a table that cannot be closed now (the store away, the
+        table moved) is tried at the next sweep. Returns how many closed; none when ``ttl`` is 0."""
         if ttl <= 0:
             return 0
-        now = time.time() if now is None else now
         count = 0
         for table in list(self.tables.values()):
-            if (table.replica or table.status != "playing" or not table.paused or now - table.paused_at < ttl
-                    or table.lock.locked()):
-                continue
+            if table.replica or table.lock.locked() or not due(table):
+                continue  # (a step at it, a start maybe: next time)
             try:
                 async with table.lock:
-                    if table.status != "playing" or not table.paused or table.people_connected():
-                        continue  # (someone came back meanwhile)
-                    await self.write(self.store.update_game, table.id, status="abandoned", epoch=table.epoch)
-                    table.status = "abandoned"
-            except Exception as e:  # the store is away, or the table moved: next time, or theirs
-                log.error("table %s: could not end the abandoned table: %s", table.code, e)
+                    closed = due(table) and await close(table)
+            except Exception as e:
+                log.error("table %s (%s): could not close it: %s", table.code, why, e)
                 continue
-            self._cancel_clock(table)
-            if self.tables.get(table.code) is table:
-                del self.tables[table.code]
-            for conn in table.connections:
-                conn.send({"type": "closed", "message": ABANDONED})
-            log.info("table %s: everyone left %.0f minutes ago, ended", table.code, ttl / 60)
-            count += 1
+            if closed:
+                self._let_go(table, told)
+                log.info("table %s closed: %s, for %.0f minutes", table.code, why, ttl / 60)
+                count += 1
         return count
+
+    def _let_go(self, table: Table, told: str) -> None:
+        """No longer run ``table`` here; its sockets are told ``told`` (why it closed)."""
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        for conn in table.connections:
+            conn.send({"type": "closed", "message": told})
 
     # --- bots, built off the loop -------------------------------------------------------------
 
@@ -670,7 +662,8 @@ class TableService:
         while code in self.tables or self.store.load_game(code) is not None:
             code = new_code()
         stored = {**config, "seed": seed, "host_hash": token_hash(token)}
-        admit = self._admit_stored(made_by) if made_by and self.gate.limits.counts_tables() else None
+        # The last word on the maker's limits, under the store's lock on their keys.
+        admit = functools.partial(self.gate.stored_counts, made_by) if made_by and self.gate.limits.counts_tables() else None
         game_id = await self.write(self.store.create_game, code, stored, [s.to_json() for s in seats],
                                    made_by=maker_keys(made_by or {}), admit=admit)
         table = Table(id=game_id, code=code, config=config, seed=seed, host_hash=token_hash(token),
@@ -1014,6 +1007,7 @@ class TableService:
                 # The store is away: the game is over all the same, and recorded once it is back.
                 self._carry_on_later(table, f"could not record the end of the game ({e})")
                 return
+        table.store_failures = 0  # (the store took the step: a later refusal starts the backoff afresh)
         self._arm(table, new_turn=True)  # first, so the broadcast carries the new clock
         self.broadcast(table)
 
@@ -1064,7 +1058,6 @@ class TableService:
             row["player"] = seat.player if seat.kind == "human" else None
         await self.write(self.store.finish_game, table.id, rows)
         table.status = "over"
-        table.store_failures = 0
         self._cancel_clock(table)
         # Keep a finished table live for a while (scoreboard, rematch), then only in the history.
         loop = self.loop or asyncio.get_running_loop()
@@ -1072,9 +1065,7 @@ class TableService:
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
-            del self.tables[table.code]
-            for conn in table.connections:
-                conn.send({"type": "closed", "message": "this finished table has closed; it is in the history"})
+            self._let_go(table, "this finished table has closed; it is in the history")
 
     # --- the clock: timers, absent players and bots ------------------------------------------
 
@@ -1341,22 +1332,18 @@ class TableService:
             if not task.done():
                 raise Refusal("hint_busy", N_("a hint is still being worked out at this table; try again "
                                               "in a moment"), 1.0)
-        try:
-            self.gate.hint({"seat": f"{table.code}:{seat}", "address": address}, now=time.monotonic())
-        except MessageError as e:
-            self.metrics.refusals.labels(e.code).inc()
-            raise
-        task = asyncio.get_running_loop().create_task(self._work_out_hint(table, seat))
+        self.gate.hint({"seat": f"{table.code}:{seat}", "address": address}, now=time.monotonic())
+        task = asyncio.get_running_loop().create_task(
+            self._work_out_hint(table, table.match.view(seat), table.version))
         table.hinting = (turn, task)
         return await asyncio.shield(task)
 
-    async def _work_out_hint(self, table: Table, seat: int) -> dict[str, Any]:
-        assert table.match is not None
+    async def _work_out_hint(self, table: Table, view: GameView, version: int) -> dict[str, Any]:
+        """The hint for ``view``, the seat's view at ``version`` (taken when it was asked for:
+        the task runs later, maybe after a move)."""
         spec = engines.strongest_bot(table.config)
-        version = table.version
         try:
-            decision = await self.think(table.config, spec, secrets.randbits(32), table.match.view(seat),
-                                        pool=self._hinters)
+            decision = await self.think(table.config, spec, secrets.randbits(32), view, pool=self._hinters)
         except Exception as e:  # a failing bot must not drop the player's connection
             log.warning("table %s: hint failed: %s", table.code, e)
             table.hinting = None  # (not kept for the turn: asking again tries again)

@@ -201,20 +201,27 @@ def refuse_ill_formed(data: Any, what: str) -> None:
         raise MessageError("malformed", why)
 
 
+def json_object(text: str | bytes, what: str) -> dict[str, Any]:
+    """``text`` decoded as a JSON object, or a ``malformed`` refusal saying why, naming ``what``
+    it is (not JSON, nested too deeply, not an object, text that is not well-formed)."""
+    try:
+        data = json.loads(text)
+    except ValueError as e:  # (UnicodeDecodeError among them)
+        raise MessageError("malformed", f"{what} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise MessageError("malformed", f"{what} is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise MessageError("malformed", f"{what} must be a JSON object")
+    refuse_ill_formed(data, what)
+    return data
+
+
 def parse_message(text: str | bytes) -> dict[str, Any]:
     """Decode one client message; refuse oversized, non-JSON and non-object messages."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise MessageError("too_large", f"message too large: {len(text)} bytes, the limit is "
                                         f"{MAX_MESSAGE_BYTES}")
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise MessageError("malformed", f"message is not valid JSON: {e}") from None
-    except RecursionError:
-        raise MessageError("malformed", "message is nested too deeply") from None
-    if not isinstance(data, dict):
-        raise MessageError("malformed", "message must be a JSON object")
-    refuse_ill_formed(data, "message")
+    data = json_object(text, "message")
     kind = data.get("type")
     if not isinstance(kind, str):
         raise MessageError("malformed", "message needs a string field 'type'")
