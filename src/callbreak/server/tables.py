@@ -460,7 +460,7 @@ class TableService:
         recent: dict[str, tuple[int, float]] | None = None
         if self.gate.limits.counts_tables():
             try:
-                counts = await asyncio.to_thread(self.store.made_by_counts, maker_keys(who), 60.0)
+                counts = await asyncio.to_thread(self.store.made_by_counts, maker_keys(who))
             except Exception as e:
                 log.warning("could not count a client's tables in the store (%s); counting this "
                             "process's", e)

@@ -2,7 +2,6 @@
 
 from callbreak.store.db import (
     LeaseLost,
-    MakerCounts,
     Store,
     StoredGame,
     StoreError,
@@ -12,5 +11,5 @@ from callbreak.store.db import (
 )
 from callbreak.store.queue import NewGame, Party, Place
 
-__all__ = ["LeaseLost", "MakerCounts", "NewGame", "Party", "Place", "Store", "StoreError", "StoredGame",
+__all__ = ["LeaseLost", "NewGame", "Party", "Place", "Store", "StoreError", "StoredGame",
            "default_url", "normalize_url", "store_away"]

@@ -7,13 +7,12 @@ accepted action is durably written before anyone hears about it.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from callbreak.core import CallbreakError
-from callbreak.store.models import ActionRow, GameRow, ResultRow, ReviewRow, SheetRow
+from callbreak.store.makers import MADE_BY_PERIOD, MakerCounts, TableMakers
+from callbreak.store.models import ActionRow, GameRow, ResultRow, ReviewRow, SheetRow, utc_now
 from callbreak.store.queue import PlayNowQueue
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -38,18 +38,6 @@ IDLE_TRANSACTION_MS = 2000
 CLAIM_LOCK_MS = 200
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code for a lock_timeout that ran out
 MIGRATION_LOCK = 0x63616C6C  # the advisory lock a schema upgrade holds on PostgreSQL ("call")
-MADE_BY_PERIOD = 60.0  # seconds: the "new tables a minute" that create_game's admit is given
-# By kind of key (guest, address): a maker's games not yet finished, those made in the last
-# period, and how many seconds ago the oldest of those was made.
-MakerCounts = dict[str, tuple[int, int, float]]
-
-
-def _lock_number(key: str) -> int:
-    """A PostgreSQL advisory lock number for ``key``, the same in every process (a signed
-    64-bit number from a hash, as pg_advisory_xact_lock takes)."""
-    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
-
-
 class StoreError(CallbreakError):
     """A database URL we cannot use, or a stored row that does not make sense."""
 
@@ -95,11 +83,7 @@ class StoredGame:
     finished_at: datetime | None
 
 
-def _now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
-
-
-class Store(PlayNowQueue):
+class Store(PlayNowQueue, TableMakers):
     """Persistence for games, results, score sheets and the Play now queue (store/queue.py)."""
 
     def __init__(self, url: str | None = None) -> None:
@@ -197,28 +181,16 @@ class Store(PlayNowQueue):
         made_by = made_by or {}
         with self.engine.connect() as conn:
             if admit is not None:
-                self._lock_makers(conn, made_by)
+                self.lock_makers(conn, made_by)
                 admit(self._made_by_counts(conn, made_by, MADE_BY_PERIOD))
             result = conn.execute(insert(GameRow).values(
                 code=code, status=status, config=json.dumps(config), seats=json.dumps(seats),
-                created_at=_now(), made_by_guest=made_by.get("guest"),
+                created_at=utc_now(), made_by_guest=made_by.get("guest"),
                 made_by_address=made_by.get("address")))
             key = result.inserted_primary_key
             assert key is not None
             conn.commit()
             return int(key[0])
-
-    def _lock_makers(self, conn: Any, keys: dict[str, str | None]) -> None:
-        """Begin ``conn``'s transaction holding the lock that counting a maker's games takes
-        (until it ends). SQLite has one writer at a time, so its write lock, taken at once
-        (``BEGIN IMMEDIATE``: a plain transaction would only take it at the insert, after the
-        count), is that lock; PostgreSQL takes one advisory lock per key, in a fixed order
-        so that two clients sharing a key cannot deadlock."""
-        if self.is_sqlite:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-            return
-        for number in sorted(_lock_number(f"{kind}:{key}") for kind, key in keys.items() if key):
-            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({number})")
 
     def update_game(self, game_id: int, *, seats: list[dict[str, Any]] | None = None,
                     status: str | None = None, config: dict[str, Any] | None = None,
@@ -389,36 +361,11 @@ class Store(PlayNowQueue):
             gone = conn.execute(delete(GameRow).where(GameRow.id == game_id, GameRow.status == "lobby")).rowcount
         return bool(gone)
 
-    def made_by_counts(self, keys: dict[str, str | None], period: float) -> MakerCounts:
-        """What the limits on one client count, over every process sharing this database: for
-        each key given (``guest`` or ``address``, as :meth:`create_game` stored them), its games
-        not yet finished, its games made in the last ``period`` seconds, and how many seconds ago
-        the oldest of those was made (0.0 if none)."""
-        with self.engine.connect() as conn:
-            return self._made_by_counts(conn, keys, period)
-
-    def _made_by_counts(self, conn: Any, keys: dict[str, str | None], period: float) -> MakerCounts:
-        now = _now()
-        since = now - timedelta(seconds=period)
-        columns = {"guest": GameRow.made_by_guest, "address": GameRow.made_by_address}
-        counts: MakerCounts = {}
-        for kind, key in keys.items():
-            if key is None:
-                continue
-            column = columns[kind]
-            live = conn.execute(select(func.count()).select_from(GameRow).where(
-                column == key, GameRow.status.in_(("lobby", "playing")))).scalar_one()
-            recent, oldest = conn.execute(select(func.count(), func.min(GameRow.created_at)).where(
-                column == key, GameRow.created_at >= since)).one()
-            age = (now - oldest).total_seconds() if oldest is not None else 0.0
-            counts[kind] = (int(live), int(recent), max(0.0, age))
-        return counts
-
     def finish_game(self, game_id: int, results: list[dict[str, Any]]) -> None:
         """Mark a game over and record each seat's outcome, in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(update(GameRow).where(GameRow.id == game_id)
-                         .values(status="over", finished_at=_now()))
+                         .values(status="over", finished_at=utc_now()))
             conn.execute(delete(ResultRow).where(ResultRow.game_id == game_id))
             for r in results:
                 conn.execute(insert(ResultRow).values(game_id=game_id, **r))
@@ -434,7 +381,7 @@ class Store(PlayNowQueue):
                                                             ReviewRow.settings == key)).first()
             if found is None:
                 conn.execute(insert(ReviewRow).values(game_id=game_id, settings=key,
-                                                      data=json.dumps(review), created_at=_now()))
+                                                      data=json.dumps(review), created_at=utc_now()))
 
     def load_review(self, game_id: int, settings: dict[str, Any]) -> dict[str, Any] | None:
         key = json.dumps(settings, sort_keys=True)
@@ -512,7 +459,7 @@ class Store(PlayNowQueue):
     # --- score sheets ----------------------------------------------------------------------
 
     def create_sheet(self, code: str, edit_hash: str, data: dict[str, Any]) -> None:
-        now = _now()
+        now = utc_now()
         with self.engine.begin() as conn:
             conn.execute(insert(SheetRow).values(code=code, edit_hash=edit_hash, data=json.dumps(data),
                                                  created_at=now, updated_at=now))
@@ -520,7 +467,7 @@ class Store(PlayNowQueue):
     def update_sheet(self, code: str, data: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(SheetRow).where(SheetRow.code == code)
-                         .values(data=json.dumps(data), updated_at=_now()))
+                         .values(data=json.dumps(data), updated_at=utc_now()))
 
     def load_sheet(self, code: str) -> tuple[str, dict[str, Any]] | None:
         """The sheet's edit-key hash and data, or None."""

@@ -6,7 +6,7 @@ included), so that replaying the actions through the engine rebuilds the exact s
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -14,6 +14,11 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 class Base(DeclarativeBase):
     pass
+
+
+def utc_now() -> datetime:
+    """Now, as the store keeps times: UTC, without a zone."""
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class GameRow(Base):
