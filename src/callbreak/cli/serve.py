@@ -16,6 +16,7 @@ from callbreak.cli.base import app
 
 if TYPE_CHECKING:  # (imported when serving: `callbreak --help` stays quick)
     from callbreak.store import Store
+    from callbreak.store.owner import OwnerFile
 
 # The largest websocket frame uvicorn reads. The app's own limit on a message is far smaller
 # (server/wire.py's MAX_MESSAGE_BYTES) and answers with a ``too_large`` error that keeps the
@@ -118,37 +119,63 @@ def serve(
     _to_environment("CALLBREAK_PLAY_NOW_", {"wait": play_now_wait, "deals": play_now_deals,
                                             "bot": play_now_bot, "bot_delay": play_now_bot_delay})
     _check_play_now()
-    store = _open_store(db, workers)
-    setup_logging(log_json, keep=True)  # (left as it is where logging is set up: a test)
-    os.environ["CALLBREAK_NO_LIMITS"] = "1" if no_limits else ""
-    _to_environment("CALLBREAK_", {
-        "tables_per_minute": tables_per_minute, "tables_per_minute_per_address": tables_per_minute_per_address,
-        "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
-        "messages_per_second": messages_per_second,
-        "messages_per_second_per_address": messages_per_second_per_address,
-        "hints_per_minute": hints_per_minute, "hints_per_minute_per_address": hints_per_minute_per_address,
-        "live_bot_tables": live_bot_tables, "bot_table_share": bot_table_share, "lobby_expiry": lobby_expiry,
-        "abandon_after": abandon_after})
-    _announce(host, port, store.url, no_url_bots=no_url_bots, practice=practice)
-    # No per-message compression: state messages are small and deflate costs more CPU than it saves.
-    # log_config None: uvicorn's own lines go through our handler too (time and process first).
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "log_config": None,
-                               "ws_max_size": WS_MAX_FRAME, "ws_per_message_deflate": False,
-                               "ws_ping_interval": 20, "ws_ping_timeout": 20, "http": HeadersInTime}
-    if workers > 1:
-        # Each worker process builds its own app and store from the environment (server/app.py);
-        # uvicorn's supervisor listens itself, so ours is let go at the last moment.
-        listening.close()
-        store.close()
-        os.environ["CALLBREAK_DB"] = store.url
-        os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
-        os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
-        os.environ["CALLBREAK_LOG_JSON"] = "1" if log_json else ""
-        _run_workers(workers, options)
-        return
-    app_ = create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
-                      limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
-    uvicorn.Server(uvicorn.Config(app_, **options)).run(sockets=[listening])
+    url = db or _default_url()
+    owner = _claim_database(url, workers, _address(host, port))
+    try:
+        store = _open_store(url)
+        setup_logging(log_json, keep=True)  # (left as it is where logging is set up: a test)
+        os.environ["CALLBREAK_NO_LIMITS"] = "1" if no_limits else ""
+        _to_environment("CALLBREAK_", {
+            "tables_per_minute": tables_per_minute, "tables_per_minute_per_address": tables_per_minute_per_address,
+            "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
+            "messages_per_second": messages_per_second,
+            "messages_per_second_per_address": messages_per_second_per_address,
+            "hints_per_minute": hints_per_minute, "hints_per_minute_per_address": hints_per_minute_per_address,
+            "live_bot_tables": live_bot_tables, "bot_table_share": bot_table_share, "lobby_expiry": lobby_expiry,
+            "abandon_after": abandon_after})
+        _announce(host, port, store.url, no_url_bots=no_url_bots, practice=practice)
+        if owner is not None and owner.previous is not None:
+            typer.echo(f"(the last server on this database, {owner.previous.describe()}, did not stop "
+                       "cleanly; this one takes its place and resumes its tables)")
+        # No per-message compression: state messages are small and deflate costs more CPU than it saves.
+        # log_config None: uvicorn's own lines go through our handler too (time and process first).
+        options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "log_config": None,
+                                   "ws_max_size": WS_MAX_FRAME, "ws_per_message_deflate": False,
+                                   "ws_ping_interval": 20, "ws_ping_timeout": 20, "http": HeadersInTime}
+        if workers > 1:
+            # Each worker process builds its own app and store from the environment (server/app.py);
+            # uvicorn's supervisor listens itself, so ours is let go at the last moment.
+            listening.close()
+            store.close()
+            os.environ["CALLBREAK_DB"] = store.url
+            os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
+            os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
+            os.environ["CALLBREAK_LOG_JSON"] = "1" if log_json else ""
+            _run_workers(workers, options)
+            return
+        app_ = create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
+                          limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
+        _run_owning(uvicorn.Config(app_, **options), listening, owner)
+    finally:
+        if owner is not None:
+            owner.release()
+
+
+def _run_owning(config: Any, listening: socket.socket, owner: OwnerFile | None) -> None:
+    """uvicorn's server on ``listening``, which lets the database go once it has shut down (its
+    tables stored): on a signal, uvicorn raises the signal again after its shutdown, which ends
+    the process before the code after ``run`` could."""
+    import uvicorn
+
+    class OwningServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            try:
+                await super().shutdown(sockets)
+            finally:
+                if owner is not None:
+                    owner.release()
+
+    OwningServer(config).run(sockets=[listening])
 
 
 def _to_environment(prefix: str, settings: dict[str, Any]) -> None:
@@ -169,30 +196,57 @@ def _check_play_now() -> None:
         raise typer.Exit(2) from None
 
 
-def _open_store(db: str | None, workers: int) -> Store:
-    """The store at ``db``, or exit 2 saying why it cannot serve (``workers`` > 1 on SQLite)."""
-    from callbreak.core import CallbreakError
-    from callbreak.store import Store
+def _default_url() -> str:
+    from callbreak.store import default_url
 
-    try:
-        store = Store(db)
-    except CallbreakError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
-    except Exception as e:  # the database refused the connection, or the file is unusable
-        typer.echo(f"error: cannot open the database {db or store_hint()}: {e}", err=True)
-        raise typer.Exit(2) from None
-    if workers > 1 and store.is_sqlite:
+    return default_url()
+
+
+def _claim_database(url: str, workers: int, address: str) -> OwnerFile | None:
+    """The owner file of a SQLite database, held (store/owner.py), or exit 2 saying why this
+    server cannot have it: another server has it, or ``workers`` > 1 (SQLite is one process's).
+    None on PostgreSQL, where servers share the database as a cluster."""
+    from callbreak.store import sqlite_file
+    from callbreak.store.owner import DatabaseInUse, claim
+
+    database = sqlite_file(url)
+    if database is None:
+        return None
+    if workers > 1:
         typer.echo(f"error: --workers {workers} needs PostgreSQL: SQLite is one process's database (the "
                    "processes could not share the tables, their leases or their messages); run one "
                    "process on SQLite, or give --db postgresql://user@host/dbname", err=True)
         raise typer.Exit(2)
-    return store
+    try:
+        return claim(database, address)
+    except DatabaseInUse as e:
+        typer.echo(f"error: {e}", err=True)
+    except OSError as e:
+        typer.echo(f"error: cannot use the database {database}: {e.strerror or e} ({e.filename})", err=True)
+    raise typer.Exit(2)
+
+
+def _open_store(url: str) -> Store:
+    """The store at ``url``, or exit 2 saying why it cannot serve."""
+    from callbreak.core import CallbreakError
+    from callbreak.store import Store
+
+    try:
+        return Store(url)
+    except CallbreakError as e:
+        typer.echo(f"error: {e}", err=True)
+    except Exception as e:  # the database refused the connection, or the file is unusable
+        typer.echo(f"error: cannot open the database {_safe(url)}: {e}", err=True)
+    raise typer.Exit(2)
+
+
+def _address(host: str, port: int) -> str:
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    return f"http://{shown}:{port}"
 
 
 def _announce(host: str, port: int, db_url: str, *, no_url_bots: bool, practice: bool) -> None:
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"Call Break is running at http://{shown}:{port}", nl=True)
+    typer.echo(f"Call Break is running at {_address(host, port)}", nl=True)
     typer.echo(f"(database: {_safe(db_url)}; press Ctrl+C to stop)")
     if no_url_bots:
         typer.echo("(bots by URL are turned off)")
@@ -256,10 +310,6 @@ def _log_worker_restarts() -> None:
                             "its place", old, os.getpid(), new)
 
     Multiprocess.keep_subprocess_alive = keep_and_tell  # type: ignore[method-assign]
-
-
-def store_hint() -> str:
-    return "(default SQLite)"
 
 
 def _safe(url: str) -> str:

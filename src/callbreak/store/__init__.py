@@ -7,9 +7,10 @@ from callbreak.store.db import (
     StoreError,
     default_url,
     normalize_url,
+    sqlite_file,
     store_away,
 )
 from callbreak.store.queue import NewGame, Party, Place
 
 __all__ = ["LeaseLost", "NewGame", "Party", "Place", "Store", "StoreError", "StoredGame",
-           "default_url", "normalize_url", "store_away"]
+           "default_url", "normalize_url", "sqlite_file", "store_away"]

@@ -71,6 +71,18 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL (None for PostgreSQL, an in-memory database, or a URL
+    that is not one: :class:`Store` says what is wrong with it)."""
+    try:
+        parsed = make_url(normalize_url(url))
+    except Exception:
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     id: int
