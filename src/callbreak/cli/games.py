@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from callbreak.bots import bots_for, make_bot
 from callbreak.cli.base import app, fail
 from callbreak.cli.play import parse_overrides
+from callbreak.cli.tables import Grid, show
 from callbreak.core import CHANCE, CallbreakError
 from callbreak.games import GameInfo, game_info, games
 from callbreak.record import dumps, narrate, record_of
@@ -43,13 +43,13 @@ def related_games(
 ) -> None:
     """List every registered game, describe one, or watch bots play one."""
     if name is None:
-        table = Table("game", "title", "players", "presets", "description", box=None)
+        table = Grid(["game", "title", "players", "presets", "description"], wrap=["presets", "description"])
         for info in games():
             shown = [p.name for p in info.presets]
-            table.add_row(info.name, info.title, _seats(info),
-                          ", ".join(shown[:3]) + (f" (+{len(shown) - 3})" if len(shown) > 3 else ""),
-                          info.description)
-        console.print(table)
+            table.add(info.name, info.title, _seats(info),
+                      ", ".join(shown[:3]) + (f" (+{len(shown) - 3})" if len(shown) > 3 else ""),
+                      info.description)
+        show(console, table)
         console.print("\nPlay one with `callbreak play --game NAME`.")
         return
     try:
@@ -64,14 +64,14 @@ def related_games(
         console.print(f"[bold]{info.title}[/bold] ({_seats(info)} players): {info.description}")
         console.print(f"Bots that play it: {', '.join(bots_for(name))} "
                       f"(`callbreak bots --game {name}` says what each is)")
-        table = Table("preset", "title", "description", box=None)
+        presets = Grid(["preset", "title", "description"], wrap=["description"])
         for p in info.presets:
-            table.add_row(p.name, p.title, p.description)
-        console.print(table)
-        table = Table("option", "value", box=None)
+            presets.add(p.name, p.title, p.description)
+        show(console, presets)
+        options = Grid(["option", "value"])
         for k, v in game.options.describe():
-            table.add_row(k, v)
-        console.print(table)
+            options.add(k, v)
+        show(console, options)
         return
     seats = [seats[i % len(seats)] for i in range(game.players)]
     chance = info.dealer(seed)

@@ -8,11 +8,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from callbreak.cli.base import app, fail
 from callbreak.cli.bot_server import bot_server
+from callbreak.cli.tables import Grid, show
 from callbreak.core import PRESETS, CallbreakError, preset
 from callbreak.record import loads, narrate
 from callbreak.record import replay as replay_record
@@ -32,10 +31,10 @@ def related_games() -> list[str]:
 def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in full.")] = None) -> None:
     """List the rule presets, or print one preset's options."""
     if name is None:
-        table = Table("preset", "title", "description", box=None)
+        table = Grid(["preset", "title", "description"], wrap=["description"])
         for p in PRESETS.values():
-            table.add_row(p.name, p.title, p.description)
-        console.print(table)
+            table.add(p.name, p.title, p.description)
+        show(console, table)
         others = ", ".join(related_games())
         console.print(f"\nRelated games (games of their own, not presets): {others}; see "
                       "`callbreak related-games` and `callbreak play --game NAME`.")
@@ -46,10 +45,10 @@ def presets(name: Annotated[str | None, typer.Argument(help="A preset to show in
         fail(str(e))
         return
     console.print(f"[bold]{p.title}[/bold] ({p.name}): {p.description}")
-    table = Table("option", "value", box=None)
+    table = Grid(["option", "value"])
     for k, v in p.rules.describe():
-        table.add_row(k, v)
-    console.print(table)
+        table.add(k, v)
+    show(console, table)
 
 
 @app.command()
@@ -66,14 +65,14 @@ def bots(game: Annotated[str | None, typer.Option(help="Only the bots that play 
             return
     every = {info.name for info in games()}
     related = set(related_games())
-    table = Table("bot", "games", "description", box=None)
+    table = Grid(["bot", "games", "description"], wrap=["games", "description"])
     for entry in catalog(game):
         shown = set(entry.played)
         plays = ("every game" if shown == every else "the related games" if shown == related
                  else ", ".join(entry.played))
         note = "" if entry.installed else f" (needs {entry.install})"
-        table.add_row(entry.name, plays, escape(entry.description + note))
-    console.print(table)
+        table.add(entry.name, plays, entry.description + note)
+    show(console, table)
     console.print("\nOptions follow the name, e.g. `expert:budget=0.1` or `ismcts:iterations=300`; "
                   "a tournament-protocol bot is named by its URL.")
 

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from callbreak.cli.base import app, fail
+from callbreak.cli.tables import Grid, show
 from callbreak.cli.tui import language
 from callbreak.cli.tui.language import _
 from callbreak.core import CallbreakError
@@ -181,18 +181,13 @@ def games() -> None:
         return
     from datetime import datetime
 
-    table = Table(box=None)
-    # The file name is what `callbreak replay` takes: never cut; the seats fold instead.
-    table.add_column("file", no_wrap=True, min_width=max(len(g.path.name) for g in saved))
-    for column in ("last move", "deals", "status"):
-        table.add_column(column, no_wrap=True)
-    table.add_column("seats", overflow="fold")
-    table.add_column("game", no_wrap=True)
+    table = Grid(["file", "last move", "deals", "status", "seats", "game"])
     for g in saved:
         when = datetime.fromtimestamp(g.modified).strftime("%Y-%m-%d %H:%M") if g.readable else "?"
         status = "unreadable" if not g.readable else ("finished" if g.finished else "unfinished")
-        table.add_row(g.path.name, when, str(g.deals_played), status, ", ".join(g.seats), g.game)
-    console.print(table)
+        # (the file name is what `callbreak replay` takes: a column, or each row's heading)
+        table.add(g.path.name, when, str(g.deals_played), status, ", ".join(g.seats), g.game)
+    show(console, table)
 
 
 def replay_step(path: Path, seat: int = 0, lang: str | None = None) -> None:

@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import Progress
-from rich.table import Table
+from rich.text import Text
 
 from callbreak.cli.base import app, fail
+from callbreak.cli.tables import Grid, show
 from callbreak.cli.tui import language
 from callbreak.cli.tui.language import _, number
 from callbreak.core import CallbreakError
@@ -96,19 +96,19 @@ def print_review(result: Review, every: bool = False) -> None:
     else:  # calibrated on Call Break's arena games only
         title = _("Judged by the {bot} bot. Accuracy: the share of the points at stake kept "
                   "(calls: bids, trumps, in or out, exchanges)").format(bot=result.judge)
-    summary = Table(_("seat"), _("accuracy"), _("calls"), _("cards"), _("points lost"),
-                    *(class_name(c, lang) for c in _ORDER), title=native_digits(title, lang), box=None)
+    summary = Grid([_("seat"), _("accuracy"), _("calls"), _("cards"), _("points lost"),
+                    *(class_name(c, lang) for c in _ORDER)], title=native_digits(title, lang))
     for s in result.summary():
-        summary.add_row(escape(labels[s.seat]), f"{amount(s.accuracy, 0)}%", f"{amount(s.call_accuracy, 0)}%",
-                        f"{amount(s.card_accuracy, 0)}%",
-                        _("{lost} of {stake}").format(lost=amount(s.lost), stake=amount(s.at_stake)),
-                        *(number(s.counts[c]) for c in _ORDER))
-    console.print(summary)
+        summary.add(labels[s.seat], f"{amount(s.accuracy, 0)}%", f"{amount(s.call_accuracy, 0)}%",
+                    f"{amount(s.card_accuracy, 0)}%",
+                    _("{lost} of {stake}").format(lost=amount(s.lost), stake=amount(s.at_stake)),
+                    *(number(s.counts[c]) for c in _ORDER))
+    show(console, summary)
     shown = [d for d in result.decisions if d.label in _ORDER
              and (every or _ORDER[d.label] <= _ORDER["inaccuracy"])]
     shown.sort(key=lambda d: (_ORDER[d.label], -d.lost, d.index))
-    table = Table(_("class"), _("deal"), _("when"), _("seat"), _("chose"), _("better"), _("lost"),
-                  _("why"), _("position"), title=_("Decisions, mistakes first"), box=None)
+    table = Grid([_("class"), _("deal"), _("when"), _("seat"), _("chose"), _("better"), _("lost"),
+                  _("why"), _("position")], title=_("Decisions, mistakes first"), wrap=(_("why"), _("position")))
     for d in shown:
         when = _("trick {number}").format(number=number(d.trick)) if d.trick else _("call")
         why = ""
@@ -121,12 +121,11 @@ def print_review(result: Review, every: bool = False) -> None:
         elif d.kind == "play" or d.values:
             why = _("{value} against {best}").format(value=native_digits(f"{d.value:+.2f}", lang),
                                                      best=native_digits(f"{d.best_value:+.2f}", lang))
-        colour = _COLOUR[d.label]
         lost = amount(d.lost) if d.label != "best" else ""
-        table.add_row(f"[{colour}]{escape(class_name(d.label, lang))}[/{colour}]", number(d.deal), when,
-                      escape(labels[d.seat]), _choice(d.chosen, lang), _choice(d.better or "", lang), lost,
-                      why, position_text(d, labels, lang))
-    console.print(table)
+        table.add(Text(class_name(d.label, lang), style=_COLOUR[d.label]), number(d.deal), when,
+                  labels[d.seat], _choice(d.chosen, lang), _choice(d.better or "", lang), lost,
+                  why, position_text(d, labels, lang))
+    show(console, table)
     limits = ", ".join(_("{name} up to {most}").format(name=class_name(name, lang),
                                                        most=native_digits(f"{most:g}", lang))
                        for name, most in THRESHOLDS)
