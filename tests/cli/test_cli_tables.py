@@ -103,7 +103,7 @@ def test_the_review_fits(width: int, review_of_a_game, monkeypatch: pytest.Monke
     lines = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
     stakes = [f"{s.lost:.2f} of {s.at_stake:.2f}" for s in review.summary()]
     assert_whole(lines, width, ["accuracy", "inaccuracy", "blunder", "position"],
-                 [*stakes, "Seat 1 · you", "Seat 4 · expert"])
+                 [*stakes, "You · Seat 1", "West · Seat 4 · expert"])
 
 
 @pytest.mark.parametrize("width", WIDTHS)

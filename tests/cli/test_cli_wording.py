@@ -38,8 +38,8 @@ def test_call_break_shows_spades_as_trump_before_the_first_deal() -> None:
 
 
 def test_seats_beyond_four_are_numbered_from_one() -> None:
-    assert seat_names(5, 0, ["you", "random", "random", "random", "random"], you="You")[1:3] == (
-        "Seat 2 (random)", "Seat 3 (random)")
+    assert seat_names(0, ["you", "random", "random", "random", "random"])[:3] == (
+        "You · Seat 1", "Seat 2 · random", "Seat 3 · random")
 
 
 def test_an_account_tells_seats_with_the_same_bot_apart() -> None:

@@ -120,7 +120,7 @@ def test_replay_finds_a_saved_terminal_game_by_name(tmp_path: Path, monkeypatch:
         session.apply(session.chance_action() if g.to_act == CHANCE else rng.choice(g.legal_actions()))
     result = runner.invoke(app, ["replay", session.save_path.name])
     assert result.exit_code == 0, result.output
-    assert "Snarples record: Seat 1 · you" in result.output and "Winner" in result.output
+    assert "Snarples record: You · Seat 1" in result.output and "Winner" in result.output
 
 
 def test_saved_games_list_names_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -75,7 +75,7 @@ def test_a_whole_match_against_a_remote_bot_by_key_presses(bot_url: str) -> None
     asyncio.run(main())
     assert session.is_over and len(session.game.results) == 5
     assert session.opponents[2] == bot_url
-    assert "North (127.0.0.1:" in session.names()[2]
+    assert "North · Seat 3 · 127.0.0.1:" in session.names()[2]
     assert not [line for line in app.log_lines if "playing the default" in line]
     remote_moves = [a for a in session.game.history if getattr(a, "seat", None) == 2
                     and a.kind in ("call", "play")]

@@ -236,7 +236,7 @@ def test_opponents_are_seated_in_play_order_from_the_persons_right() -> None:
                     save=False)
     assert s.opponents == {3: "heuristic", 0: "beginner", 1: "random"}
     assert s.names()[3].startswith("East") and s.names()[0].startswith("North")
-    assert s.names()[1].startswith("West") and s.names()[2] == "You"
+    assert s.names()[1].startswith("West") and s.names()[2] == "You · Seat 3"
 
 
 @pytest.mark.parametrize("name", [info.name for info in games()])

@@ -437,7 +437,7 @@ def test_the_draw_for_first_dealer_is_shown_under_catsatcards() -> None:
         dealer = app.session.view().dealer
         assert dealer is not None
         assert any(line.startswith("Draw for dealer: You ") for line in app.log_lines)
-        assert f"{render.deals_first(app.names[dealer])}." in app.log_lines  # "You deal first."
+        assert f"{render.deals_first(app.names[dealer], mine=dealer == app.session.human)}." in app.log_lines  # "You deal first."
         app.exit()
 
     _run(session, body)
@@ -741,7 +741,7 @@ def test_the_scoreboard_columns_start_with_you_whatever_your_seat() -> None:
     dealer = Dealer(seed=21)
     while not m.is_over:
         m.apply(dealer.chance(m) if m.to_act == CHANCE else m.legal_actions()[0])
-    names = ["North (a)", "West (b)", "You", "East (c)"]  # the person sits at seat 2
+    names = ["North · Seat 1 · a", "West · Seat 2 · b", "You · Seat 3", "East · Seat 4 · c"]  # the person sits at seat 2
     console = Console(width=78)
     with console.capture() as captured:
         console.print(render.scoreboard(m.view(2), names, final=True, me=2))

@@ -18,6 +18,7 @@ from callbreak.cli.tui import language
 from callbreak.cli.tui.language import _, number
 from callbreak.core import CallbreakError
 from callbreak.i18n import native_digits
+from callbreak.i18n.seats import seat_names
 from callbreak.review import (
     THRESHOLDS,
     Review,
@@ -27,7 +28,6 @@ from callbreak.review import (
     position_text,
     pretty_card,
     review_record,
-    seat_words,
 )
 
 console = Console()
@@ -86,7 +86,7 @@ def review(
 
 def print_review(result: Review, every: bool = False) -> None:
     lang = language.current()
-    labels = [seat_words(s, name, lang) for s, name in enumerate(result.seats)]
+    labels = seat_names(result.seats, lang)
 
     def amount(value: float, places: int = 2) -> str:
         return native_digits(f"{value:.{places}f}", lang)

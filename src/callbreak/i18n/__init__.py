@@ -46,6 +46,8 @@ DOMAINS: dict[str, list[tuple[str, str, Keywords]]] = {
     "review": [("review/**/*.py", "python", PY_KEYWORDS)],
     # Cards named in words ("king of spades"), for every sentence that names one.
     "cards": [("i18n/cards.py", "python", PY_KEYWORDS)],
+    # Seats named one way everywhere ("North · Seat 3 · expert").
+    "seats": [("i18n/seats.py", "python", PY_KEYWORDS)],
     # What the rules say at the table (a deal thrown in, how a hand ended), marked N_() where the
     # core and the games write it: one catalog that the page (with "web") and the terminal read.
     "games": [("core/words.py", "python", {"N_": None}), ("core/match.py", "python", {"N_": None}),

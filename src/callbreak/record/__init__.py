@@ -41,6 +41,7 @@ from callbreak.core.game import Game, GameOf
 from callbreak.core.rules import Rules
 from callbreak.core.scoring import format_points
 from callbreak.games import View, game_info
+from callbreak.i18n.seats import seat_name, seat_names
 
 FORMAT = "callbreak-record"
 VERSION = 2
@@ -284,26 +285,26 @@ _SAYS: dict[str, Callable[[Any], str]] = {
 
 def seat_label(seat: int, name: str) -> str:
     """How a seat is named wherever two seats may share a bot's name: its number (from 1) and
-    its player.
+    its player (i18n/seats.py: the one way a seat is named).
 
     >>> seat_label(1, "random")
     'Seat 2 · random'
     >>> seat_label(1, "seat 1")  # a record's default name says nothing more
     'Seat 2'
     """
-    if name.strip().lower() in (f"seat {seat}", f"seat {seat + 1}", ""):
-        return f"Seat {seat + 1}"
-    return f"Seat {seat + 1} · {name}"
+    return seat_name(seat, name)
 
 
 def seat_labels(record: Record) -> tuple[str, ...]:
-    """Every seat's :func:`seat_label`, in seat order."""
-    return tuple(seat_label(s, name) for s, name in enumerate(record.seats))
+    """Every seat's name, in seat order; a terminal game's record (a seat labelled ``you``)
+    names the others by where they sat for that person too: ``North · Seat 3 · expert``."""
+    return seat_names(record.seats)
 
 
 def narrate(record: Record) -> Iterator[str]:
-    """A readable deal-by-deal account of any game's record; seats are named ``Seat 2 · random``
-    (two seats may have the same player), a trick's cards by seat number."""
+    """A readable deal-by-deal account of any game's record; seats are named by
+    :func:`seat_labels` (``Seat 2 · random``: two seats may have the same player), a trick's
+    cards by seat number."""
     names = seat_labels(record)
     n = record.players
     g = record.new_game()
@@ -350,10 +351,5 @@ def narrate(record: Record) -> Iterator[str]:
             yield "Chips: " + ", ".join(f"{names[s]} {chips[s]:+g}" for s in range(n))
 
 
-def seat_names(record: Record) -> tuple[str, ...]:
-    return record.seats
-
-
 __all__ = ["CHANCE", "FORMAT", "HIDDEN", "VERSION", "Record", "dumps", "from_json", "loads",
-           "narrate", "record_of", "redact", "replay", "replay_states", "seat_label", "seat_labels",
-           "seat_names"]
+           "narrate", "record_of", "redact", "replay", "replay_states", "seat_label", "seat_labels"]

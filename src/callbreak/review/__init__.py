@@ -70,11 +70,12 @@ from callbreak.games import game_info
 from callbreak.games.base import ContractView
 from callbreak.i18n import DEFAULT, gettext_for, native_digits
 from callbreak.i18n.cards import card_name, suit_name
+from callbreak.i18n.seats import seat_names
 from callbreak.record import Record, loads, replay, replay_states, seat_label
 
 __all__ = ["CLASSES", "accuracy", "assemble", "position_text", "pretty_card", "check_reviewable", "decisions_to_judge", "THRESHOLDS", "Decision", "Review", "ReviewError", "ReviewSettings",
            "ReviewUnavailable", "SeatSummary", "choice_text", "choice_words", "class_name", "classify", "judge_decision", "judge_for", "judge_of", "review_record",
-           "review_text", "review_words", "seat_words", "trick_game_samples"]
+           "review_text", "review_words", "trick_game_samples"]
 
 # Points lost at most for each class (the first that holds): about a tenth of a point is
 # within the search's own noise at the default settings; a point lost is a call made or broken.
@@ -243,8 +244,9 @@ class Review:
 
     @property
     def labels(self) -> tuple[str, ...]:
-        """Every seat as ``Seat 2 · random`` (two seats may have the same player)."""
-        return tuple(seat_label(s, name) for s, name in enumerate(self.seats))
+        """Every seat as ``Seat 2 · random`` (two seats may have the same player), or in a
+        terminal game's review as the person saw it, ``North · Seat 3 · expert``."""
+        return seat_names(self.seats)
 
     def deal_starts(self) -> list[tuple[int, int]]:
         """(deal, its first decision's place on :meth:`running_loss`'s x axis), for the chart."""
@@ -612,18 +614,6 @@ def _amount(value: float, lang: str, places: int = 2) -> str:
     return native_digits(f"{value:.{places}f}", lang)
 
 
-def seat_words(seat: int, name: str, lang: str = DEFAULT) -> str:
-    """:func:`~callbreak.record.seat_label` in ``lang``: ``Seat 2 · random``, ``सिट २ · random``
-    (a bot's name is kept: it is what is typed to choose it)."""
-    if lang == DEFAULT:
-        return seat_label(seat, name)
-    _ = gettext_for(lang, DOMAIN)
-    number = native_digits(str(seat + 1), lang)
-    if name.strip().lower() in (f"seat {seat}", f"seat {seat + 1}", ""):
-        return _("Seat {number}").format(number=number)
-    return _("Seat {number} · {name}").format(number=number, name=name)
-
-
 def choice_words(text: str, lang: str = DEFAULT) -> str:
     """A choice's text (:func:`choice_text`: ``QH``, ``blind call 3``, ``trump ♥``) as ``lang``
     says it (``पानको बेगम``, ``ब्लाइन्ड कल ३``); English keeps the text itself.
@@ -661,7 +651,7 @@ def review_text(review: Review, lang: str = DEFAULT) -> Iterator[str]:
     """A short plain account: each seat's accuracy and the key moments, each with its position,
     in ``lang``."""
     _ = gettext_for(lang, DOMAIN)
-    labels = [seat_words(s, name, lang) for s, name in enumerate(review.seats)]
+    labels = seat_names(review.seats, lang)
     for s in review.summary():
         yield _("{seat}: accuracy {accuracy}% (calls {calls}%, cards {cards}%), {lost} points lost "
                 "of {stake} at stake").format(
@@ -685,7 +675,7 @@ def review_words(review: Review, lang: str = DEFAULT) -> dict[str, Any]:
     """Everything a review page shows in words, in ``lang``, beside the review's JSON (which
     keeps its English keys: ``label``, ``chosen``): the seats, each class, and for each decision
     (in the review's order) its class, choice, better choice and position."""
-    labels = [seat_words(s, name, lang) for s, name in enumerate(review.seats)]
+    labels = seat_names(review.seats, lang)
     return {
         "lang": lang, "labels": labels,
         "classes": {label: class_name(label, lang) for label in _CLASS_NAMES},

@@ -28,6 +28,7 @@ from callbreak.core.cards import sort_for_display
 from callbreak.core.tricks import NO_TRUMP, trick_winner
 from callbreak.core.words import N_
 from callbreak.games import View
+from callbreak.i18n.seats import SEP, short_name
 
 RED = "bold red"
 BLACK = "bold"
@@ -202,11 +203,12 @@ def _seat_info(view: View, seat: int, names: Sequence[str], *, last_winner: int 
                justify: str, compact: bool = False) -> Text:
     """Name (and bot), contract and tricks won, and whether the seat deals or is to act;
     ``compact`` (a crowded row) leaves out the bot and the words."""
-    name, _sep, bot = names[seat].partition(" (")
+    name, bot = seat_and_player(names[seat])
     text = Text(justify=justify)  # type: ignore[arg-type]
     text.append(name, style="bold yellow" if view.to_act == seat else "bold")
     if bot and not compact:
-        text.append(f" {bot.rstrip(')')}", style="dim")
+        # (beside the trick a seat has a third of the width: its player goes under its name)
+        text.append(f"{chr(10) if justify != 'center' else ' '}{bot}", style="dim")
     head, part = contract_head(view), contract(view, seat)
     if head and not compact and (part[:1].isdigit() or part == "-"):
         part = f"{head} {part}"  # "call 3", "bid 5*"; but "pass", "out"
@@ -286,9 +288,16 @@ def table_view(view: View, names: Sequence[str], me: int) -> RenderableType:
     return Group(across, *gap, middle, *gap, played(me), info(me, "center"))
 
 
+def seat_and_player(name: str) -> tuple[str, str]:
+    """"East · Seat 2 · expert" -> ("East · Seat 2", "expert"); "You · Seat 1" -> ("You · Seat 1", "")."""
+    parts = name.split(SEP)
+    cut = next((i + 1 for i, part in enumerate(parts) if any(c.isdigit() for c in part)), len(parts))
+    return SEP.join(parts[:cut]), SEP.join(parts[cut:])
+
+
 def short_names(names: Sequence[str]) -> list[str]:
-    """"East (expert)" -> "East"."""
-    return [n.split(" (")[0] for n in names]
+    """"East · Seat 2 · expert" -> "East" (i18n/seats.py)."""
+    return [short_name(n) for n in names]
 
 
 def points(tenths: int) -> str:
@@ -427,8 +436,8 @@ def describe(action: Any, names: Sequence[str], you: int | None = None) -> str:
 
 
 def _is_you(name: str) -> bool:
-    """Whether a seat's display name is the person's ("You", in any language)."""
-    return name in ("You", "you", _("You"))
+    """Whether a seat's display name is the person's ("You · Seat 1", in any language)."""
+    return short_name(name) in ("You", "you", _("You"))
 
 
 def advice(action: Any) -> str:

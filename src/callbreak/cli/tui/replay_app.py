@@ -60,7 +60,7 @@ class ReplayApp(App[None]):
     @property
     def names(self) -> tuple[str, ...]:
         """Seats named by where they sit as seen from the watched seat, with their record name."""
-        return seat_names(self.record.players, self.seat, self.record.seats)
+        return seat_names(self.seat, self.record.seats)
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")

@@ -20,23 +20,21 @@ from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, BotError, Decision, bots_for, make_bot
-from callbreak.cli.tui.language import _, number
+from callbreak.cli.tui import language
+from callbreak.cli.tui.language import _
 from callbreak.cli.tui.saves import APP_TAG as APP_TAG  # re-exported for the tests
 from callbreak.cli.tui.saves import new_save_path, write_atomically
 from callbreak.core import CHANCE, Action, CallbreakError, RecordError, Rules
 from callbreak.core.game import GameOf
-from callbreak.core.words import N_
 from callbreak.games import GameInfo, View, game_info
+from callbreak.i18n.seats import seat_names as names_of_seats
+from callbreak.i18n.seats import short_name
 from callbreak.protocol.client import RemoteBot
 from callbreak.protocol.players import check_url_rules, is_url, make_player
 from callbreak.record import dumps, loads, record_of, replay
 
 STRENGTH_ORDER = ("expert", "search", "heuristic", "beginner", "random")
 """Bot names from strongest to weakest; the first that plays the game is the default and the hint."""
-
-POSITIONS = (N_("South"), N_("East"), N_("North"), N_("West"))
-"""Where each seat of a four-seat table sits as the person sees it: themself at the bottom, play
-going right. Other table sizes name seats by number."""
 
 _COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -57,15 +55,12 @@ def best_bot_name(names: Sequence[str] | None = None, game: str = "callbreak") -
     return next((name for name in STRENGTH_ORDER if name in registered), "random")
 
 
-def seat_names(players: int, me: int, labels: Sequence[str], you: str | None = None) -> tuple[str, ...]:
-    """Display names by seat: ``you`` (if given) for ``me``, the others by position and label,
-    e.g. "East (expert)" at a four-seat table, "Seat 2 (search)" at another (seats count from 1,
-    as everywhere a person reads them)."""
-    def where(s: int) -> str:
-        return _(POSITIONS[(s - me) % 4]) if players == 4 else _("Seat {number}").format(number=number(s + 1))
-
-    return tuple(you if you is not None and s == me else f"{where(s)} ({label_words(labels[s])})"
-                 for s in range(players))
+def seat_names(viewer: int, labels: Sequence[str]) -> tuple[str, ...]:
+    """Display names by seat, as seen from ``viewer`` (i18n/seats.py: ``You · Seat 1``,
+    ``East · Seat 2 · expert``, at other table sizes ``Seat 2 · search``), in the terminal's
+    language, each player as :func:`label_words` shows it."""
+    return names_of_seats([label if label == "you" else label_words(label) for label in labels],
+                          language.current(), viewer=viewer)
 
 
 def label_words(label: str) -> str:
@@ -226,12 +221,12 @@ class Session:
         return self.game.view(self.human)
 
     def names(self) -> tuple[str, ...]:
-        """Display names by seat: "You" and e.g. "East (expert)"."""
-        return seat_names(self.players, self.human, self.seat_labels(), you=_("You"))
+        """Display names by seat: "You · Seat 1" and e.g. "East · Seat 2 · expert"."""
+        return seat_names(self.human, self.seat_labels())
 
     def position(self, seat: int) -> str:
-        """South/East/North/West (or "Seat N") as the person sees it."""
-        return seat_names(self.players, self.human, self.seat_labels())[seat].split(" (")[0]
+        """A seat as a sentence names it: "You", East, North, West (or "Seat N")."""
+        return short_name(self.names()[seat])
 
     @property
     def turn(self) -> Turn:
@@ -336,5 +331,5 @@ def _short(spec: str) -> str:
     return spec.split(":", 1)[0][:18]
 
 
-__all__ = ["APP_TAG", "POSITIONS", "BotMove", "Session", "Turn", "best_bot_name", "label_words",
+__all__ = ["APP_TAG", "BotMove", "Session", "Turn", "best_bot_name", "label_words",
            "make_opponent", "seat_names"]

@@ -658,7 +658,7 @@ function tablePage(code) {
       const out = v.in_game && !v.in_game[seat];
       return h("div", { class: `seat ${compass ? `seat-${AREAS[rel(seat)]}` : "gseat"} ${v.to_act === seat ? "turn" : ""} ${out ? "gone" : ""}`,
                         "data-seat": seat },
-        h("div", { class: "name", title: personName(s.name) }, personName(s.name), seat === mySeat ? ` ${t("(you)")}` : "", s.kind === "bot" ? botMark() : ""),
+        h("div", { class: "name", title: `${t("Seat {seat}", { seat: seat + 1 })} · ${personName(s.name)}` }, personName(s.name), seat === mySeat ? ` ${t("(you)")}` : "", s.kind === "bot" ? botMark() : ""),
         h("div", { class: "tricks-count" }, tricksLine(v, seat)),
         seatNotes(v, seat) ? h("div", { class: "seat-info" }, seatNotes(v, seat)) : null,
         h("div", {}, t("total {points}", { points: points(v.totals[seat]) }),

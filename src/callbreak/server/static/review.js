@@ -140,7 +140,7 @@ export async function reviewPage(root, code, h, api) {
   panel.querySelector("#review-intro").textContent = judge === "expert"
     ? t("Every call and card judged by the expert from what that player could see at the time, never the hidden hands.")
     : t("Every decision (bids, trumps, in or out, exchanges and cards) judged by the {judge} bot, the strongest that plays {game}, from what that player could see at the time, never the hidden hands: each choice played out to the end of the hand over deals the others could hold.", { judge, game: review.title || review.game });
-  const seats = review.seats.map((name, s) => `${t("Seat {seat}", { seat: s + 1 })} · ${personName(name)}`);
+  const seats = review.seats.map((name, s) => `${t("Seat {seat}", { seat: s + 1 })} · ${personName(name)}`);  // (the one way a seat is named: i18n/seats.py)
   status.textContent = "";
   const summary = h("table", { class: "scores", id: "review-summary" },
     h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", { title: t("the share of the points at stake kept: random play scores about {random}%, the expert about {expert}%", { random: 15, expert: 98 }) }, t("Accuracy")), h("th", {}, t("Points lost")), h("th", {}, t("Mistakes")), h("th", {}, t("Blunders")))),
