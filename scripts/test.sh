@@ -34,11 +34,15 @@ if [ "$quick" = 0 ]; then
   trap stop_services EXIT
 fi
 say "ruff"
-.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks scripts docs conftest.py
 say "mypy"
 .venv/bin/mypy
 say "import contracts"
 .venv/bin/lint-imports
+if [ "$quick" != 1 ]; then
+  say "the documentation site (mkdocs build --strict)"
+  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet -d "$(mktemp -d)"
+fi
 # The expert's kernel compiled once, here, into numba's disk cache (a minute on a fresh clone,
 # two seconds after), not in each worker and each server the tests start.
 say "the bots' compiled kernel"

@@ -1,6 +1,6 @@
 """A toy game registered through the public API only: two-player plain whist.
 
-This is the README's "Adding a game" example, kept runnable: one module and one registry entry.
+This is the "Adding a game" example of docs/develop.md, kept runnable: one module and one registry entry.
 Two players, thirteen cards each (the rest of the pack is out of play), no trump, follow suit,
 the highest card of the suit led wins; a point a trick; after ``hands`` hands the higher total
 wins.

@@ -1,4 +1,4 @@
-"""The learning example in examples/ runs as the README says, on a small budget: it trains,
+"""The learning example in examples/ runs as docs/research.md says, on a small budget: it trains,
 draws its learning curve and reports the arena's intervals."""
 
 from __future__ import annotations

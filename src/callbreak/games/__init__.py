@@ -16,7 +16,7 @@ Any of them is found by name and driven the same way:
 ...         game.apply(game.legal_actions()[0])
 >>> len(game.winners) >= 1
 True
->>> [g.name for g in games()][:6]  # the built-in games  # doctest: +NORMALIZE_WHITESPACE
+>>> [g.name for g in games()[:6]]  # the built-in games  # doctest: +NORMALIZE_WHITESPACE
 ['callbreak', 'batak-ihaleli', 'batak-koz-maca', 'donut', 'horsethief', 'snarples']
 """
 
