@@ -110,6 +110,7 @@ def test_a_whole_game_on_a_phone_reads_in_the_browsers_language(browser: Any, ba
     page.locator("button").nth(1).click()  # a move on: the replay describes an action
     check_page(page, lang, "the replay")
     for link, ready in (("/history", "#history"), ("/stats", "#leaderboard"), ("/scorekeeper", "#sheet-create")):
+        page.click("#menu-toggle")  # on a phone the links are behind the Menu button
         page.click(f".topbar a[href='{link}']")
         page.wait_for_selector(ready)
         text = check_page(page, lang, link, numbers=link != "/scorekeeper")
@@ -133,7 +134,8 @@ def test_a_language_chosen_in_the_menu_is_remembered(browser: Any, base_url: str
     with page.expect_navigation():
         page.select_option("#language", "bn")
     page.wait_for_selector("#language")  # the top bar drawn in the new language
-    assert page.locator(".topbar a[href='/stats']").inner_text() == "লিডারবোর্ড"
+    assert page.locator("#menu-toggle").inner_text() == "মেনু"
+    assert page.locator(".topbar a[href='/stats']").text_content() == "লিডারবোর্ড"  # (behind the menu)
     page.reload()
     page.wait_for_selector("#language")
     assert page.evaluate("() => document.documentElement.lang") == "bn"

@@ -57,6 +57,41 @@ def sizes(page: Any, *selectors: str) -> list[tuple[str, float, float]]:
     return found
 
 
+def cut_off(page: Any, selector: str, width: int) -> list[str]:
+    """What of ``selector`` is not wholly on the screen, left to right."""
+    return [str(x) for x in page.evaluate("""([sel, width]) => [...document.querySelectorAll(sel)]
+        .map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+        .filter(([, r]) => r.left < 0 || r.right > width + 0.5)
+        .map(([name, r]) => `${name} ${Math.round(r.left)}-${Math.round(r.right)}`)""", [selector, width])]
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+@pytest.mark.parametrize("width,height", [(360, 740), (390, 844)], ids=["360", "390"])
+def test_the_lobby_on_a_phone_has_thumb_sized_controls_and_a_whole_top_bar(
+        browser: Any, base_url: str, width: int, height: int, lang: str) -> None:
+    """Issue 45: the start page's fields, menus, the checkbox's line, More options and the
+    scorekeeper link each at least 44 px tall, and every link of the top bar on the screen (the
+    Bengali words are the longest)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                                  has_touch=True, locale=lang)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    page.wait_for_selector("#create")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    measured = sizes(page, "#menu-toggle", "#language", "main input:not([type=checkbox])", "main select",
+                     "label.check", "main summary", "main button", "main p > a")
+    # The links behind the Menu button, each whole on the screen and a thumb's size.
+    page.locator("#menu-toggle").tap()
+    page.wait_for_selector(".topbar nav a[href='/scorekeeper']", state="visible")
+    assert not cut_off(page, ".topbar a, #menu-toggle, .topbar #language", width)
+    measured += sizes(page, ".topbar nav a")
+    assert len([m for m in measured if m[0].startswith(".topbar nav a")]) == 4
+    small = [m for m in measured if m[2] < THUMB]
+    assert not small, small
+    shot(page, f"issue45-lobby-phone-{width}-{lang}")
+    context.close()
+
+
 def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
                 or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
@@ -84,6 +119,7 @@ def test_every_thumb_control_is_44_px_and_the_scores_leave_the_calls_free(
     assert page.evaluate("() => window.scrollY") == 0
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     measured += sizes(page, ".topbar a", "#start", "#copy-link", "#other-device")
+    assert not cut_off(page, ".topbar a, .topbar #language", width)
     shot(page, f"issue32-lobby-phone-{width}")
     page.click("#start")
     page.wait_for_selector("button.call", timeout=20000)

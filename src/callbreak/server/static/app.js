@@ -122,7 +122,15 @@ function topbar() {
   const menu = h("select", { id: "language", "aria-label": t("Language") },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === lang }, name)));
   menu.addEventListener("change", () => chooseLanguage(menu.value));
-  document.querySelector(".topbar").append(menu);  // beside the links, in sight however they scroll
+  const bar = document.querySelector(".topbar");
+  // On a phone the links are behind a Menu button (style.css): a row of them would be cut.
+  const nav = bar.querySelector("nav");
+  nav.id = "site-nav";
+  const toggle = h("button", { id: "menu-toggle", type: "button", "aria-expanded": "false", "aria-controls": "site-nav" }, t("Menu"));
+  const show = (open) => { bar.classList.toggle("menu-open", open); toggle.setAttribute("aria-expanded", String(open)); };
+  toggle.addEventListener("click", () => show(!bar.classList.contains("menu-open")));
+  nav.addEventListener("click", (e) => { if (e.target.closest("a")) show(false); });
+  bar.append(toggle, menu);
 }
 
 function route() {
