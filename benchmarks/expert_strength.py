@@ -46,11 +46,11 @@ from dataclasses import dataclass, replace
 
 from callbreak.arena import ArenaPlan, run_arena, sets_for
 from callbreak.arena.duplicate import SetResult
-from callbreak.arena.runner import DEFAULT_TOLERANCE
 from callbreak.arena.stats import mean_ci, percentile
 from callbreak.arena.tournament import run_sets
 from callbreak.bots import available
 from callbreak.core import make_rules
+from callbreak.referee import DEFAULT_TOLERANCE
 
 PRESET = "callbreak"
 SLACK_MS = 20.0

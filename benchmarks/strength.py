@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from callbreak.arena import ArenaPlan, default_workers, run_arena, sets_for
-from callbreak.arena.runner import DEFAULT_TOLERANCE
 from callbreak.bots import available
 from callbreak.bots.base import parse_spec
 from callbreak.core import make_rules
+from callbreak.referee import DEFAULT_TOLERANCE
 
 PRESET = "callbreak"
 SLACK_MS = 20.0  # the issue: expert's p99 decision time within its budget plus 20 ms

@@ -3,13 +3,9 @@
 from callbreak.arena.duplicate import ArenaPlan, SetResult, TableResult, lineups, run_set, seating
 from callbreak.arena.players import build_player, check_player, is_url
 from callbreak.arena.runner import (
-    DEFAULT_BUDGET,
-    DEFAULT_TOLERANCE,
     ArenaError,
     DealStream,
-    Fault,
     MatchOutcome,
-    SeatStats,
     play_game,
     play_match,
     refereed_action,
@@ -24,6 +20,7 @@ from callbreak.arena.tournament import (
     sets_for,
     summarise,
 )
+from callbreak.referee import DEFAULT_BUDGET, DEFAULT_TOLERANCE, Fault, SeatStats
 
 __all__ = [
     "DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "ArenaError", "ArenaInterrupted", "ArenaPlan", "ArenaReport", "DealStream",

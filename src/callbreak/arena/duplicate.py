@@ -36,18 +36,16 @@ from typing import Any
 
 from callbreak.arena.players import build_player
 from callbreak.arena.runner import (
-    DEFAULT_BUDGET,
-    DEFAULT_TOLERANCE,
     PLAYERS,
     UNLIMITED_MATCH_DEALS,
     ArenaError,
     DealStream,
-    Fault,
     play_game,
 )
 from callbreak.core.game import Game
 from callbreak.games import GameInfo, game_info
 from callbreak.record import dumps
+from callbreak.referee import DEFAULT_BUDGET, DEFAULT_TOLERANCE, Fault
 
 ROTATIONS = 4
 

@@ -1,11 +1,8 @@
-"""Play one game between players, feeding each only its own seat view.
-
-The runner is the referee for any registered game: it asks the seat to act for a decision with a
-time budget, and when a player raises, runs over its budget, or answers with something illegal,
-it records a :class:`Fault` and plays the game's ``default_action()`` (what the turn timer would
-do) instead, so a misbehaving player never stops a game. In-process bots cannot be pre-empted, so
-an overrun is noticed once the bot returns; remote players are cut off by their own HTTP timeout,
-which shows up here as an exception.
+"""Play one game between players, feeding each only its own seat view: the arena's games, run
+by the one referee (callbreak/referee.py: when a player raises, runs over its budget, or answers
+with something illegal, it records a :class:`Fault` and plays the game's ``default_action()``
+instead, so a misbehaving player never stops a game), with the arena's chance (:class:`DealStream`)
+and its record of each game.
 
 >>> from callbreak.bots import make_bot
 >>> from callbreak.core import make_rules
@@ -24,19 +21,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from callbreak.bots import BotOf, Decision
+from callbreak.bots import BotOf
 from callbreak.core import CallbreakError, Deal, Match, Rules, SeatView, Stop
 from callbreak.core.actions import CHANCE, Action
-from callbreak.core.game import Chance, Game, GameView
+from callbreak.core.game import Chance, Game
 from callbreak.games import game_info
 from callbreak.record import Record, record_of
+from callbreak.referee import (
+    DEFAULT_BUDGET,
+    DEFAULT_TOLERANCE,
+    BotSeat,
+    Fault,
+    Listener,
+    Moved,
+    Referee,
+    SeatStats,
+    referee,
+)
 
 PLAYERS = 4  # Call Break's table
-DEFAULT_BUDGET = 1.0  # seconds a move
-DEFAULT_TOLERANCE = 0.05  # seconds past the budget before a slow answer counts as a fault
 UNLIMITED_MATCH_DEALS = 5  # where the rules never end a match, the arena stops the table here
 DEAL_LIMIT = 1000  # a game still going after this many deals is refused as endless
 STOP = Stop()
@@ -44,35 +50,6 @@ STOP = Stop()
 
 class ArenaError(CallbreakError):
     """A run that cannot go on (bad players, bad settings, a match that never ends)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """A move the referee had to make for a player, and why."""
-
-    seat: int
-    player: str
-    deal: int  # 1-based deal number of the match
-    kind: str  # "error", "timeout" or "illegal"
-    detail: str
-    seconds: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "player": self.player, "deal": self.deal, "kind": self.kind,
-                "detail": self.detail, "seconds": round(self.seconds, 6)}
-
-
-@dataclass(slots=True)
-class SeatStats:
-    """What one seat's player did in a match: decision times (seconds) and faults."""
-
-    player: str
-    times: list[float] = field(default_factory=list)
-    faults: list[Fault] = field(default_factory=list)
-
-    @property
-    def moves(self) -> int:
-        return len(self.times)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,37 +175,18 @@ def play_game(
     if chance is None:
         chance = DealStream(seed, game=name)
     seat_names = list(names) if names is not None else [str(p.name) for p in players]
-    stats = tuple(SeatStats(seat_names[s]) for s in range(game.players))
-    sign = -10 if info.low_wins else 10
-    deal_points: list[tuple[int, ...]] = []
-    scores = list(game.scores)
-    scored = len(game.results)  # deals scored so far
-
-    while not game.is_over:
-        seat = game.to_act
-        assert seat is not None
-        if seat == CHANCE:
-            game.apply(chance.chance(game))
-        else:
-            action, seconds, fault = referee(game.view(seat), seat, players[seat],
-                                             default=game.default_action, deal=scored + 1,
-                                             budget=budget, tolerance=tolerance,
-                                             name=stats[seat].player, clock=clock)
-            stats[seat].times.append(seconds)
-            if fault is not None:
-                stats[seat].faults.append(fault)
-            game.apply(action)
-            if on_move is not None:
-                on_move(game, seat, action, seconds)
-        if len(game.results) > scored:  # a deal was scored: its points, in tenths
-            scored = len(game.results)
-            now = list(game.scores)
-            deal_points.append(tuple(round(sign * (a - b)) for a, b in zip(now, scores, strict=True)))
-            scores = now
+    listeners: list[Listener] = []
+    if on_move is not None:
+        hook = on_move
+        listeners.append(lambda e: hook(e.game, e.seat, e.action, e.seconds)
+                         if isinstance(e, Moved) and e.seat != CHANCE else None)
+    table = Referee(game, chance, [BotSeat(p, budget=budget, tolerance=tolerance, name=seat_names[s], clock=clock)
+                                   for s, p in enumerate(players)], listeners=listeners, name=name)
+    table.play()
     record_meta = dict(meta or {})
-    record_meta["faults"] = [f.to_json() for s in stats for f in s.faults]
+    record_meta["faults"] = [f.to_json() for s in table.stats for f in s.faults]
     record = record_of(game, seat_names, record_meta, name=name)
-    return MatchOutcome(game, record, stats, tuple(deal_points))
+    return MatchOutcome(game, record, table.stats, tuple(table.deal_points))
 
 
 def refereed_action(game: Game, seat: int, player: Any, *, budget: float = DEFAULT_BUDGET,
@@ -245,36 +203,3 @@ def refereed_action(game: Game, seat: int, player: Any, *, budget: float = DEFAU
                                      deal=len(game.results) + 1, budget=budget,
                                      tolerance=tolerance, name=name, clock=clock)
     return action, seconds, fault
-
-
-def referee(view: GameView, seat: int, player: Any, *, default: Callable[[], Any], deal: int,
-            budget: float = DEFAULT_BUDGET, tolerance: float = DEFAULT_TOLERANCE,
-            name: str | None = None,
-            clock: Callable[[], float] = time.perf_counter) -> tuple[Any, float, Fault | None]:
-    """One refereed decision from ``view`` (which lists the legal actions): the player's action,
-    or ``default()`` with a :class:`Fault` when it raised, overran or answered something illegal."""
-    start = clock()
-    error_kind = "error"
-    try:
-        answer: Any = player.decide(view, budget)
-        error: str | None = None
-    except Exception as e:  # any failure of a player is its fault, never the referee's
-        answer, error = None, f"{type(e).__name__}: {e}"
-        # A remote player's error says whether the bot timed out or answered something illegal.
-        error_kind = str(getattr(e, "fault_kind", "error"))
-    seconds = clock() - start
-    if error is not None:
-        kind, detail = error_kind, error
-    elif seconds > budget + tolerance:
-        kind, detail = "timeout", f"took {seconds:.3f} s of a {budget:g} s budget"
-    else:
-        action = answer.action if isinstance(answer, Decision) else answer
-        try:
-            legal = action in view.legal
-        except Exception:  # an answer whose comparison itself fails is no action at all
-            legal = False
-        if legal:
-            return action, seconds, None
-        kind, detail = "illegal", f"answered {action!r}, which is not legal now"
-    who = name if name is not None else str(player.name)
-    return default(), seconds, Fault(seat, who, deal, kind, detail, seconds)

@@ -19,8 +19,9 @@ from functools import partial
 from typing import Any
 
 from callbreak.arena.duplicate import ArenaPlan, SetResult, TableResult, run_set, tables_per_set
-from callbreak.arena.runner import PLAYERS, ArenaError, Fault
+from callbreak.arena.runner import PLAYERS, ArenaError
 from callbreak.arena.stats import mean_ci, percentile, plackett_luce_ratings
+from callbreak.referee import Fault
 
 Progress = Callable[[int, int], None]  # (tables done, tables in all)
 

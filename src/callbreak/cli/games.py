@@ -10,13 +10,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from callbreak.arena.runner import DealStream
 from callbreak.bots import bots_for, make_bot
 from callbreak.cli.base import app, fail
 from callbreak.cli.play import parse_overrides
 from callbreak.cli.tables import Grid, show
-from callbreak.core import CHANCE, CallbreakError
+from callbreak.core import CallbreakError
 from callbreak.games import GameInfo, game_info, games
 from callbreak.record import dumps, narrate, record_of
+from callbreak.referee import BotSeat, Referee
 
 console = Console()
 
@@ -74,14 +76,9 @@ def related_games(
         show(console, options)
         return
     seats = [seats[i % len(seats)] for i in range(game.players)]
-    chance = info.dealer(seed)
-    while not game.is_over:
-        seat = game.to_act
-        if seat is None or seat == CHANCE:
-            stop = game.legal_actions(CHANCE)  # a game without a deal limit stops after a few
-            game.apply(stop[0] if stop and len(game.results) >= UNLIMITED_DEALS else chance.chance(game))
-        else:
-            game.apply(seats[seat].decide(game.view(seat), 1.0).action)
+    # The one referee; a game without a deal limit stops after a few deals.
+    Referee(game, DealStream(seed, stop_after=UNLIMITED_DEALS, game=info.name),
+            [BotSeat(bot) for bot in seats], name=name).play()
     rec = record_of(game, seats=[f"{b.name}{i}" for i, b in enumerate(seats)], name=name)
     if record:
         print(dumps(rec, indent=1))

@@ -1,0 +1,255 @@
+"""One referee for every table: a game between seats, stepped by one function.
+
+:class:`Referee` keeps a game and whatever deals its chance actions, and moves it on one action
+at a time: :meth:`Referee.step` deals what chance owes or asks the seat to act, and
+:meth:`Referee.submit` applies an action a seat gave. Either way an action is verified once (by
+the game's own ``apply``, which changes nothing when it refuses), applied, and told to the
+listeners as :class:`Moved` and, when a deal is scored, :class:`DealScored`. A bot's answer is
+refereed (:func:`referee`): when it raises, runs over its budget or is not legal, the seat is
+charged a :class:`Fault` and the game's ``default_action()`` is played for it, so a misbehaving
+player never stops a game; a person's illegal action is refused instead, naming why.
+
+The arena and ``callbreak related-games`` play whole games through :meth:`Referee.play`; a table
+that waits for people steps it as their actions arrive.
+
+>>> from callbreak.bots import make_bot
+>>> from callbreak.games import game_info, new_game
+>>> game = new_game("donut", players=4, max_hands=1)
+>>> table = Referee(game, game_info("donut").dealer(3),
+...                 [BotSeat(make_bot("random", seed=s, game="donut")) for s in range(4)])
+>>> table.play().is_over, [len(s.faults) for s in table.stats], len(table.deal_points)
+(True, [0, 0, 0, 0], 1)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from callbreak.bots import Decision
+from callbreak.core.actions import CHANCE, Action
+from callbreak.core.errors import CallbreakError, IllegalActionError
+from callbreak.core.game import Chance, Game, GameView
+from callbreak.games import game_info
+
+DEFAULT_BUDGET = 1.0  # seconds a move
+DEFAULT_TOLERANCE = 0.05  # seconds past the budget before a slow answer counts as a fault
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A move the referee had to make for a player, and why."""
+
+    seat: int
+    player: str
+    deal: int  # 1-based deal number of the match
+    kind: str  # "error", "timeout" or "illegal"
+    detail: str
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "player": self.player, "deal": self.deal, "kind": self.kind,
+                "detail": self.detail, "seconds": round(self.seconds, 6)}
+
+
+@dataclass(slots=True)
+class SeatStats:
+    """What one seat's player did in a game: decision times (seconds) and faults."""
+
+    player: str
+    times: list[float] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+
+    @property
+    def moves(self) -> int:
+        return len(self.times)
+
+
+# --- what the referee tells its listeners ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """``action`` was applied for ``seat`` (CHANCE for a deal, a draw, a stop); ``fault`` when
+    the referee played it in place of a player's answer."""
+
+    game: Game
+    seat: int
+    action: Action
+    seconds: float = 0.0
+    fault: Fault | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    """A deal was scored: each seat's points for it, in tenths, higher better (the sign flipped
+    in the games where the lowest score wins)."""
+
+    game: Game
+    points: tuple[int, ...]
+
+
+Event = Moved | DealScored
+Listener = Callable[[Event], None]
+
+
+# --- seats ------------------------------------------------------------------------------------
+
+
+class Seat(Protocol):
+    """Who plays a seat, as the referee asks it: an in-process bot, a remote bot (the same,
+    through :class:`~callbreak.protocol.client.RemoteBot`), or a person, whose actions arrive by
+    :meth:`Referee.submit` instead (``ask`` is never called for a seat that ``waits``)."""
+
+    name: str
+    waits: bool  # a person: the referee waits for their action rather than asking
+
+    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any]
+            ) -> tuple[Any, float, Fault | None]: ...
+
+
+class BotSeat:
+    """A seat played by a bot (anything with ``name`` and ``decide(view, budget)``), refereed."""
+
+    waits = False
+
+    def __init__(self, bot: Any, *, budget: float = DEFAULT_BUDGET, tolerance: float = DEFAULT_TOLERANCE,
+                 name: str | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+        if budget <= 0:
+            raise CallbreakError(f"the budget must be positive, got {budget}")
+        self.bot = bot
+        self.name = name if name is not None else str(bot.name)
+        self.budget, self.tolerance, self.clock = budget, tolerance, clock
+
+    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any]
+            ) -> tuple[Any, float, Fault | None]:
+        return referee(view, seat, self.bot, default=default, deal=deal, budget=self.budget,
+                       tolerance=self.tolerance, name=self.name, clock=self.clock)
+
+
+class PersonSeat:
+    """A seat whose player acts in their own time (the terminal, a web page)."""
+
+    waits = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any]
+            ) -> tuple[Any, float, Fault | None]:
+        raise CallbreakError(f"seat {seat} ({self.name}) is a person: their actions are submitted")
+
+
+def referee(view: GameView, seat: int, player: Any, *, default: Callable[[], Any], deal: int,
+            budget: float = DEFAULT_BUDGET, tolerance: float = DEFAULT_TOLERANCE,
+            name: str | None = None,
+            clock: Callable[[], float] = time.perf_counter) -> tuple[Any, float, Fault | None]:
+    """One refereed decision from ``view`` (which lists the legal actions): the player's action,
+    or ``default()`` with a :class:`Fault` when it raised, overran or answered something illegal.
+
+    In-process bots cannot be pre-empted, so an overrun is noticed once the bot returns; remote
+    players are cut off by their own HTTP timeout, which shows up here as an exception."""
+    start = clock()
+    error_kind = "error"
+    try:
+        answer: Any = player.decide(view, budget)
+        error: str | None = None
+    except Exception as e:  # any failure of a player is its fault, never the referee's
+        answer, error = None, f"{type(e).__name__}: {e}"
+        # A remote player's error says whether the bot timed out or answered something illegal.
+        error_kind = str(getattr(e, "fault_kind", "error"))
+    seconds = clock() - start
+    if error is not None:
+        kind, detail = error_kind, error
+    elif seconds > budget + tolerance:
+        kind, detail = "timeout", f"took {seconds:.3f} s of a {budget:g} s budget"
+    else:
+        action = answer.action if isinstance(answer, Decision) else answer
+        try:
+            legal = action in view.legal
+        except Exception:  # an answer whose comparison itself fails is no action at all
+            legal = False
+        if legal:
+            return action, seconds, None
+        kind, detail = "illegal", f"answered {action!r}, which is not legal now"
+    who = name if name is not None else str(player.name)
+    return default(), seconds, Fault(seat, who, deal, kind, detail, seconds)
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+
+class Referee:
+    """A game between ``seats``, moved on by :meth:`step` and :meth:`submit` (see the module)."""
+
+    def __init__(self, game: Game, chance: Chance, seats: Sequence[Seat], *,
+                 listeners: Sequence[Listener] = (), name: str | None = None) -> None:
+        info = game_info(name or game.NAME)
+        if len(seats) != game.players:
+            raise CallbreakError(f"this {info.title} table seats {game.players} players, got {len(seats)}")
+        self.game = game
+        self.chance = chance
+        self.seats = list(seats)
+        self.listeners = list(listeners)
+        self.stats = tuple(SeatStats(s.name) for s in self.seats)
+        self.deal_points: list[tuple[int, ...]] = []
+        self._sign = -10 if info.low_wins else 10
+        self._scores = list(game.scores)
+        self._scored = len(game.results)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, CHANCE while chance owes an action, None once the game is over."""
+        return None if self.game.is_over else self.game.to_act
+
+    def play(self) -> Game:
+        """Step the game to its end (every seat a bot: a seat that waits for a person stops it
+        with an error)."""
+        while not self.game.is_over:
+            self.step()
+        return self.game
+
+    def step(self) -> Moved:
+        """Apply the next action: chance's when it owes one, else the seat to act's answer,
+        refereed."""
+        game = self.game
+        seat = game.to_act
+        if seat is None or game.is_over:
+            raise CallbreakError("the game is over" if game.is_over else "nobody is to act")
+        if seat == CHANCE:
+            return self._apply(CHANCE, self.chance.chance(game))
+        action, seconds, fault = self.seats[seat].ask(game.view(seat), seat, deal=self._scored + 1,
+                                                      default=game.default_action)
+        self.stats[seat].times.append(seconds)
+        if fault is not None:
+            self.stats[seat].faults.append(fault)
+        return self._apply(seat, action, seconds, fault)
+
+    def submit(self, seat: int, action: Action, seconds: float = 0.0) -> Moved:
+        """Apply a person's ``action`` for ``seat``; an illegal one raises
+        :class:`~callbreak.core.errors.IllegalActionError` and changes nothing."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
+        if action.actor != seat:
+            raise IllegalActionError(f"seat {seat} cannot act for seat {action.actor}")
+        return self._apply(seat, action, seconds)
+
+    def _apply(self, seat: int, action: Action, seconds: float = 0.0, fault: Fault | None = None) -> Moved:
+        game = self.game
+        game.apply(action)  # (verifies: a refused action changes nothing)
+        moved = Moved(game, seat, action, seconds, fault)
+        self._tell(moved)
+        if len(game.results) > self._scored:  # a deal was scored: its points, in tenths
+            self._scored = len(game.results)
+            now = list(game.scores)
+            points = tuple(round(self._sign * (a - b)) for a, b in zip(now, self._scores, strict=True))
+            self._scores = now
+            self.deal_points.append(points)
+            self._tell(DealScored(game, points))
+        return moved
+
+    def _tell(self, event: Event) -> None:
+        for listener in self.listeners:
+            listener(event)
