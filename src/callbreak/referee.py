@@ -125,8 +125,7 @@ class BotSeat:
 
     def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any]
             ) -> tuple[Any, float, Fault | None]:
-        return referee(view, seat, self.bot, default=default, deal=deal, budget=self.budget,
-                       tolerance=self.tolerance, name=self.name, clock=self.clock)
+        return _judged(view, seat, self.bot, default, deal, self.budget, self.tolerance, self.name, self.clock)
 
 
 class PersonSeat:
@@ -151,6 +150,12 @@ def referee(view: GameView, seat: int, player: Any, *, default: Callable[[], Any
 
     In-process bots cannot be pre-empted, so an overrun is noticed once the bot returns; remote
     players are cut off by their own HTTP timeout, which shows up here as an exception."""
+    return _judged(view, seat, player, default, deal, budget, tolerance, name, clock)
+
+
+def _judged(view: GameView, seat: int, player: Any, default: Callable[[], Any], deal: int, budget: float,
+            tolerance: float, name: str | None, clock: Callable[[], float]) -> tuple[Any, float, Fault | None]:
+    """:func:`referee`, its arguments by position (it runs for every move of every bot)."""
     start = clock()
     error_kind = "error"
     try:
@@ -211,44 +216,49 @@ class Referee:
             self.step()
         return self.game
 
-    def step(self) -> Moved:
-        """Apply the next action: chance's when it owes one, else the seat to act's answer,
-        refereed."""
+    def step(self) -> Action:
+        """Apply the next action, and return it: chance's when it owes one, else the answer of
+        the seat to act, refereed."""
         game = self.game
         seat = game.to_act
+        if seat == CHANCE:
+            action = self.chance.chance(game)
+            self._apply(CHANCE, action)
+            return action
         if seat is None or game.is_over:
             raise CallbreakError("the game is over" if game.is_over else "nobody is to act")
-        if seat == CHANCE:
-            return self._apply(CHANCE, self.chance.chance(game))
-        action, seconds, fault = self.seats[seat].ask(game.view(seat), seat, deal=self._scored + 1,
+        answer: Action
+        answer, seconds, fault = self.seats[seat].ask(game.view(seat), seat, deal=self._scored + 1,
                                                       default=game.default_action)
-        self.stats[seat].times.append(seconds)
+        stats = self.stats[seat]
+        stats.times.append(seconds)
         if fault is not None:
-            self.stats[seat].faults.append(fault)
-        return self._apply(seat, action, seconds, fault)
+            stats.faults.append(fault)
+        self._apply(seat, answer, seconds, fault)
+        return answer
 
-    def submit(self, seat: int, action: Action, seconds: float = 0.0) -> Moved:
+    def submit(self, seat: int, action: Action, seconds: float = 0.0) -> None:
         """Apply a person's ``action`` for ``seat``; an illegal one raises
         :class:`~callbreak.core.errors.IllegalActionError` and changes nothing."""
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
         if action.actor != seat:
             raise IllegalActionError(f"seat {seat} cannot act for seat {action.actor}")
-        return self._apply(seat, action, seconds)
+        self._apply(seat, action, seconds)
 
-    def _apply(self, seat: int, action: Action, seconds: float = 0.0, fault: Fault | None = None) -> Moved:
+    def _apply(self, seat: int, action: Action, seconds: float = 0.0, fault: Fault | None = None) -> None:
         game = self.game
         game.apply(action)  # (verifies: a refused action changes nothing)
-        moved = Moved(game, seat, action, seconds, fault)
-        self._tell(moved)
+        if self.listeners:
+            self._tell(Moved(game, seat, action, seconds, fault))
         if len(game.results) > self._scored:  # a deal was scored: its points, in tenths
             self._scored = len(game.results)
             now = list(game.scores)
             points = tuple(round(self._sign * (a - b)) for a, b in zip(now, self._scores, strict=True))
             self._scores = now
             self.deal_points.append(points)
-            self._tell(DealScored(game, points))
-        return moved
+            if self.listeners:
+                self._tell(DealScored(game, points))
 
     def _tell(self, event: Event) -> None:
         for listener in self.listeners:
