@@ -48,6 +48,7 @@ class Fault:
     kind: str  # "error", "timeout" or "illegal"
     detail: str
     seconds: float
+    answer: str = ""  # what an illegal answer was (its repr)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "player": self.player, "deal": self.deal, "kind": self.kind,
@@ -123,9 +124,11 @@ class BotSeat:
         self.name = name if name is not None else str(bot.name)
         self.budget, self.tolerance, self.clock = budget, tolerance, clock
 
-    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any]
-            ) -> tuple[Any, float, Fault | None]:
-        return _judged(view, seat, self.bot, default, deal, self.budget, self.tolerance, self.name, self.clock)
+    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any],
+            budget: float | None = None) -> tuple[Any, float, Fault | None]:
+        """(``budget``: this decision's, where a table gives each its own.)"""
+        return _judged(view, seat, self.bot, default, deal, budget or self.budget, self.tolerance, self.name,
+                       self.clock)
 
 
 class PersonSeat:
@@ -178,7 +181,9 @@ def _judged(view: GameView, seat: int, player: Any, default: Callable[[], Any], 
             legal = False
         if legal:
             return action, seconds, None
-        kind, detail = "illegal", f"answered {action!r}, which is not legal now"
+        who = name if name is not None else str(player.name)
+        fault = Fault(seat, who, deal, "illegal", f"answered {action!r}, which is not legal now", seconds, repr(action))
+        return default(), seconds, fault
     who = name if name is not None else str(player.name)
     return default(), seconds, Fault(seat, who, deal, kind, detail, seconds)
 

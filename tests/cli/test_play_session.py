@@ -139,7 +139,7 @@ def test_a_failing_or_illegal_bot_is_replaced_by_the_default_action(bot: object)
     while s.turn is Turn.CHANCE:
         s.apply(s.chance_action())
     seat, view = s.bot_view()
-    s.bots[seat] = bot  # type: ignore[assignment]
+    s.table.seats[seat].bot = bot  # type: ignore[attr-defined]  # (the bot the referee asks for that seat)
     move = s.decide(seat, view, 0.01)
     assert move.fallback and move.action in view.legal
     assert move.action == Call(seat, 1)  # the turn timer's default call is the minimum

@@ -11,6 +11,7 @@ game by replaying it.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from callbreak.i18n.seats import short_name
 from callbreak.protocol.client import RemoteBot
 from callbreak.protocol.players import check_url_rules, is_url, make_player
 from callbreak.record import dumps, loads, record_of, replay
+from callbreak.referee import BotSeat, Event, Moved, PersonSeat, Referee
 
 STRENGTH_ORDER = ("expert", "search", "heuristic", "beginner", "random")
 """Bot names from strongest to weakest; the first that plays the game is the default and the hint."""
@@ -109,8 +111,17 @@ class BotMove:
     """What a bot did, and whether it had to be replaced by the default action."""
 
     action: Action
-    reason: str
     fallback: str = ""  # why the bot's own choice was not used, if it was not
+
+
+class _DealtBySession:
+    """The terminal game's chance, for the referee: :meth:`Session.chance_action`."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def chance(self, game: object) -> Action:
+        return self.session.chance_action()
 
 
 class Session:
@@ -126,8 +137,13 @@ class Session:
         self.seed = seed
         self.save_path = save_path
         self.started = started or datetime.now(UTC).isoformat(timespec="seconds")
-        self.bots: dict[int, Bot] = {seat: make_opponent(spec, seed * 10 + seat, name)
-                                     for seat, spec in self.opponents.items()}
+        # The one referee (callbreak/referee.py): the person's seat waits for their actions; a bot
+        # is never charged for thinking long (the terminal's bots keep to their budget), only for
+        # failing or answering something illegal. The game is saved after every action.
+        self.table = Referee(game, _DealtBySession(self), [
+            PersonSeat("you") if s == human
+            else BotSeat(make_opponent(self.opponents[s], seed * 10 + s, name), tolerance=math.inf, name=self.opponents[s])
+            for s in range(game.players)], listeners=[self._save_after], name=name)
         self._hint_bot: Bot | None = None
         self._resumed = bool(game.history)
         self.save_error: str | None = None
@@ -240,12 +256,17 @@ class Session:
     # --- acting ------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Apply an action and save. A refused action raises and changes nothing, on disk too.
+        """Apply an action (through the referee) and save. A refused action raises and changes
+        nothing, on disk too.
 
         A save that fails (disk full, folder removed) does not stop the game: the error is kept
         in :attr:`save_error` for the interface to show, and the next action tries again.
         """
-        self.game.apply(action)
+        self.table.submit(action.actor, action)
+
+    def _save_after(self, event: Event) -> None:
+        if not isinstance(event, Moved):
+            return
         try:
             self.save()
         except OSError as e:
@@ -285,18 +306,20 @@ class Session:
         return seat, self.game.view(seat)
 
     def decide(self, seat: int, view: View, budget: float) -> BotMove:
-        """Ask ``seat``'s bot; a failing or illegal answer is replaced by the game's default.
+        """Ask ``seat``'s bot, refereed; a failing or illegal answer is replaced by the game's
+        default.
 
         Safe to run in a worker thread: the bot reads only the frozen ``view``.
         """
-        try:
-            decision = self.bots[seat].decide(view, budget)
-            if decision.action in view.legal:
-                return BotMove(decision.action, decision.reason)
-            problem = _("chose an illegal action ({action})").format(action=repr(decision.action))
-        except Exception as e:  # noqa: BLE001 - a bot's bug must never end the person's game
-            problem = _("failed ({error})").format(error=f"{type(e).__name__}: {e}")
-        return BotMove(self.game.default_action(), "default action", problem)
+        bot_seat = self.table.seats[seat]
+        assert isinstance(bot_seat, BotSeat), f"seat {seat} is not a bot's"
+        action, _seconds, fault = bot_seat.ask(view, seat, deal=len(self.game.results) + 1,
+                                               default=self.game.default_action, budget=budget)
+        if fault is None:
+            return BotMove(action)
+        if fault.kind == "illegal":
+            return BotMove(action, _("chose an illegal action ({action})").format(action=fault.answer))
+        return BotMove(action, _("failed ({error})").format(error=fault.detail))
 
     def hint(self, view: View, budget: float) -> tuple[str, Decision]:
         """What the hint bot (``hint_bot``; default: the strongest bot for the game) would do from
