@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any
 
 import typer
@@ -81,3 +82,20 @@ def fail(message: str) -> None:
     printed, not read as markup."""
     Console(stderr=True).print(f"[red]error:[/red] {escape(message)}", highlight=False)
     raise typer.Exit(2)
+
+
+def start_language(option: str | None, *, remember: bool = True) -> None:
+    """Speak the language ``--lang`` names, else the remembered or the environment's; an unknown
+    one fails, naming those offered. An explicit choice is remembered (``remember``)."""
+    from callbreak.cli.tui import language
+    from callbreak.core import CallbreakError
+
+    try:
+        lang = language.choose(option)
+    except CallbreakError as e:
+        fail(f"--lang: {e}")
+        return
+    language.use(lang)
+    if option is not None and remember:
+        with contextlib.suppress(OSError):  # a read-only data folder: the choice holds for this game
+            language.remember(lang)

@@ -7,16 +7,14 @@ into a :class:`~callbreak.cli.tui.session.Session` and reports bad options befor
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from callbreak.cli.base import app, fail
+from callbreak.cli.base import app, fail, start_language
 from callbreak.cli.tables import Grid, show
-from callbreak.cli.tui import language
 from callbreak.cli.tui.language import _
 from callbreak.core import CallbreakError
 from callbreak.i18n import LANGUAGES
@@ -30,20 +28,6 @@ console = Console()
 LANG_HELP = (f"The language of the game: {', '.join(LANGUAGES)} (remembered for the next games; "
              "default: the last one chosen, else LC_ALL / LC_MESSAGES / LANG, else English). "
              "F2 switches it in the game.")
-
-
-def start_language(option: str | None, *, remember: bool = True) -> None:
-    """Speak the language ``--lang`` names, else the remembered or the environment's; an unknown
-    one fails, naming those offered. An explicit choice is remembered (``remember``)."""
-    try:
-        lang = language.choose(option)
-    except CallbreakError as e:
-        fail(f"--lang: {e}")
-        return
-    language.use(lang)
-    if option is not None and remember:
-        with contextlib.suppress(OSError):  # a read-only data folder: the choice holds for this game
-            language.remember(lang)
 
 
 def parse_overrides(options: list[str]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.text import Text
 
-from callbreak.cli.base import app, fail
+from callbreak.cli.base import app, fail, start_language
 from callbreak.cli.tables import Grid, show
 from callbreak.cli.tui import language
 from callbreak.cli.tui.language import _, number
@@ -54,7 +54,6 @@ def review(
     """Review a finished game of any game: each decision judged from the seat's own view.
 
     The judge is the strongest bot of the game: the expert in Call Break, else the search bot."""
-    from callbreak.cli.play import start_language
     from callbreak.cli.tui.saves import resolve_record_path
 
     start_language(lang, remember=False)
