@@ -18,13 +18,13 @@ from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import classic_table
 from callbreak.bots.kernel import POLICY_HEURISTIC, get_kernel, options_array, position_of
 from callbreak.bots.kernel_classic import T_ALLOWED
-from callbreak.bots.kernel_impl import ST_DONE
 from callbreak.bots.kernel_sampling import WorldSampler
 from callbreak.bots.neural import features, shipped
 from callbreak.bots.neural_playout import inputs, network_moves, play, playouts, seat_bases, start
 from callbreak.core import CHANCE, Phase, Play
 from callbreak.games import game_info, new_game
 from callbreak.games.spaces import CALLBREAK_ACTIONS, PLAY0, action_mask
+from callbreak.kernel.rules import ST_DONE
 
 
 def _to_play(preset: str, seed: int, moves: int, deals: int = 1):  # type: ignore[no-untyped-def]

@@ -29,7 +29,11 @@ import numpy as np
 
 from callbreak.bots import kernel_classic as classic
 from callbreak.bots import kernel_impl as impl
-from callbreak.bots.kernel_impl import (
+from callbreak.bots.kernel_impl import POLICY_HEURISTIC, POLICY_HONEST, POLICY_RANDOM, POLICY_SMART
+from callbreak.core import Rules, SeatView, make_rules
+from callbreak.core.rules import SpadeLead, VoidRule
+from callbreak.core.tricks import trick_winner
+from callbreak.kernel.rules import (
     NOISE_DEFAULT,
     OPT_MUST_BEAT,
     OPT_NO_SPADE_LEAD,
@@ -39,10 +43,6 @@ from callbreak.bots.kernel_impl import (
     OPT_SOLVE,
     OPT_VOID_RULE,
     OPTS_SIZE,
-    POLICY_HEURISTIC,
-    POLICY_HONEST,
-    POLICY_RANDOM,
-    POLICY_SMART,
     ST_DONE,
     ST_LEADER,
     ST_NTRICK,
@@ -53,9 +53,6 @@ from callbreak.bots.kernel_impl import (
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
 )
-from callbreak.core import Rules, SeatView, make_rules
-from callbreak.core.rules import SpadeLead, VoidRule
-from callbreak.core.tricks import trick_winner
 
 __all__ = [
     "BACKENDS", "NOISE_DEFAULT", "Kernel", "POLICY_HEURISTIC", "POLICY_HONEST", "POLICY_RANDOM", "POLICY_SMART", "Position",

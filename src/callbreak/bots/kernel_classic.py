@@ -25,13 +25,21 @@ from typing import Any
 import numpy as np
 
 from callbreak.bots.kernel_impl import (
+    POLICY_RANDOM,
+    apply_card,
+    chance_card,
+    cheapest,
+    legal_now,
+    policy_card,
+    unpack_position,
+)
+from callbreak.kernel.rules import (
     OPT_MUST_BEAT,
     OPT_NO_SPADE_LEAD,
     OPT_NO_WASTING,
     OPT_NOISE,
     OPT_PARTNERSHIP,
     OPT_VOID_RULE,
-    POLICY_RANDOM,
     ST_DONE,
     ST_LEADER,
     ST_NTRICK,
@@ -40,21 +48,15 @@ from callbreak.bots.kernel_impl import (
     VOID_FREE,
     VOID_MUST_TRUMP,
     VOID_TRUMP_IF_WINNING,
-    apply_card,
     beats,
-    chance_card,
-    cheapest,
     high_card,
     jitable,
     legal_mask,
-    legal_now,
     low_card,
     mix_seed,
     play_to_trick,
-    policy_card,
     popcount,
     suit_mask,
-    unpack_position,
 )
 
 # The heuristic bot's thresholds (kept equal to callbreak.bots.heuristic's; a test checks).

@@ -29,11 +29,11 @@ import numpy as np
 
 from callbreak.bots.kernel import Kernel, Position
 from callbreak.bots.kernel_classic import T_ALLOWED
-from callbreak.bots.kernel_impl import ST_DONE, ST_LEADER, ST_NTRICK, mix_seed
 from callbreak.bots.neural import ENCODER, Network, card_bits, features
 from callbreak.core import SeatView
 from callbreak.games.encoding import PLAY0
 from callbreak.games.spaces import CALLBREAK_ACTIONS
+from callbreak.kernel.rules import ST_DONE, ST_LEADER, ST_NTRICK, mix_seed
 
 _BITS = np.arange(52, dtype=np.int64)
 _SUITS = np.array([0x1FFF << (13 * u) for u in range(4)], dtype=np.int64)

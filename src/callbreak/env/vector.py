@@ -49,7 +49,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from callbreak.bots.kernel_impl import mix_seed
 from callbreak.core.actions import ChooseDealer, Draw
 from callbreak.core.cards import DECK
 from callbreak.core.errors import RulesError
@@ -68,6 +67,7 @@ from callbreak.core.rules import (
 from callbreak.core.rules import make_rules as _make_rules
 from callbreak.env import vector_impl as impl
 from callbreak.games.spaces import CALLBREAK_ACTIONS, CALLBREAK_FAMILY, Encoder, MaskedActionError
+from callbreak.kernel.rules import mix_seed
 
 REWARDS = ("deal", "match")
 

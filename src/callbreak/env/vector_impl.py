@@ -16,7 +16,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from callbreak.bots.kernel_impl import legal_mask, low_card, mix_seed, play_to_trick, xorshift
+from callbreak.kernel.rules import legal_mask, low_card, mix_seed, play_to_trick, xorshift
 
 # --- table state columns ---------------------------------------------------------------------
 C_PHASE = 0  # PH_* below (the engine's Phase order: the obs phase one-hot index)
