@@ -9,7 +9,9 @@ first, so load on the shared machine falls on both alike:
 - ``kernel random`` / ``kernel heuristic``: the numba simulation kernel's random deals with the
   random and the heuristic rollout policy (``benchmarks/kernel_speed.py``'s loop), deals/s;
 - ``donut`` / ``batak-koz-maca (related engine)``: random deals of two related games through
-  the public API (new game, chance deals, random legal actions), deals/s.
+  the public API (new game, chance deals, random legal actions), deals/s;
+- ``arena, random bots`` / ``arena, heuristic bots``: whole Call Break matches refereed by the
+  arena (``play_match``: each seat asked, timed and judged), deals/s.
 
 The earlier tree is a detached ``git worktree`` of ``--base`` in a temporary folder (removed at
 the end); the later one is this working tree, or with ``--this`` a worktree of that commit too
@@ -66,12 +68,28 @@ def related(name, seconds, seed):
     return deals / (time.process_time() - start)
 
 
+def arena(bot, seconds, seed):
+    # Whole matches refereed by the arena (play_match: the seats asked, timed and judged, every
+    # action verified and applied), deals per second of CPU time.
+    import time
+    from callbreak.arena import play_match
+    from callbreak.bots import make_bot
+    from callbreak.core import make_rules
+    rules, deals, start, n = make_rules("callbreak"), 0, time.process_time(), 0
+    while time.process_time() - start < seconds:
+        out = play_match(rules, [make_bot(bot, seed=s) for s in range(4)], seed=seed * 1000 + n)
+        deals, n = deals + len(out.match.results), n + 1
+    return deals / (time.process_time() - start)
+
+
 out = {{
     "engine": engine_speed.ours(seconds, {seed}),
     "donut (related engine)": related("donut", seconds, {seed}),
     "batak-koz-maca (related engine)": related("batak-koz-maca", seconds, {seed}),
     "kernel random": kernel_speed.kernel_rate("numba", POLICY_RANDOM, 20000)(seconds, {seed}),
     "kernel heuristic": kernel_speed.kernel_rate("numba", POLICY_HEURISTIC, 10000)(seconds, {seed}),
+    "arena, random bots": arena("random", seconds, {seed}),
+    "arena, heuristic bots": arena("heuristic", seconds, {seed}),
 }}
 print(json.dumps(out))
 """

@@ -107,7 +107,7 @@ class Seat(Protocol):
     name: str
     waits: bool  # a person: the referee waits for their action rather than asking
 
-    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any]
+    def ask(self, view: GameView, seat: int, deal: int, default: Callable[[], Any]
             ) -> tuple[Any, float, Fault | None]: ...
 
 
@@ -124,7 +124,7 @@ class BotSeat:
         self.name = name if name is not None else str(bot.name)
         self.budget, self.tolerance, self.clock = budget, tolerance, clock
 
-    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any],
+    def ask(self, view: GameView, seat: int, deal: int, default: Callable[[], Any],
             budget: float | None = None) -> tuple[Any, float, Fault | None]:
         """(``budget``: this decision's, where a table gives each its own.)"""
         return _judged(view, seat, self.bot, default, deal, budget or self.budget, self.tolerance, self.name,
@@ -139,7 +139,7 @@ class PersonSeat:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def ask(self, view: GameView, seat: int, *, deal: int, default: Callable[[], Any]
+    def ask(self, view: GameView, seat: int, deal: int, default: Callable[[], Any]
             ) -> tuple[Any, float, Fault | None]:
         raise CallbreakError(f"seat {seat} ({self.name}) is a person: their actions are submitted")
 
@@ -204,6 +204,7 @@ class Referee:
         self.seats = list(seats)
         self.listeners = list(listeners)
         self.stats = tuple(SeatStats(s.name) for s in self.seats)
+        self._times = [s.times for s in self.stats]  # (appended to at every move)
         self.deal_points: list[tuple[int, ...]] = []
         self._sign = -10 if info.low_wins else 10
         self._scores = list(game.scores)
@@ -230,15 +231,13 @@ class Referee:
             action = self.chance.chance(game)
             self._apply(CHANCE, action)
             return action
-        if seat is None or game.is_over:
-            raise CallbreakError("the game is over" if game.is_over else "nobody is to act")
+        if seat is None:
+            raise CallbreakError("the game is over")
         answer: Action
-        answer, seconds, fault = self.seats[seat].ask(game.view(seat), seat, deal=self._scored + 1,
-                                                      default=game.default_action)
-        stats = self.stats[seat]
-        stats.times.append(seconds)
+        answer, seconds, fault = self.seats[seat].ask(game.view(seat), seat, self._scored + 1, game.default_action)
+        self._times[seat].append(seconds)
         if fault is not None:
-            stats.faults.append(fault)
+            self.stats[seat].faults.append(fault)
         self._apply(seat, answer, seconds, fault)
         return answer
 

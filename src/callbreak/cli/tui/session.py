@@ -313,8 +313,8 @@ class Session:
         """
         bot_seat = self.table.seats[seat]
         assert isinstance(bot_seat, BotSeat), f"seat {seat} is not a bot's"
-        action, _seconds, fault = bot_seat.ask(view, seat, deal=len(self.game.results) + 1,
-                                               default=self.game.default_action, budget=budget)
+        action, _seconds, fault = bot_seat.ask(view, seat, len(self.game.results) + 1, self.game.default_action,
+                                               budget=budget)
         if fault is None:
             return BotMove(action)
         if fault.kind == "illegal":
