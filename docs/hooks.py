@@ -28,7 +28,7 @@ TOPICS = (
     ("review", "Game review", ("review",)),
     ("learning", "Research environments and the learned player", ("issue 29", "research environments")),
     ("web", "The web app and its servers", ("web app", "web tables", "issue 30", "issue 55")),
-    ("engine", "The rules engine's speed", ("rules engine", "one interface", "issue 31: the engine",
+    ("engine", "The rules engine's speed", ("rules engine", "one interface", "issue 53", "issue 31: the engine",
                                             "issue 31: one", "issue 31: what")),
     ("related", "The related games", ("related games",)),
     ("protocol", "The expert through the bot-tournament protocol, and reading other players",
