@@ -482,3 +482,28 @@ def test_a_game_end_the_store_cannot_record_is_recorded_once_it_can(client: Test
     while (stored := store.load_game(code)) is None or stored.status != "over":
         time.sleep(0.1)
     assert len(refused) == 2
+
+
+def test_a_players_action_is_verified_once_on_its_way_in(client: TestClient, monkeypatch: Any) -> None:
+    """Checked before it is stored, applied after without a second check (issue 53: it was
+    verified, stored, then verified again by the engine's apply)."""
+    from callbreak.core.match import Match
+
+    code, tokens = four_humans(client, deals=1)
+    s = state(client, code)
+    seat = s["view"]["to_act"]
+    checks: list[object] = []
+    real = Match._verify_contract  # (where a call is checked, whichever way it comes in)
+
+    def counted(self: Match, action: Any) -> None:
+        checks.append(action)
+        real(self, action)
+
+    monkeypatch.setattr(Match, "_verify_contract", counted)
+    r = act(client, code, tokens[seat], s["version"], {"type": "call", "tricks": 2})
+    assert r.status_code == 200 and r.json()["view"]["calls"][seat] == 2
+    assert len(checks) == 1, checks
+    # An illegal one is still refused, by that one check, and changes nothing.
+    s = state(client, code)
+    r = act(client, code, tokens[s["view"]["to_act"]], s["version"], {"type": "call", "tricks": 99})
+    assert r.status_code == 409 and r.json()["error"] == "illegal" and state(client, code) == s

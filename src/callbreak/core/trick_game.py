@@ -239,6 +239,11 @@ class TrickGame:
     def apply(self, action: Action) -> None:
         """Verify ``action`` and apply it. A refused action changes nothing."""
         self.verify(action)
+        self.apply_verified(action)
+
+    def apply_verified(self, action: Action) -> None:
+        """Apply ``action``, which :meth:`verify` has just accepted in this very state: a table
+        that checks an action before it stores it applies it after, without checking it again."""
         self.history.append(action)
         if isinstance(action, Deal):
             self._deal(action)

@@ -964,7 +964,7 @@ class TableService:
         except StoreError:
             raise MessageError("unavailable", N_("the action could not be saved, so it was not "
                                                  "played; try again")) from None
-        match.apply(action)
+        match.apply_verified(action)  # (verified above, and the table's lock held since)
         table.stored_at = time.perf_counter()
         self.metrics.actions.inc()
 
