@@ -507,3 +507,34 @@ def test_a_players_action_is_verified_once_on_its_way_in(client: TestClient, mon
     s = state(client, code)
     r = act(client, code, tokens[s["view"]["to_act"]], s["version"], {"type": "call", "tricks": 99})
     assert r.status_code == 409 and r.json()["error"] == "illegal" and state(client, code) == s
+
+
+def test_every_call_of_a_game_with_bots_is_checked_once(client: TestClient, monkeypatch: Any) -> None:
+    """A bot's answer is judged against the view it decided from and checked by the engine once,
+    on its way to the store, as a person's action is (it was checked twice)."""
+    from server_helpers import choose
+
+    from callbreak.core.actions import Call
+    from callbreak.core.match import Match
+
+    checks: list[object] = []
+    real = Match._verify_contract
+
+    def counted(self: Match, action: Any) -> None:
+        checks.append((self, action))
+        real(self, action)
+
+    monkeypatch.setattr(Match, "_verify_contract", counted)
+    made = create(client, deals=1, bots="random")
+    code, token = made["code"], made["token"]
+    assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+    while (s := state(client, code, token))["view"]["phase"] != "over":
+        action = choose(s["view"])
+        if action is not None:
+            act(client, code, token, s["version"], action)
+        else:
+            time.sleep(0.01)
+    table = client.app.state.service.get(code).match  # type: ignore[attr-defined]
+    # (the end of the game replays it in a new match of its own to score each deal: not counted)
+    calls = [a for m, a in checks if m is table and isinstance(a, Call)]
+    assert len(calls) == 4 and len(set(calls)) == 4  # four calls, each checked once

@@ -1140,7 +1140,7 @@ class TableService:
         table.thinking, table.thinking_at = True, version
         loop = self.loop or asyncio.get_running_loop()
         task = loop.create_task(self.think(table.config, spec, seed, view))
-        task.add_done_callback(lambda t: self.spawn(table, self._bot_decided(table, version, t)))
+        task.add_done_callback(lambda t: self.spawn(table, self._bot_decided(table, version, t, view)))
 
     async def _timed_out(self, table: Table, version: int) -> None:
         """The turn timer ran out (the clock fired): the default action, if still that turn."""
@@ -1149,23 +1149,26 @@ class TableService:
             return
         await self._play_for(table, match.default_action(), "timer")
 
-    async def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
+    async def _bot_decided(self, table: Table, version: int, task: asyncio.Task[Any], view: Any) -> None:
         # The decision is under way until it is played: a clock of this turn that fires while its
         # write is made must not start a second one (which, still thinking once the table moved
         # on, kept the next turn's clock from starting any: the table stalled).
         try:
-            await self._play_decided(table, version, task)
+            await self._play_decided(table, version, task, view)
         finally:
             if table.thinking_at == version:
                 table.thinking = False
 
-    async def _play_decided(self, table: Table, version: int, task: asyncio.Task[Any]) -> None:
+    async def _play_decided(self, table: Table, version: int, task: asyncio.Task[Any], view: Any) -> None:
         match = table.match
         if table.replica or match is None or table.version != version or table.status != "playing":
             return  # the table moved on, or to another process, while the bot thought
         try:
             action = task.result().action
-            match.verify(action)
+            # Judged as the referee judges a bot (callbreak/referee.py): among the legal actions
+            # of the view it decided from; the engine checks it once, on its way to the store.
+            if action not in view.legal:
+                raise IllegalActionError(f"answered {action!r}, which is not legal now")
         except Exception as e:  # a broken or remote bot must not stall the table
             log.warning("table %s: bot failed (%s); playing the default action", table.code, e)
             action = match.default_action()
