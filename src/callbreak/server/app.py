@@ -26,6 +26,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
 from callbreak import i18n
@@ -78,6 +79,41 @@ STATUS = {"too_large": 413, "too_slow": 408, "unavailable": 503, "no_table": 404
           "full": 409, "not_playing": 409, "not_over": 409, "not_unlimited": 409, "url_bots_off": 403,
           "no_review": 409, "too_many_tables": 429, "too_many_live_tables": 429, "fair_share": 429, "too_many_reviews": 429, "reviews_busy": 503, "server_full": 503,
           "rate_limited": 429, "no_language": 404, "no_ticket": 404, "not_your_ticket": 403}
+
+
+class RefusalBody(BaseModel):
+    """Every refusal: what was wrong as a stable code (``error``), said in the caller's language
+    (``message``), and for a limit the seconds to wait before trying again (``retry_after``,
+    also the ``Retry-After`` header)."""
+
+    error: str
+    message: str
+    retry_after: float | None = None
+
+
+def refusal_responses() -> dict[int | str, dict[str, Any]]:
+    """The refusals the API answers with, by HTTP status, for its OpenAPI schema (each status
+    naming the ``error`` codes that answer with it; any other refusal is a 400)."""
+    by_status: dict[int, list[str]] = {400: ["malformed", "illegal input of any other kind"]}
+    for code, status in STATUS.items():
+        by_status.setdefault(status, []).append(code)
+    return {status: {"model": RefusalBody, "description": "Refused: " + ", ".join(codes)}
+            for status, codes in sorted(by_status.items())}
+
+
+def _schema_without_422(app: FastAPI) -> None:
+    """FastAPI lists a 422 for every operation with parameters; this API answers a bad parameter
+    with a 400 refusal like any other (``_bad_parameter``), so its schema says so and no 422."""
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = made()
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                operation.get("responses", {}).pop("422", None)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 # What `callbreak serve` prints, in every process: the time and the process id come first.
@@ -233,7 +269,9 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         log.info("process %d stopping: handed %d tables on and closed %d sockets in %.2f s", os.getpid(),
                  handed, sockets, time.monotonic() - started)
 
-    app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+                  responses=refusal_responses())  # (every operation may be refused: its schema says how)
+    _schema_without_422(app)
     app.state.service = service
     app.state.store = store
     app.state.watch = watch
