@@ -102,10 +102,9 @@ Listener = Callable[[Event], None]
 class Seat(Protocol):
     """Who plays a seat, as the referee asks it: an in-process bot, a remote bot (the same,
     through :class:`~callbreak.protocol.client.RemoteBot`), or a person, whose actions arrive by
-    :meth:`Referee.submit` instead (``ask`` is never called for a seat that ``waits``)."""
+    :meth:`Referee.submit` instead (asking a :class:`PersonSeat` is an error)."""
 
     name: str
-    waits: bool  # a person: the referee waits for their action rather than asking
 
     def ask(self, view: GameView, seat: int, deal: int, default: Callable[[], Any]
             ) -> tuple[Any, float, Fault | None]: ...
@@ -113,8 +112,6 @@ class Seat(Protocol):
 
 class BotSeat:
     """A seat played by a bot (anything with ``name`` and ``decide(view, budget)``), refereed."""
-
-    waits = False
 
     def __init__(self, bot: Any, *, budget: float = DEFAULT_BUDGET, tolerance: float = DEFAULT_TOLERANCE,
                  name: str | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
@@ -133,8 +130,6 @@ class BotSeat:
 
 class PersonSeat:
     """A seat whose player acts in their own time (the terminal, a web page)."""
-
-    waits = True
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -213,7 +208,7 @@ class Referee:
     @property
     def to_act(self) -> int | None:
         """The seat to act, CHANCE while chance owes an action, None once the game is over."""
-        return None if self.game.is_over else self.game.to_act
+        return self.game.to_act
 
     def play(self) -> Game:
         """Step the game to its end (every seat a bot: a seat that waits for a person stops it

@@ -97,3 +97,27 @@ def test_serve_turns_url_bots_off_by_flag_or_environment(args: list[str], env: d
         r = client.post("/api/tables", json={"name": "Ann", "settings": URL_BOTS})
         assert r.status_code == (200 if url_bots else 403), r.text
     served[0].state.store.close()
+
+
+def test_serve_hands_the_limits_given_on_its_command_line_to_the_server(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each limit option reaches the server by its Limits field name; one not given keeps its
+    default, and --no-limits turns off every limit but those always on."""
+    import uvicorn
+
+    for name in ("TABLES_PER_MINUTE", "LIVE_BOT_TABLES", "NO_LIMITS", "ABANDON_AFTER"):
+        monkeypatch.setenv(f"CALLBREAK_{name}", "")  # (empty: unset; and put back after the test)
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.append(self.config.app))
+    args = ["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'limits.db'}",
+            "--tables-per-minute", "3", "--abandon-after", "90"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    limits = served[0].state.service.gate.limits
+    assert (limits.tables_per_minute, limits.abandon_after, limits.live_bot_tables) == (3, 90.0, 200)
+    served[0].state.store.close()
+    result = CliRunner().invoke(cli, [*args, "--no-limits"])
+    assert result.exit_code == 0, result.output
+    limits = served[1].state.service.gate.limits
+    assert (limits.tables_per_minute, limits.live_bot_tables, limits.abandon_after) == (3, 0, 90.0)
+    served[1].state.store.close()

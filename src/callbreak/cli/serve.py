@@ -105,12 +105,7 @@ def serve(
         help="Seconds a Play now bot waits before it plays (default 0.7, a human pace).")] = None,
 ) -> None:
     """Start the web app and print its URL."""
-    import uvicorn
-
-    from callbreak.server.app import create_app, setup_logging
-    from callbreak.server.http_protocol import HeadersInTime
-    from callbreak.server.limits import Limits
-    from callbreak.server.playnow import PlayNowSettings
+    given = dict(locals())  # (the limits among them are read by their Limits field names)
 
     # The port first: a server that cannot listen must not touch the database (it would resume
     # the tables another server is playing) nor say that it runs.
@@ -123,42 +118,72 @@ def serve(
     owner = _claim_database(url, workers, _address(host, port))
     try:
         store = _open_store(url)
+        _limits_to_environment(no_limits, given)
+        from callbreak.server.app import setup_logging
+
         setup_logging(log_json, keep=True)  # (left as it is where logging is set up: a test)
-        os.environ["CALLBREAK_NO_LIMITS"] = "1" if no_limits else ""
-        _to_environment("CALLBREAK_", {
-            "tables_per_minute": tables_per_minute, "tables_per_minute_per_address": tables_per_minute_per_address,
-            "live_tables": live_tables, "live_tables_per_address": live_tables_per_address,
-            "messages_per_second": messages_per_second,
-            "messages_per_second_per_address": messages_per_second_per_address,
-            "hints_per_minute": hints_per_minute, "hints_per_minute_per_address": hints_per_minute_per_address,
-            "live_bot_tables": live_bot_tables, "bot_table_share": bot_table_share, "lobby_expiry": lobby_expiry,
-            "abandon_after": abandon_after})
         _announce(host, port, store.url, no_url_bots=no_url_bots, practice=practice)
         if owner is not None and owner.previous is not None:
             typer.echo(f"(the last server on this database, {owner.previous.describe()}, did not stop "
                        "cleanly; this one takes its place and resumes its tables)")
-        # No per-message compression: state messages are small and deflate costs more CPU than it saves.
-        # log_config None: uvicorn's own lines go through our handler too (time and process first).
-        options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "log_config": None,
-                                   "ws_max_size": WS_MAX_FRAME, "ws_per_message_deflate": False,
-                                   "ws_ping_interval": 20, "ws_ping_timeout": 20, "http": HeadersInTime}
         if workers > 1:
-            # Each worker process builds its own app and store from the environment (server/app.py);
-            # uvicorn's supervisor listens itself, so ours is let go at the last moment.
-            listening.close()
-            store.close()
-            os.environ["CALLBREAK_DB"] = store.url
-            os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
-            os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
-            os.environ["CALLBREAK_LOG_JSON"] = "1" if log_json else ""
-            _run_workers(workers, options)
-            return
-        app_ = create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
-                          limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
-        _run_owning(uvicorn.Config(app_, **options), listening, owner)
+            _serve_in_workers(workers, listening, store, no_url_bots=no_url_bots, practice=practice,
+                              log_json=log_json)
+        else:
+            _serve_here(listening, store, owner, no_url_bots=no_url_bots, practice=practice)
     finally:
         if owner is not None:
             owner.release()
+
+
+def _uvicorn_options(listening: socket.socket) -> dict[str, Any]:
+    """How uvicorn serves, in one process or in each worker."""
+    from callbreak.server.http_protocol import HeadersInTime
+
+    host, port = listening.getsockname()[:2]
+    # No per-message compression: state messages are small and deflate costs more CPU than it saves.
+    # log_config None: uvicorn's own lines go through our handler too (time and process first).
+    return {"host": host, "port": port, "log_level": "warning", "log_config": None,
+            "ws_max_size": WS_MAX_FRAME, "ws_per_message_deflate": False,
+            "ws_ping_interval": 20, "ws_ping_timeout": 20, "http": HeadersInTime}
+
+
+def _serve_here(listening: socket.socket, store: Store, owner: OwnerFile | None, *, no_url_bots: bool,
+                practice: bool) -> None:
+    import uvicorn
+
+    from callbreak.server.app import create_app
+    from callbreak.server.limits import Limits
+    from callbreak.server.playnow import PlayNowSettings
+
+    app_ = create_app(store, url_bots=not no_url_bots, practice=practice, warm_in_child=True,
+                      limits=Limits.from_env(), play_now=PlayNowSettings.from_env())
+    _run_owning(uvicorn.Config(app_, **_uvicorn_options(listening)), listening, owner)
+
+
+def _serve_in_workers(workers: int, listening: socket.socket, store: Store, *, no_url_bots: bool,
+                      practice: bool, log_json: bool) -> None:
+    """Each worker process builds its own app and store from the environment (server/app.py);
+    uvicorn's supervisor listens itself, so ours is let go at the last moment."""
+    options = _uvicorn_options(listening)
+    listening.close()
+    store.close()
+    os.environ["CALLBREAK_DB"] = store.url
+    os.environ["CALLBREAK_NO_URL_BOTS"] = "1" if no_url_bots else ""
+    os.environ["CALLBREAK_PRACTICE"] = "1" if practice else ""
+    os.environ["CALLBREAK_LOG_JSON"] = "1" if log_json else ""
+    _run_workers(workers, options)
+
+
+def _limits_to_environment(no_limits: bool, given: dict[str, Any]) -> None:
+    """The limits given on the command line (the options named as :class:`Limits`' fields) as
+    ``CALLBREAK_`` variables, for every process of the server to read."""
+    from dataclasses import fields
+
+    from callbreak.server.limits import Limits
+
+    os.environ["CALLBREAK_NO_LIMITS"] = "1" if no_limits else ""
+    _to_environment("CALLBREAK_", {f.name: given[f.name] for f in fields(Limits) if f.name in given})
 
 
 def _run_owning(config: Any, listening: socket.socket, owner: OwnerFile | None) -> None:

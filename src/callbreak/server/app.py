@@ -94,7 +94,7 @@ class RefusalBody(BaseModel):
 def refusal_responses() -> dict[int | str, dict[str, Any]]:
     """The refusals the API answers with, by HTTP status, for its OpenAPI schema (each status
     naming the ``error`` codes that answer with it; any other refusal is a 400)."""
-    by_status: dict[int, list[str]] = {400: ["malformed", "illegal input of any other kind"]}
+    by_status: dict[int, list[str]] = {400: ["malformed, and any code not listed under another status"]}
     for code, status in STATUS.items():
         by_status.setdefault(status, []).append(code)
     return {status: {"model": RefusalBody, "description": "Refused: " + ", ".join(codes)}

@@ -105,10 +105,11 @@ class Store(PlayNowQueue, TableMakers):
         except Exception as e:  # SQLAlchemy raises ArgumentError with a vague text
             raise StoreError(f"not a database URL: {url!r} ({e})") from None
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.file = sqlite_file(self.url)  # (None: PostgreSQL, or SQLite in memory)
         try:
             if self.is_sqlite:
-                if parsed.database and parsed.database != ":memory:":
-                    Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                if self.file is not None:
+                    self.file.parent.mkdir(parents=True, exist_ok=True)
                 self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
@@ -124,7 +125,7 @@ class Store(PlayNowQueue, TableMakers):
         self._writers_lock = threading.Lock()
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
-        if self.is_sqlite and parsed.database not in (None, "", ":memory:"):
+        if self.file is not None:
             # Commits never wait for the disk (WAL, synchronous=NORMAL); the fsync comes with a
             # checkpoint, which we run here, off the event loop, rather than inside a commit.
             self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="sqlite-checkpoint",
