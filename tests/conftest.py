@@ -46,9 +46,10 @@ _watching: list[str] = []
 
 
 def _audit(event: str, args: tuple[object, ...]) -> None:
-    # A `git rev-parse` for a run's provenance is a query answered at once, not a process the test
-    # runs beside it.
-    if event == "subprocess.Popen" and args[0] == "git":
+    # A `git rev-parse` for a run's provenance, or matplotlib's `fc-list` as it first builds its
+    # font cache (on a fresh machine), is a query answered at once, not a process the test runs
+    # beside it.
+    if event == "subprocess.Popen" and args[0] in ("git", "fc-list"):
         return
     if event in _SPAWN_EVENTS and _watching and _watching[-1] not in _spawned:
         _spawned[_watching[-1]] = f"{event} {str(args[:2])[:120]}"

@@ -26,8 +26,8 @@ contract; Call Break's :class:`~callbreak.core.match.Match` also replaces the ho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from operator import attrgetter
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter, itemgetter
 from typing import Any, ClassVar, Self
 
 from callbreak.core.actions import CHANCE, Action, Deal, Play
@@ -350,9 +350,18 @@ class TrickGame:
         return g
 
     def snapshot(self) -> tuple[object, ...]:
-        """A comparable value of the whole state (to check replays and refusals)."""
-        return tuple((k, _frozen(v) if isinstance(v, list) else v)
-                     for k, v in sorted(self._state()) if k not in self.CACHES)
+        """A comparable value of the whole state (to check replays and refusals): its fields by
+        name, in name order, caches left out, lists as tuples."""
+        cls = self.__class__
+        names, values = _compared_of(cls)
+        fields: Iterable[tuple[str, Any]] = zip(names, values(self), strict=True)
+        if cls.__dictoffset__:  # (a game without slots: its own fields join the sorted ones)
+            fields = sorted([*fields, *((k, v) for k, v in self.__dict__.items() if k not in self.CACHES)],
+                            key=itemgetter(0))
+        # The history, the longest list by far, holds only actions (apply appends nothing else):
+        # copied whole, not searched for lists inside.
+        return tuple([(k, (tuple(v) if k == "history" else _frozen(v)) if v.__class__ is list else v)
+                      for k, v in fields])
 
     def result_json(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -371,11 +380,25 @@ def _slots_of(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ..
     return found
 
 
+_COMPARED: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _compared_of(cls: type[TrickGame]) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The slots a snapshot compares (all but the caches), in name order, and a reader of their
+    values: worked out once a class (a replay check takes a snapshot at every move)."""
+    found = _COMPARED.get(cls)
+    if found is None:
+        names = tuple(sorted(n for n in _slots_of(cls)[0] if n not in cls.CACHES))
+        read = attrgetter(*names)
+        found = _COMPARED[cls] = (names, read if len(names) > 1 else lambda state: (read(state),))
+    return found
+
+
 def _frozen(value: object) -> object:
     """``value`` with its lists (and lists of lists) as tuples: a copy no later move changes."""
     if not isinstance(value, list):
         return value
-    # A match's history is long and holds no lists: copied whole, not item by item (no state
+    # A list that holds no lists is copied whole, not item by item (no state
     # holds a subclass of list).
     if list not in map(type, value):
         return tuple(value)
