@@ -63,7 +63,8 @@ class _Misbehaving:
 
 @pytest.mark.parametrize("how", ["slow", "raises", "illegal"])
 def test_a_failing_bot_still_gets_a_legal_answer_back_in_time(
-        serve: Callable[[Any], LiveServer], monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+        serve: Callable[[Any], LiveServer], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        how: str) -> None:
     monkeypatch.setattr(server_module, "make_bot", lambda spec, seed=None: _Misbehaving(how))
     monkeypatch.setattr(_Misbehaving, "let_go", threading.Event())
     live = serve(create_app("anything"))
@@ -78,6 +79,10 @@ def test_a_failing_bot_still_gets_a_legal_answer_back_in_time(
         expected = biggest_card(sum(1 << from_protocol(c) for c in FIXTURE["legal"]), 0)
         assert r.json() == {"value": to_protocol(expected)}
         assert server_module_service(live).defaulted == 1
+        # The log says what the bot did wrong, in the referee's words for a fault.
+        said = {"slow": "did not answer within", "raises": "(error: RuntimeError: the bot fell over)",
+                "illegal": "(illegal: answered Play("}[how]
+        assert said in caplog.text, caplog.text
     finally:
         _Misbehaving.let_go.set()
 

@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -49,6 +50,7 @@ from callbreak.protocol.wire import (
     answer_json,
     parse_request,
 )
+from callbreak.referee import Fault, referee
 
 log = logging.getLogger("callbreak.protocol")
 
@@ -167,8 +169,13 @@ def match_key(request: Request, body: Any) -> tuple[str, ...]:
     return ("players", *sorted(request.player_ids), me)
 
 
-class IllegalChoiceError(RuntimeError):
-    """Our bot chose an action the rules do not allow (a bug in the bot)."""
+class BotFault(RuntimeError):
+    """Our bot failed or chose an action the rules do not allow (a bug in the bot): the
+    referee's :class:`~callbreak.referee.Fault`, said."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(f"{fault.kind}: {fault.detail}")
+        self.fault = fault
 
 
 class BotService:
@@ -204,24 +211,30 @@ class BotService:
             match.apply(action if match.is_legal(action) else match.default_action())
 
     def _decide(self, request: Request, body: Any, budget: float, arrived: float) -> Action:
+        """The bot's answer, judged as the referee judges every bot (:func:`callbreak.referee.referee`):
+        one that raises or is not legal gives way to the default. (The deadline is the caller's:
+        it answers in time even while the bot still thinks.)"""
         # Time spent queueing for a worker (many games at once) comes out of the bot's budget,
         # so it still answers before the deadline rather than being cut off by it.
         budget = max(MIN_THINK, budget - (time.monotonic() - arrived))
+        view = request.view
         bot: Bot = make_bot(self.spec, seed=request_seed(body, self.seed))
         reads = getattr(bot, "read", False) is True and hasattr(bot, "style_prior")
         if reads:
-            key, deal, ids = match_key(request, body), request.view.deal_number, request.player_ids
+            key, deal, ids = match_key(request, body), view.deal_number, request.player_ids
             with self._styles_lock:
                 known = self.styles.priors(key, deal)
             bot.style_prior = {s: known[pid] for s, pid in enumerate(ids)  # type: ignore[attr-defined]
                                if pid in known}
-        action = bot.decide(request.view, budget).action
+        action: Action
+        action, _, fault = referee(view, view.seat or 0, bot, default=lambda: default_action(view),
+                                   deal=view.deal_number, budget=budget, tolerance=math.inf, name=self.spec)
+        if fault is not None:
+            raise BotFault(fault)
         if reads:
             reading = getattr(bot, "reading", {})
             with self._styles_lock:
                 self.styles.record(key, deal, {ids[s]: p for s, p in reading.items()})
-        if action not in request.view.legal:
-            raise IllegalChoiceError(f"bot {self.spec} chose {action!r}, which is not legal")
         return action
 
     async def answer(self, request: Request, body: Any) -> Action:
@@ -238,7 +251,9 @@ class BotService:
             return action
         except TimeoutError:
             log.warning("bot %s did not answer within %.3f s; answering the default", self.spec, limit)
-        except Exception:  # a failing bot must not cost the seat its turn
+        except BotFault as e:
+            log.error("bot %s failed (%s); answering the default", self.spec, e)
+        except Exception:  # the bot's seeding or reading failed: still the seat's turn is answered
             log.exception("bot %s failed; answering the default", self.spec)
         self.defaulted += 1
         return default_action(request.view)
