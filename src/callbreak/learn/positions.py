@@ -1,9 +1,12 @@
 """Positions for training, from self-play on the batched environment, labelled by the expert.
 
 :class:`SelfPlay` steps a :class:`~callbreak.env.vector.VectorEnv` (one preset, many tables) and
-keeps a :class:`~callbreak.core.match.Match` beside each table, fed the same deals, so that the
-seats that are not the network (the population: random, greedy, heuristic and expert bots) can
-decide from their usual seat views and the expert can appraise a position. Each table draws who
+keeps a :class:`~callbreak.referee.Referee` beside each table, its match fed the same deals and
+the same actions, so that the seats that are not the network (the population: random, greedy,
+heuristic and expert bots) can decide from their usual seat views and the expert can appraise a
+position. The environment deals (its chance) and every seat's action is chosen in one batch over
+the tables, so each action reaches the referee by :meth:`~callbreak.referee.Referee.submit`, and
+the referee says when a deal is scored. Each table draws who
 sits where at the start of each match (:class:`Population`); the network's seats are decided in
 one batch over all tables.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -35,14 +39,14 @@ from callbreak.bots.neural import (
     rules_features,
     seen_calls,
 )
-from callbreak.core.actions import Action, Deal
+from callbreak.core.actions import CHANCE, Action, Deal
 from callbreak.core.cards import cards_of
 from callbreak.core.game import Phase
-from callbreak.core.match import Match
 from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
 from callbreak.env.vector import VectorEnv, start_match
 from callbreak.games.spaces import CALL0, CALLBREAK_ACTIONS, action_id, legal_ids
+from callbreak.referee import DealScored, Event, PersonSeat, Referee
 
 NOT_LABELLED = np.float32(np.nan)
 BOTS = ("random", "greedy", "heuristic")
@@ -83,6 +87,13 @@ class Batch:
                 "q": np.asarray(self.q, dtype=np.float32), "value": np.asarray(self.value, dtype=np.float32)}
 
 
+class _DealtByTheEnvironment:
+    """A table's chance, for its referee: the environment deals, and its deals are submitted."""
+
+    def chance(self, game: object) -> Action:
+        raise AssertionError("the batched environment deals; its deals are submitted to the referee")
+
+
 class SelfPlay:
     """The batched tables, their mirrored matches, the seats' players and the labeller."""
 
@@ -106,10 +117,12 @@ class SelfPlay:
         self.bots: dict[str, Bot] = {n: make_bot(n, seed=int(self.rng.integers(2**31))) for n in BOTS}
         env.reset(seed=int(self.rng.integers(2**31)))
         t = env.num_tables
-        self.matches: list[Match | None] = [None] * t
+        self.tables: list[Referee | None] = [None] * t
         self.seats: list[list[str]] = [[] for _ in range(t)]
         self.past_of: list[int] = [0] * t
         self.pending: list[list[tuple[int, int]]] = [[] for _ in range(t)]  # (position, seat)
+        self.out = Batch()  # the step's: where a scored deal's values go
+        self.rewards = np.zeros((t, 4), dtype=np.float32)  # the step's rewards, by table and seat
         for i in range(t):
             self._feed(i)
 
@@ -118,14 +131,27 @@ class SelfPlay:
     def _feed(self, t: int) -> None:
         for kind, value in self.env.chance_events(t):
             if kind == "dealer":
-                self.matches[t] = start_match(self.env.rules, value)
                 self.seats[t] = self.population.draw(self.rng, len(self.nets))
+                self.tables[t] = Referee(start_match(self.env.rules, value), _DealtByTheEnvironment(),
+                                         [PersonSeat(who) for who in self.seats[t]],
+                                         listeners=[partial(self._scored, t)])
                 self.past_of[t] = 1 + int(self.rng.integers(max(1, len(self.nets) - 1)))
                 self.pending[t] = []
             else:
-                m = self.matches[t]
-                assert m is not None
-                m.apply(Deal(hands=tuple(cards_of(h) for h in value)))
+                self._table(t).submit(CHANCE, Deal(hands=tuple(cards_of(h) for h in value)))
+
+    def _table(self, t: int) -> Referee:
+        table = self.tables[t]
+        assert table is not None, "a table is fed its first deal as the environment resets"
+        return table
+
+    def _scored(self, t: int, event: Event) -> None:
+        """A deal was scored at table ``t``: its positions get their value (the seat's own points
+        in the deal, as the environment's reward gives them)."""
+        if isinstance(event, DealScored):
+            for pos, seat in self.pending[t]:
+                self.out.value[pos] = float(self.rewards[t, seat])
+            self.pending[t] = []
 
     # --- one step of every table ----------------------------------------------------------------
 
@@ -136,8 +162,7 @@ class SelfPlay:
         legal: list[dict[int, Action]] = []
         net_tables: dict[int, list[int]] = {}
         for t in range(t_count):
-            m = self.matches[t]
-            assert m is not None
+            m = self._table(t).game
             seat = int(env.to_act[t])
             who = self.seats[t][seat]
             view = m.view(seat)
@@ -165,15 +190,10 @@ class SelfPlay:
         for net, tables in net_tables.items():
             actions[tables] = self._net_actions(self.nets[net], tables)
         step = env.step(actions)
+        self.out, self.rewards = out, step.rewards  # (for _scored)
         for t in range(t_count):
-            m = self.matches[t]
-            assert m is not None
-            scored = len(m.results)
-            m.apply(legal[t][int(actions[t])])
-            if len(m.results) > scored:  # a deal was scored: its positions get their value
-                for pos, seat in self.pending[t]:
-                    out.value[pos] = float(step.rewards[t, seat])
-                self.pending[t] = []
+            action = legal[t][int(actions[t])]
+            self._table(t).submit(action.actor, action)
             self._feed(t)
 
     def _inputs(self, tables: list[int]) -> np.ndarray:
