@@ -7,7 +7,9 @@ the game's own ``apply``, which changes nothing when it refuses), applied, and t
 listeners as :class:`Moved` and, when a deal is scored, :class:`DealScored`. A bot's answer is
 refereed (:func:`referee`): when it raises, runs over its budget or is not legal, the seat is
 charged a :class:`Fault` and the game's ``default_action()`` is played for it, so a misbehaving
-player never stops a game; a person's illegal action is refused instead, naming why.
+player never stops a game; a person's illegal action is refused instead, naming why. A table that
+asks its bots in its own way (the web's, in a thread beside its event loop; the bot server,
+against its own deadline) judges their answers by the same rule, :func:`judge`.
 
 The arena and ``callbreak related-games`` play whole games through :meth:`Referee.play`; a table
 that waits for people steps it as their actions arrive.
@@ -155,32 +157,49 @@ def _judged(view: GameView, seat: int, player: Any, default: Callable[[], Any], 
             tolerance: float, name: str | None, clock: Callable[[], float]) -> tuple[Any, float, Fault | None]:
     """:func:`referee`, its arguments by position (it runs for every move of every bot)."""
     start = clock()
-    error_kind = "error"
     try:
         answer: Any = player.decide(view, budget)
         error: str | None = None
+        error_kind = ""
     except Exception as e:  # any failure of a player is its fault, never the referee's
-        answer, error = None, f"{type(e).__name__}: {e}"
-        # A remote player's error says whether the bot timed out or answered something illegal.
-        error_kind = str(getattr(e, "fault_kind", "error"))
+        answer, (error, error_kind) = None, failed(e)
     seconds = clock() - start
+    action, fault = judge(view, seat, answer, error, error_kind, seconds, default, deal, budget, tolerance,
+                          name if name is not None else str(player.name))
+    return action, seconds, fault
+
+
+def _fault_kind(error: Exception) -> str:
+    """A remote player's error says whether the bot timed out or answered something illegal."""
+    return str(getattr(error, "fault_kind", "error"))
+
+
+def judge(view: GameView, seat: int, answer: Any, error: str | None, error_kind: str, seconds: float,
+          default: Callable[[], Any], deal: int, budget: float, tolerance: float, who: str
+          ) -> tuple[Any, Fault | None]:
+    """The referee's rule for a bot's answer (a :class:`~callbreak.bots.Decision` or an action),
+    or for its ``error`` (the exception, in words, and its kind), given after ``seconds``: the
+    action, when it came within the budget and the tolerance and is among ``view``'s legal ones;
+    else ``default()`` and the :class:`Fault`. For a table that asks its bots in its own way (the
+    web's, in a thread beside its event loop); :func:`referee` asks and judges at once."""
     if error is not None:
-        kind, detail = error_kind, error
-    elif seconds > budget + tolerance:
-        kind, detail = "timeout", f"took {seconds:.3f} s of a {budget:g} s budget"
-    else:
-        action = answer.action if isinstance(answer, Decision) else answer
-        try:
-            legal = action in view.legal
-        except Exception:  # an answer whose comparison itself fails is no action at all
-            legal = False
-        if legal:
-            return action, seconds, None
-        who = name if name is not None else str(player.name)
-        fault = Fault(seat, who, deal, "illegal", f"answered {action!r}, which is not legal now", seconds, repr(action))
-        return default(), seconds, fault
-    who = name if name is not None else str(player.name)
-    return default(), seconds, Fault(seat, who, deal, kind, detail, seconds)
+        return default(), Fault(seat, who, deal, error_kind or "error", error, seconds)
+    if seconds > budget + tolerance:
+        return default(), Fault(seat, who, deal, "timeout", f"took {seconds:.3f} s of a {budget:g} s budget", seconds)
+    action = answer.action if isinstance(answer, Decision) else answer
+    try:
+        legal = action in view.legal
+    except Exception:  # an answer whose comparison itself fails is no action at all
+        legal = False
+    if legal:
+        return action, None
+    return default(), Fault(seat, who, deal, "illegal", f"answered {action!r}, which is not legal now", seconds,
+                            repr(action))
+
+
+def failed(error: Exception) -> tuple[str, str]:
+    """A player's exception as :func:`judge` takes it: in words, and its kind."""
+    return f"{type(error).__name__}: {error}", _fault_kind(error)
 
 
 # --- the table ----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import contextvars
 import functools
 import hashlib
 import logging
+import math
 import os
 import re
 import secrets
@@ -40,6 +41,7 @@ from callbreak.core.game import Game, GameView
 from callbreak.core.words import N_
 from callbreak.games import game_info
 from callbreak.games.registry import option_names
+from callbreak.referee import Fault, failed, judge
 from callbreak.server import engines, players
 from callbreak.server.limits import Gate, Limits, Refusal
 from callbreak.server.metrics import Metrics
@@ -1163,27 +1165,29 @@ class TableService:
         match = table.match
         if table.replica or match is None or table.version != version or table.status != "playing":
             return  # the table moved on, or to another process, while the bot thought
-        try:
-            action = task.result().action
-            # Judged as the referee judges a bot (callbreak/referee.py): among the legal actions
-            # of the view it decided from; the engine checks it once, on its way to the store.
-            if action not in view.legal:
-                raise IllegalActionError(f"answered {action!r}, which is not legal now")
-        except Exception as e:  # a broken or remote bot must not stall the table
-            log.warning("table %s: bot failed (%s); playing the default action", table.code, e)
-            action = match.default_action()
-            await self._record_fault(table, match.to_act, e)
         seat = match.to_act
+        assert seat is not None and seat >= 0
+        try:
+            answer, error, kind = task.result(), None, ""
+        except Exception as e:  # a broken or remote bot must not stall the table
+            answer, (error, kind) = None, failed(e)
+        # Judged by the referee's rule (callbreak/referee.py): among the legal actions of the view
+        # it decided from, else the default (no time limit: the table's clock is its own); the
+        # engine checks the action once, on its way to the store.
+        action, fault = judge(view, seat, answer, error, kind, 0.0, match.default_action, len(match.results) + 1,
+                              math.inf, 0.0, self.bot_for(table, seat))
+        if fault is not None:
+            log.warning("table %s: bot failed (%s: %s); playing the default action", table.code, fault.kind,
+                        fault.detail)
+            await self._record_fault(table, seat, fault)
         stand_in = seat is not None and seat >= 0 and table.seats[seat].kind != "bot"
         await self._play_for(table, action, "away" if stand_in else "bot")
 
-    async def _record_fault(self, table: Table, seat: int | None, error: Exception) -> None:
+    async def _record_fault(self, table: Table, seat: int, fault: Fault) -> None:
         """Count a failed bot decision against its seat (stored with the seats, shown to all)."""
-        if seat is None or not 0 <= seat < len(table.seats):
-            return
         s = table.seats[seat]
         s.faults += 1
-        s.last_fault = people_text(f"{type(error).__name__}: {error}")[:200]
+        s.last_fault = people_text(fault.detail)[:200]
         try:
             await self.write(self.store.update_game, table.id, epoch=table.epoch,
                              seats=[x.to_json() for x in table.seats])
