@@ -93,7 +93,7 @@ GETATTR_USES: dict[tuple[str, str], tuple[str, str]] = {
     ("arena/players.py", "getattr(player, 'name')"): (OTHER, "a player's name"),
     ("arena/runner.py", "getattr(p, 'name')"): (OTHER, "a player's name"),
     ("arena/runner.py", "getattr(player, 'name')"): (OTHER, "a player's name"),
-    ("referee.py", "getattr(e, 'fault_kind')"): (OTHER, "an error's fault kind"),
+    ("referee.py", "getattr(error, 'fault_kind')"): (OTHER, "an error's fault kind"),
     ("arena/duplicate.py", "getattr(opts, 'max_hands')"): (PROBE, "options: a hand limit"),
     ("arena/duplicate.py", "getattr(opts, 'deals')"): (PROBE, "options: a deal count"),
     ("arena/duplicate.py", "hasattr(opts, 'deals')"): (PROBE, "options: a deal count"),
