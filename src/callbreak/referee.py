@@ -159,31 +159,27 @@ def _judged(view: GameView, seat: int, player: Any, default: Callable[[], Any], 
     start = clock()
     try:
         answer: Any = player.decide(view, budget)
-        error: str | None = None
-        error_kind = ""
+        error: Exception | None = None
     except Exception as e:  # any failure of a player is its fault, never the referee's
-        answer, (error, error_kind) = None, failed(e)
+        answer, error = None, e
     seconds = clock() - start
-    action, fault = judge(view, seat, answer, error, error_kind, seconds, default, deal, budget, tolerance,
+    action, fault = judge(view, seat, answer, error, seconds, default, deal, budget, tolerance,
                           name if name is not None else str(player.name))
     return action, seconds, fault
 
 
-def _fault_kind(error: Exception) -> str:
-    """A remote player's error says whether the bot timed out or answered something illegal."""
-    return str(getattr(error, "fault_kind", "error"))
-
-
-def judge(view: GameView, seat: int, answer: Any, error: str | None, error_kind: str, seconds: float,
+def judge(view: GameView, seat: int, answer: Any, error: Exception | None, seconds: float,
           default: Callable[[], Any], deal: int, budget: float, tolerance: float, who: str
           ) -> tuple[Any, Fault | None]:
-    """The referee's rule for a bot's answer (a :class:`~callbreak.bots.Decision` or an action),
-    or for its ``error`` (the exception, in words, and its kind), given after ``seconds``: the
-    action, when it came within the budget and the tolerance and is among ``view``'s legal ones;
-    else ``default()`` and the :class:`Fault`. For a table that asks its bots in its own way (the
-    web's, in a thread beside its event loop); :func:`referee` asks and judges at once."""
+    """The referee's rule for a bot's answer (a :class:`~callbreak.bots.Decision` or an action)
+    or the ``error`` it raised, after ``seconds``: the action, when it came within the budget and
+    the tolerance and is among ``view``'s legal ones; else ``default()`` and the :class:`Fault`.
+    For a table that asks its bots in its own way (the web's, in a thread beside its event loop);
+    :func:`referee` asks and judges at once."""
     if error is not None:
-        return default(), Fault(seat, who, deal, error_kind or "error", error, seconds)
+        # A remote player's error says whether the bot timed out or answered something illegal.
+        kind = str(getattr(error, "fault_kind", "error"))
+        return default(), Fault(seat, who, deal, kind, f"{type(error).__name__}: {error}", seconds)
     if seconds > budget + tolerance:
         return default(), Fault(seat, who, deal, "timeout", f"took {seconds:.3f} s of a {budget:g} s budget", seconds)
     action = answer.action if isinstance(answer, Decision) else answer
@@ -195,11 +191,6 @@ def judge(view: GameView, seat: int, answer: Any, error: str | None, error_kind:
         return action, None
     return default(), Fault(seat, who, deal, "illegal", f"answered {action!r}, which is not legal now", seconds,
                             repr(action))
-
-
-def failed(error: Exception) -> tuple[str, str]:
-    """A player's exception as :func:`judge` takes it: in words, and its kind."""
-    return f"{type(error).__name__}: {error}", _fault_kind(error)
 
 
 # --- the table ----------------------------------------------------------------------------------

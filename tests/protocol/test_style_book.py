@@ -30,7 +30,9 @@ def test_readings_of_each_player_are_carried_into_the_next_deal_by_player_id() -
         body = request_from_view(view, time_budget_ms=1500)
         request = parse_request(kind_for(view), body)
         keys.add(match_key(request, body))
-        match.apply(service._decide(request, body, 0.05, time.monotonic()))
+        action, fault = service._decide(request, body, 0.05, time.monotonic())
+        assert fault is None, fault  # (the readings are kept from the bot's own answers only)
+        match.apply(action)
     assert len(keys) == 1  # the seat order turns with the dealer; the key does not
     (key,) = keys
     carried = service.styles.priors(key, 2)

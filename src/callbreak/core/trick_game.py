@@ -328,15 +328,6 @@ class TrickGame:
 
     # --- copies --------------------------------------------------------------------------
 
-    def _state(self) -> list[tuple[str, object]]:
-        """Every field of the state, by name: the slots of each class, then the instance dict."""
-        cls = self.__class__
-        names, values = _slots_of(cls)
-        fields = list(zip(names, values(self), strict=True))
-        if cls.__dictoffset__:  # a game that declares no slots keeps its own fields in a dict
-            fields += self.__dict__.items()
-        return fields
-
     def clone(self) -> Self:
         """An independent copy (for search and what-if checks): lists copied, the rest shared
         (every other value of a state is immutable)."""
@@ -389,8 +380,7 @@ def _compared_of(cls: type[TrickGame]) -> tuple[tuple[str, ...], Callable[[Any],
     found = _COMPARED.get(cls)
     if found is None:
         names = tuple(sorted(n for n in _slots_of(cls)[0] if n not in cls.CACHES))
-        read = attrgetter(*names)
-        found = _COMPARED[cls] = (names, read if len(names) > 1 else lambda state: (read(state),))
+        found = _COMPARED[cls] = (names, attrgetter(*names))  # (TrickGame's own slots: always several)
     return found
 
 

@@ -5,8 +5,8 @@ keeps a :class:`~callbreak.referee.Referee` beside each table, its match fed the
 the same actions, so that the seats that are not the network (the population: random, greedy,
 heuristic and expert bots) can decide from their usual seat views and the expert can appraise a
 position. The environment deals (its chance) and every seat's action is chosen in one batch over
-the tables, so each action reaches the referee by :meth:`~callbreak.referee.Referee.submit`, and
-the referee says when a deal is scored. Each table draws who
+the tables, so each action reaches the referee by :meth:`~callbreak.referee.Referee.submit`; a
+deal the referee scores gives its positions their value. Each table draws who
 sits where at the start of each match (:class:`Population`); the network's seats are decided in
 one batch over all tables.
 
@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import partial
 
 import numpy as np
 
@@ -46,7 +45,7 @@ from callbreak.core.scoring import expected_deal_points
 from callbreak.core.view import SeatView
 from callbreak.env.vector import VectorEnv, start_match
 from callbreak.games.spaces import CALL0, CALLBREAK_ACTIONS, action_id, legal_ids
-from callbreak.referee import DealScored, Event, PersonSeat, Referee
+from callbreak.referee import PersonSeat, Referee
 
 NOT_LABELLED = np.float32(np.nan)
 BOTS = ("random", "greedy", "heuristic")
@@ -121,8 +120,6 @@ class SelfPlay:
         self.seats: list[list[str]] = [[] for _ in range(t)]
         self.past_of: list[int] = [0] * t
         self.pending: list[list[tuple[int, int]]] = [[] for _ in range(t)]  # (position, seat)
-        self.out = Batch()  # the step's: where a scored deal's values go
-        self.rewards = np.zeros((t, 4), dtype=np.float32)  # the step's rewards, by table and seat
         for i in range(t):
             self._feed(i)
 
@@ -133,8 +130,7 @@ class SelfPlay:
             if kind == "dealer":
                 self.seats[t] = self.population.draw(self.rng, len(self.nets))
                 self.tables[t] = Referee(start_match(self.env.rules, value), _DealtByTheEnvironment(),
-                                         [PersonSeat(who) for who in self.seats[t]],
-                                         listeners=[partial(self._scored, t)])
+                                         [PersonSeat(who) for who in self.seats[t]])
                 self.past_of[t] = 1 + int(self.rng.integers(max(1, len(self.nets) - 1)))
                 self.pending[t] = []
             else:
@@ -144,14 +140,6 @@ class SelfPlay:
         table = self.tables[t]
         assert table is not None, "a table is fed its first deal as the environment resets"
         return table
-
-    def _scored(self, t: int, event: Event) -> None:
-        """A deal was scored at table ``t``: its positions get their value (the seat's own points
-        in the deal, as the environment's reward gives them)."""
-        if isinstance(event, DealScored):
-            for pos, seat in self.pending[t]:
-                self.out.value[pos] = float(self.rewards[t, seat])
-            self.pending[t] = []
 
     # --- one step of every table ----------------------------------------------------------------
 
@@ -190,10 +178,14 @@ class SelfPlay:
         for net, tables in net_tables.items():
             actions[tables] = self._net_actions(self.nets[net], tables)
         step = env.step(actions)
-        self.out, self.rewards = out, step.rewards  # (for _scored)
         for t in range(t_count):
-            action = legal[t][int(actions[t])]
-            self._table(t).submit(action.actor, action)
+            table, action = self._table(t), legal[t][int(actions[t])]
+            scored = len(table.deal_points)
+            table.submit(action.actor, action)
+            if len(table.deal_points) > scored:  # a deal was scored: its positions get their value
+                for pos, seat in self.pending[t]:  # (the seat's own points, as the reward gives them)
+                    out.value[pos] = float(step.rewards[t, seat])
+                self.pending[t] = []
             self._feed(t)
 
     def _inputs(self, tables: list[int]) -> np.ndarray:

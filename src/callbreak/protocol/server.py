@@ -169,15 +169,6 @@ def match_key(request: Request, body: Any) -> tuple[str, ...]:
     return ("players", *sorted(request.player_ids), me)
 
 
-class BotFault(RuntimeError):
-    """Our bot failed or chose an action the rules do not allow (a bug in the bot): the
-    referee's :class:`~callbreak.referee.Fault`, said."""
-
-    def __init__(self, fault: Fault) -> None:
-        super().__init__(f"{fault.kind}: {fault.detail}")
-        self.fault = fault
-
-
 class BotService:
     """Answers checked requests with a bot's decision, always legal and always in time."""
 
@@ -210,10 +201,10 @@ class BotService:
                 return
             match.apply(action if match.is_legal(action) else match.default_action())
 
-    def _decide(self, request: Request, body: Any, budget: float, arrived: float) -> Action:
+    def _decide(self, request: Request, body: Any, budget: float, arrived: float) -> tuple[Action, Fault | None]:
         """The bot's answer, judged as the referee judges every bot (:func:`callbreak.referee.referee`):
-        one that raises or is not legal gives way to the default. (The deadline is the caller's:
-        it answers in time even while the bot still thinks.)"""
+        one that raises or is not legal gives way to the default, with the fault. (The deadline
+        is the caller's: it answers in time even while the bot still thinks.)"""
         # Time spent queueing for a worker (many games at once) comes out of the bot's budget,
         # so it still answers before the deadline rather than being cut off by it.
         budget = max(MIN_THINK, budget - (time.monotonic() - arrived))
@@ -229,13 +220,11 @@ class BotService:
         action: Action
         action, _, fault = referee(view, view.seat or 0, bot, default=lambda: default_action(view),
                                    deal=view.deal_number, budget=budget, tolerance=math.inf, name=self.spec)
-        if fault is not None:
-            raise BotFault(fault)
-        if reads:
+        if reads and fault is None:
             reading = getattr(bot, "reading", {})
             with self._styles_lock:
                 self.styles.record(key, deal, {ids[s]: p for s, p in reading.items()})
-        return action
+        return action, fault
 
     async def answer(self, request: Request, body: Any) -> Action:
         """The bot's action, or the default when it fails or runs past the deadline."""
@@ -246,13 +235,15 @@ class BotService:
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(self.pool, self._decide, request, body, budget, time.monotonic())
         try:
-            action = await asyncio.wait_for(work, timeout=limit)
-            self.answered += 1
+            action, fault = await asyncio.wait_for(work, timeout=limit)
+            if fault is None:
+                self.answered += 1
+            else:  # (the action is the default the referee's rule played for it)
+                log.error("bot %s failed (%s: %s); answering the default", self.spec, fault.kind, fault.detail)
+                self.defaulted += 1
             return action
         except TimeoutError:
             log.warning("bot %s did not answer within %.3f s; answering the default", self.spec, limit)
-        except BotFault as e:
-            log.error("bot %s failed (%s); answering the default", self.spec, e)
         except Exception:  # the bot's seeding or reading failed: still the seat's turn is answered
             log.exception("bot %s failed; answering the default", self.spec)
         self.defaulted += 1

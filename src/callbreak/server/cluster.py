@@ -472,14 +472,13 @@ class Cluster:
         """Run ``method`` at the table's owner and wait for its answer. If the owner dies while
         the call waits, the call goes to the next owner (this process, if it claims the table):
         the client sees a short wait, not an error; the version check stops a double action.
-        Counted as forwarded once it goes to another process: a call that waits out a claim
-        here and then runs here was not forwarded."""
+        Counted as forwarded (in :meth:`_call`) only when it goes to another process: a call that
+        waits out a claim here and then runs here was not forwarded."""
         owner = self.owner_seen.get(table.code)
         if owner is not None and owner != self.me:
             # The owner that last spoke for the table, without reading its lease: a forwarded
             # action costs one store read less. An owner that has let the table go answers
             # "moved", a dead one loses its lease while the call waits: then the lease decides.
-            self.service.metrics.forwarded.labels(method).inc()
             reply = await self._call(table, owner, method, args)
             if reply is not None and not reply.get("moved"):
                 return self._forwarded(table, method, reply)
@@ -502,7 +501,6 @@ class Cluster:
                 return await self.service.run_here(method, table.code, *args)
             if lease is None or lease[0] == self.me:
                 raise MessageError("unavailable", N_("the table's server process is changing; try again"))
-            self.service.metrics.forwarded.labels(method).inc()
             reply = await self._call(table, lease[0], method, args)
             calls += 1
             if reply is not None and not reply.get("moved"):
@@ -533,6 +531,7 @@ class Cluster:
         """Send one call to ``owner``; its reply, or None if the owner lost the lease (died)
         before answering or its answer may have been missed (the notices' connection was lost):
         the caller asks again. A live owner that stays silent past CALL_SECONDS is an error."""
+        self.service.metrics.forwarded.labels(method).inc()
         call_id = secrets.token_hex(8)
         answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
         self.waiting[call_id] = answer

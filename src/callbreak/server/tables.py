@@ -41,7 +41,7 @@ from callbreak.core.game import Game, GameView
 from callbreak.core.words import N_
 from callbreak.games import game_info
 from callbreak.games.registry import option_names
-from callbreak.referee import Fault, failed, judge
+from callbreak.referee import Fault, judge
 from callbreak.server import engines, players
 from callbreak.server.limits import Gate, Limits, Refusal
 from callbreak.server.metrics import Metrics
@@ -1168,20 +1168,19 @@ class TableService:
         seat = match.to_act
         assert seat is not None and seat >= 0
         try:
-            answer, error, kind = task.result(), None, ""
+            answer, error = task.result(), None
         except Exception as e:  # a broken or remote bot must not stall the table
-            answer, (error, kind) = None, failed(e)
+            answer, error = None, e
         # Judged by the referee's rule (callbreak/referee.py): among the legal actions of the view
         # it decided from, else the default (no time limit: the table's clock is its own); the
         # engine checks the action once, on its way to the store.
-        action, fault = judge(view, seat, answer, error, kind, 0.0, match.default_action, len(match.results) + 1,
+        action, fault = judge(view, seat, answer, error, 0.0, match.default_action, len(match.results) + 1,
                               math.inf, 0.0, self.bot_for(table, seat))
         if fault is not None:
             log.warning("table %s: bot failed (%s: %s); playing the default action", table.code, fault.kind,
                         fault.detail)
             await self._record_fault(table, seat, fault)
-        stand_in = seat is not None and seat >= 0 and table.seats[seat].kind != "bot"
-        await self._play_for(table, action, "away" if stand_in else "bot")
+        await self._play_for(table, action, "away" if table.seats[seat].kind != "bot" else "bot")
 
     async def _record_fault(self, table: Table, seat: int, fault: Fault) -> None:
         """Count a failed bot decision against its seat (stored with the seats, shown to all)."""
