@@ -33,6 +33,10 @@ if [ "$quick" = 0 ]; then
   }
   trap stop_services EXIT
 fi
+# Bytecode kept (in the gitignored __pycache__ folders): the whole suite starts some hundreds of
+# Python processes (servers, workers, the CLI), and with PYTHONDONTWRITEBYTECODE set, as on some
+# machines, each one compiled the project's 30,000 lines again (0.3 s of CPU a process).
+unset PYTHONDONTWRITEBYTECODE
 say "ruff"
 .venv/bin/ruff check src tests benchmarks scripts docs conftest.py
 say "mypy"

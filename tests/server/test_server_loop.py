@@ -3,10 +3,11 @@ built off it, and the loop's own watch (server/loopwatch.py) records every stall
 and how much of it the loop thread computed.
 
 The real-process tests run ``callbreak serve`` as an operator does. No test bounds the wall
-clock (a busy machine must not fail one); each asserts what the issue's bounds meant: the lobby
-is answered while the first expert table waits for a compile from an empty cache, and the loop
+clock (a busy machine must not fail one); each asserts what the issue's bounds meant: the loop
 watch saw no stall of ours, in which the loop thread itself computed over 100 ms (a stall on a
-busy machine, where the loop thread waited for a core, is the machine's, not our code's).
+busy machine, where the loop thread waited for a core, is the machine's, not our code's). The
+cold start (the lobby answered while the first expert table waits for a compile from an empty
+cache) is tested with the lobby's page, in tests/browser/test_browser_limits.py.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from websockets.sync.client import connect
 
 from callbreak.server.app import create_app
 from callbreak.server.loopwatch import LoopWatch
-from callbreak.server.tables import PREPARING, TableService
+from callbreak.server.tables import TableService
 from callbreak.store import Store
 
 STALL_BOUND = 0.1  # seconds: the issue's bound on any block of the loop in a game
@@ -96,95 +96,6 @@ def test_short_waits_are_not_stalls() -> None:
     watch = asyncio.run(main())
     assert watch.worst == max(lags) > 0.01  # the waits were seen
     assert watch.stalls == sum(lag > 0.1 for lag in lags) < len(lags), lags
-
-
-@pytest.mark.slow
-@pytest.mark.process
-def test_a_cold_start_serves_the_lobby_and_other_bots_while_the_expert_waits_for_the_compile(
-        tmp_path: Path) -> None:
-    """The issue's cold start, on one empty kernel cache (one compile, the slowest thing a server
-    does; two tests each paying for their own was a minute of the suite):
-
-    1. While a fresh install compiles the kernel, a table of bots that do not run on it (random,
-       heuristic, neural) is made and plays at once, the server ready all along.
-    2. A table of four expert bots then waits for the compile while the lobby keeps asking
-       ``/api/meta``. The issue bounded every answer at 200 ms; a busy machine breaks any
-       wall-clock bound (16 of 8,272 answers went over under two busy loops), so this asserts
-       what the bound meant: the lobby is answered, many times, while the compile runs and the
-       table waits for it (each counted answer came between two ``/readyz`` answers that said
-       the kernel was compiling, and before the table was made), ``/readyz`` says the expert is
-       being prepared, and the server's own loop watch saw no stall of ours meanwhile: none in
-       which the loop thread computed past its threshold while the expert table waited, none
-       caught running the compile or the kernel's load."""
-    cache = tmp_path / "numba-cache"
-    cache.mkdir()
-    server = Server(f"sqlite:///{tmp_path / 'cold.db'}", practice=False, env={"NUMBA_CACHE_DIR": str(cache)})
-    try:
-        r = server.http.post("/api/tables", json={"name": "Ann", "settings": {
-            "preset": "callbreak", "deals": 1, "bots": ["random", "random", "heuristic", "neural"],
-            "bot_delay": 0}}, timeout=600)  # (a table that waited shows as the kernel ready below)
-        assert r.status_code == 200, r.text
-        code, token = r.json()["code"], r.json()["token"]
-        assert server.http.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
-        while True:  # seat 0 calls when it is asked to, until a bot has called
-            s = server.http.post(f"/api/tables/{code}/state", json={"token": token}).json()
-            assert "preparing" not in s
-            if any(call is not None for call in s["view"]["calls"][1:]):
-                break
-            action = choose(s["view"])
-            if action is not None:
-                server.http.post(f"/api/tables/{code}/action",
-                                 json={"token": token, "version": s["version"], "action": action})
-            time.sleep(0.02)
-        # Ready all along (it serves these tables), the kernel still compiling.
-        ready = server.http.get("/readyz")
-        assert ready.status_code == 200 and ready.json()["kernel"] == "compiling", ready.json()
-
-        # (The stalls counted from here: the random table's play before is not what this asks.)
-        cpu_stalls = server.http.get("/healthz").json()["loop"]["cpu_stalls"]
-        made: dict[str, Any] = {}
-
-        def make_expert_table() -> None:
-            r = server.http.post("/api/tables", json={"name": "Ann", "settings": {
-                "preset": "callbreak", "deals": 1, "bots": ["expert"] * 4, "bot_delay": 0}}, timeout=600)
-            made.update(status=r.status_code, kernel=server.http.get("/readyz").json()["kernel"])
-
-        maker = threading.Thread(target=make_expert_table)
-        maker.start()
-        during = polls = 0
-        preparing = False
-
-        def compiling() -> bool:
-            nonlocal preparing
-            ready = server.http.get("/readyz")
-            preparing |= ready.status_code == 200 and PREPARING in ready.json().get("preparing", "")
-            return ready.json()["kernel"] == "compiling"  # type: ignore[no-any-return]
-
-        before = compiling()
-        while maker.is_alive():  # what the lobby page asks while it waits
-            r = server.http.get("/api/meta", timeout=60)
-            assert r.status_code == 200
-            polls += 1
-            pending = maker.is_alive()  # asked before the answer below: the table was not made yet
-            after = compiling()
-            during += int(before and after and pending)
-            before = after
-            time.sleep(0.02)
-        maker.join()
-        assert made == {"status": 200, "kernel": "ready"}, made  # made once the kernel was ready
-        printed = server.printed()
-        # The compile happened meanwhile (the cache was empty and is filled now) and the table
-        # waited for it; the page had something to say.
-        assert any(cache.rglob("*.nbi")), "the kernel's cache was not filled"
-        assert preparing, "/readyz never said the expert was being prepared"
-        assert during >= 20, f"only {during} of {polls} /api/meta answers came while the kernel compiled"
-        loop = server.http.get("/healthz").json()["loop"]
-        stalls = [line for line in printed.splitlines() if "event loop stalled" in line]
-        ours = [line for line in stalls if any(w in line for w in ("numba", "kernel", "warmup"))]
-        assert loop["cpu_stalls"] == cpu_stalls and not ours, (loop, stalls)
-        assert server.http.get("/readyz").json()["kernel"] == "ready"
-    finally:
-        server.stop()
 
 
 @pytest.mark.process
