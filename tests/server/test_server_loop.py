@@ -130,13 +130,13 @@ def test_a_bot_move_that_computes_on_the_loop_is_caught_in_a_game(
     play_for = TableService._play_for
     computed: list[float] = []
 
-    async def slow_play_for(self: TableService, table: Any, action: Any, why: str) -> None:
+    async def slow_play_for(self: TableService, table: Any, action: Any, why: str, memory: Any = None) -> None:
         if why == "bot" and not computed:
             began = time.thread_time()
             while time.thread_time() - began < 0.25:
                 pass
             computed.append(time.thread_time() - began)
-        await play_for(self, table, action, why)
+        await play_for(self, table, action, why, memory)
 
     monkeypatch.setattr(TableService, "_play_for", slow_play_for)
     with TestClient(create_app(store, practice=True)) as client:

@@ -407,7 +407,7 @@ def test_an_action_the_store_cannot_save_is_refused_and_not_played(client: TestC
     s = state(client, code)
     seat = s["view"]["to_act"]
 
-    def broken(*_args: Any) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> None:
         raise StoreError("disk full")
 
     monkeypatch.setattr(store, "append_action", broken)
@@ -435,11 +435,11 @@ def test_a_deal_the_store_cannot_save_is_dealt_once_it_can(client: TestClient, s
     real = store.append_action
     refused: list[str] = []
 
-    def flaky(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
+    def flaky(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None, memories: Any = None) -> None:
         if action["type"] in ("choose_dealer", "deal") and len(refused) < 3:
             refused.append(action["type"])
             raise StoreError("the connection to the database was lost")
-        real(game_id, seq, action, epoch)
+        real(game_id, seq, action, epoch, memories)
 
     monkeypatch.setattr(store, "append_action", flaky)
     r = client.post(f"/api/tables/{code}/start", json={"token": made["token"]})

@@ -2,11 +2,13 @@
 with the same game played without the interruption.
 
 Seat 0 is a person (this test, over HTTP); the other seats are seeded bots, so the whole game is a
-function of the table seed and seat 0's choices.
+function of the table seed and seat 0's choices; with experts, of what they read of the others
+too, which the table stores beside the actions and a resumed table hands back to them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -27,6 +29,9 @@ from callbreak.server.app import create_app
 from callbreak.store import Store
 
 SETTINGS = {"preset": "callbreak", "deals": 2, "bots": "random", "bot_delay": 0}
+# Experts with a set number of samples (their decisions do not depend on the clock), which read
+# the others' styles and carry the reading into the next deal.
+EXPERTS = {**SETTINGS, "bots": "expert:samples=16"}
 SEED = 20261122
 KILL_AT = 70  # a version in the middle of the second deal
 
@@ -121,23 +126,47 @@ def play(http: Any, code: str, token: str, until: int | None = None, patient: bo
             time.sleep(0.2)
 
 
-def start_table(http: Any) -> tuple[str, str]:
-    r = http.post("/api/tables", json={"name": "Ann", "settings": SETTINGS, "seed": SEED})
+def start_table(http: Any, settings: dict[str, Any] = SETTINGS) -> tuple[str, str]:
+    r = http.post("/api/tables", json={"name": "Ann", "settings": settings, "seed": SEED})
     assert r.status_code == 200, r.text
     code, token = r.json()["code"], r.json()["token"]
     assert http.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
     return code, token
 
 
-def uninterrupted_actions(tmp: Path) -> list[dict[str, Any]]:
+def uninterrupted_actions(tmp: Path, settings: dict[str, Any] = SETTINGS) -> list[dict[str, Any]]:
     store = Store(f"sqlite:///{tmp / 'reference.db'}")
     with TestClient(create_app(store, practice=True)) as client:
-        code, token = start_table(client)
+        code, token = start_table(client, settings)
         play(client, code, token)
     stored = store.load_game(code)
     assert stored is not None and stored.status == "over"
     store.close()
     return stored.actions
+
+
+def carried(memories: dict[int, dict[str, Any]]) -> None:
+    """Each expert (seats 1-3) plays deal 2 from a reading of the three others carried from deal 1."""
+    assert sorted(memories) == [1, 2, 3], memories
+    for memory in memories.values():
+        assert memory["deal"] == 2 and len(memory["prior"]) == 3, memory
+
+
+@pytest.mark.slow
+def test_the_experts_at_a_web_table_carry_their_reading_into_the_next_deal(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'experts.db'}")
+    try:
+        with TestClient(create_app(store, practice=True)) as client:
+            code, token = start_table(client, EXPERTS)
+            mid = play(client, code, token, until=KILL_AT)
+            assert mid["view"]["deal_number"] == 2
+            stored = store.load_game(code)
+            assert stored is not None
+            carried(stored.memories)
+            # No seat's view shows what its bots have read (it is theirs, not the table's).
+            assert "memor" not in json.dumps(mid) and "prior" not in json.dumps(mid)
+    finally:
+        store.close()
 
 
 @pytest.fixture(name="restart_db", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -176,6 +205,38 @@ def test_sigkill_mid_deal_then_resume_gives_the_same_record(tmp_path: Path, rest
     finally:
         server.stop()
     store = Store(restart_db)
+    stored = store.load_game(code)
+    store.close()
+    assert stored is not None and stored.status == "over"
+    assert stored.actions == expected
+
+
+@pytest.mark.process
+@pytest.mark.slow
+def test_sigkill_mid_deal_changes_none_of_the_experts_decisions(tmp_path: Path) -> None:
+    """The experts' reading of deal 1 survives the kill in deal 2: the resumed process hands it
+    back to them, so every decision after it is the one they would have made."""
+    expected = uninterrupted_actions(tmp_path, EXPERTS)
+    db = f"sqlite:///{tmp_path / 'served.db'}"
+    server = Server(db)
+    try:
+        code, token = start_table(server.http, EXPERTS)
+        mid = play(server.http, code, token, until=KILL_AT)
+        assert mid["view"]["phase"] == "play" and mid["view"]["deal_number"] == 2
+    finally:
+        server.kill()
+    store = Store(db)
+    stored = store.load_game(code)
+    store.close()
+    assert stored is not None
+    carried(stored.memories)  # what the new process finds
+    server = Server(db)
+    try:
+        end = play(server.http, code, token)
+        assert end["view"]["phase"] == "over"
+    finally:
+        server.stop()
+    store = Store(db)
     stored = store.load_game(code)
     store.close()
     assert stored is not None and stored.status == "over"

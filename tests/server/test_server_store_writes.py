@@ -62,13 +62,14 @@ def test_a_slow_store_write_holds_up_only_its_own_table(store: Store) -> None:
         real = store.append_action
         writers: set[str] = set()
 
-        def slow(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
+        def slow(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None,
+                 memories: Any = None) -> None:
             writers.add(threading.current_thread().name)
             if game_id == a_id and seq == a_version:
                 entered.set()
                 assert held.wait(HANG)  # a commit that takes long
                 events.append("A stored")
-            real(game_id, seq, action, epoch)
+            real(game_id, seq, action, epoch, memories)
 
         store.append_action = slow  # type: ignore[method-assign]
         body = {"token": a_token, "version": a_version, "action": a_action}
@@ -127,9 +128,9 @@ def test_a_clock_firing_while_a_bots_move_is_stored_starts_no_second_decision(
     asked: list[int] = []
     think = TableService.think
 
-    async def counted(self: TableService, config: Any, spec: str, seed: int, view: Any) -> Any:
+    async def counted(self: TableService, config: Any, spec: str, seed: int, view: Any, memory: Any = None) -> Any:
         asked.append(seed)
-        return await think(self, config, spec, seed, view)
+        return await think(self, config, spec, seed, view, memory=memory)
 
     monkeypatch.setattr(TableService, "think", counted)
     held, entered = threading.Event(), threading.Event()
@@ -140,12 +141,13 @@ def test_a_clock_firing_while_a_bots_move_is_stored_starts_no_second_decision(
         real = store.append_action
         target: dict[str, int] = {}
 
-        def slow(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
+        def slow(game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None,
+                 memories: Any = None) -> None:
             if action.get("type") == "play" and not target:  # the first card a bot plays
                 target["seq"] = seq
                 entered.set()
                 assert held.wait(HANG)
-            real(game_id, seq, action, epoch)
+            real(game_id, seq, action, epoch, memories)
 
         store.append_action = slow  # type: ignore[method-assign]
         ann = SeatClient(client, made["code"], made["token"])  # seat 0 plays its own turns
@@ -176,11 +178,12 @@ def test_a_step_runs_to_its_end_when_its_caller_goes_away(store: Store) -> None:
         service: TableService = client.app.state.service  # type: ignore[attr-defined]
         real = store.append_action
 
-        def slow(game_id: int, seq: int, data: dict[str, Any], epoch: int | None = None) -> None:
+        def slow(game_id: int, seq: int, data: dict[str, Any], epoch: int | None = None,
+                 memories: Any = None) -> None:
             if seq == version:
                 entered.set()
                 assert held.wait(HANG)
-            real(game_id, seq, data, epoch)
+            real(game_id, seq, data, epoch, memories)
 
         store.append_action = slow  # type: ignore[method-assign]
         assert service.loop is not None

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
+from sqlalchemy import update
 from store_helpers import db_url_fixture  # noqa: F401 (fixture)
 
 from callbreak.store import Store, StoreError, normalize_url
+from callbreak.store.db import LeaseLost
+from callbreak.store.models import GameRow
 
 
 def test_games_keep_their_actions_in_order(db_url: str) -> None:
@@ -78,3 +83,40 @@ def test_urls() -> None:
     assert normalize_url("games.db").startswith("sqlite:///")
     with pytest.raises(StoreError):
         Store("nosuchdriver://x")
+
+
+def test_bot_memories_go_with_the_action_they_were_stored_with(db_url: str) -> None:
+    """What a seat's bot learnt is written in the action's commit, or not at all: a refused
+    action (a version taken, a lease lost) leaves the memories of the last stored one."""
+    store = Store(db_url)
+    gid = store.create_game("MINDS", {"preset": "callbreak"}, [], status="playing")
+    assert store.load_game("MINDS").memories == {}  # type: ignore[union-attr]
+    reading = {"deal": 1, "prior": {}, "reading": {"2": [0.1, 0.2, 0.3, 0.4]}}
+    store.append_action(gid, 0, {"type": "call", "seat": 1, "tricks": 3}, memories={1: reading})
+    store.append_action(gid, 1, {"type": "call", "seat": 2, "tricks": 2})  # (a person's: none to keep)
+    assert store.load_game("MINDS").memories == {1: reading}  # type: ignore[union-attr]
+    with pytest.raises(StoreError):
+        store.append_action(gid, 1, {"type": "call", "seat": 2, "tricks": 4}, memories={1: reading, 2: reading})
+    epoch = store.acquire_lease(gid, "proc-a", ttl=30)
+    assert epoch is not None
+    with pytest.raises(LeaseLost):
+        store.append_action(gid, 2, {"type": "call", "seat": 3, "tricks": 1}, epoch=epoch - 1, memories={3: reading})
+    assert store.load_game("MINDS").memories == {1: reading}  # type: ignore[union-attr]
+    store.append_action(gid, 2, {"type": "call", "seat": 3, "tricks": 1}, epoch=epoch, memories={1: reading, 3: reading})
+    assert store.load_game("MINDS").memories == {1: reading, 3: reading}  # type: ignore[union-attr]
+    store.close()
+
+
+def test_unreadable_bot_memories_leave_the_game_playable(db_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Memories make the bots play as they would have, not the game: a damaged value is left out
+    (the bots start afresh), with a warning, and the game loads."""
+    store = Store(db_url)
+    gid = store.create_game("DAMAGED", {"preset": "callbreak"}, [], status="playing")
+    store.append_action(gid, 0, {"type": "call", "seat": 1, "tricks": 3})
+    with store.engine.begin() as conn:
+        conn.execute(update(GameRow).where(GameRow.id == gid).values(bot_memories="{not json"))
+    with caplog.at_level(logging.WARNING, logger="callbreak.store"):
+        got = store.load_game("DAMAGED")
+    assert got is not None and got.memories == {} and len(got.actions) == 1
+    assert "DAMAGED" in caplog.text and "unreadable" in caplog.text
+    store.close()

@@ -13,6 +13,7 @@ from callbreak.bots.base import (
     BotError,
     BotOf,
     Decision,
+    Remembers,
     available,
     bots_for,
     describe,
@@ -22,5 +23,5 @@ from callbreak.bots.base import (
     register,
 )
 
-__all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "BotOf", "Decision", "available", "bots_for", "describe", "make_bot",
-           "needs_kernel", "plays", "register"]
+__all__ = ["CALL_BREAK_ENGINE", "Bot", "BotError", "BotOf", "Decision", "Remembers", "available", "bots_for", "describe",
+           "make_bot", "needs_kernel", "plays", "register"]

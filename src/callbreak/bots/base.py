@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -60,6 +60,22 @@ class BotOf(Protocol[ViewT_contra]):
 class Bot(BotOf[Any], Protocol):
     """A bot of a game's views, its view type left open: what the registry makes by name (which
     games a bot plays is asked of the registry, :func:`plays`, not of its type)."""
+
+
+@runtime_checkable
+class Remembers(Bot, Protocol):
+    """A bot that keeps what it learns from deal to deal of a game (the expert: its reading of the
+    other players' styles). A table that builds its bots again (the web's, for each decision, and
+    in another process after a crash) hands that memory on: :meth:`memory` is plain JSON, and a bot
+    given it back by :meth:`recall` decides as the one that made it would have."""
+
+    def memory(self) -> dict[str, Any]:
+        """What the bot has learnt so far in this game, as plain JSON."""
+        ...
+
+    def recall(self, memory: Mapping[str, Any]) -> None:
+        """Take back a :meth:`memory`; raises ValueError, keeping its own, for anything else."""
+        ...
 
 
 BotFactory = Callable[..., Bot]

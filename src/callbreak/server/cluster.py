@@ -417,6 +417,7 @@ class Cluster:
         if table.match is not None:
             for data in stored.actions[table.version - since:]:
                 table.match.apply(engines.stored_action(data))
+        table.memories = dict(stored.memories)  # (stored with the latest action: the seats' bots')
         table.status = stored.status
 
     @staticmethod

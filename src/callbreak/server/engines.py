@@ -114,9 +114,11 @@ def requested_bots(settings: Any) -> list[str]:
     return [b for b in bots if isinstance(b, str)] if isinstance(bots, list) else []
 
 
-def decide(config: dict[str, Any], spec: str, seed: int, view: GameView, budget: float) -> Any:
-    """One decision (``.action``, ``.reason``) by a fresh bot for the table's game (worker thread)."""
-    return players.decide(spec, seed, view, budget, game=game_of(config))
+def decide(config: dict[str, Any], spec: str, seed: int, view: GameView, budget: float,
+           memory: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any] | None]:
+    """One decision (``.action``, ``.reason``) by a fresh bot for the table's game (worker thread),
+    handed the seat's memory; and the memory after it (:func:`callbreak.server.players.decide`)."""
+    return players.decide(spec, seed, view, budget, game=game_of(config), memory=memory)
 
 
 # --- the end of a game ----------------------------------------------------------------------

@@ -1,20 +1,26 @@
 """Bots for empty seats, stand-ins for absent players, and hints.
 
 A seat's bot is rebuilt for every decision with a seed derived from the table seed, the state
-version and the seat. That makes a table's play a pure function of its seed and its stored
-actions, so a table resumed after a crash plays on exactly as it would have.
+version and the seat, and handed what the seat's bot learnt in the game so far (its memory: the
+expert's reading of the other players, :class:`~callbreak.bots.Remembers`), which the table
+stores with the action it decided. That makes a table's play a pure function of its seed and its
+stored game, so a table resumed after a crash plays on exactly as it would have.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
 from typing import Any
 
-from callbreak.bots import BotError, Decision
+from callbreak.bots import BotError, Decision, Remembers
 from callbreak.core import CallbreakError
 from callbreak.core.game import GameView
 from callbreak.protocol.players import check_url_game, check_url_rules, is_url, make_player
 
 __all__ = ["PlayerError", "build", "check_remote_rules", "check_spec", "decide", "is_url"]
+
+log = logging.getLogger("callbreak.server")
 
 
 class PlayerError(CallbreakError):
@@ -50,7 +56,16 @@ def build(spec: str, seed: int, game: str = "callbreak") -> Any:
     return make_player(spec, seed, game=game)
 
 
-def decide(spec: str, seed: int, view: GameView, budget: float, game: str = "callbreak") -> Decision:
-    """One decision by a freshly built player (run in a worker thread by the server)."""
+def decide(spec: str, seed: int, view: GameView, budget: float, game: str = "callbreak",
+           memory: Mapping[str, Any] | None = None) -> tuple[Decision, dict[str, Any] | None]:
+    """One decision by a freshly built player (run in a worker thread by the server), given the
+    seat's ``memory``: the decision, and the memory after it (None: a bot that keeps none)."""
     player = build(spec, seed, game)
-    return player.decide(view, budget)  # type: ignore[no-any-return]
+    if not isinstance(player, Remembers):
+        return player.decide(view, budget), None
+    if memory is not None:
+        try:
+            player.recall(memory)
+        except ValueError as e:  # (another kind of bot's: the seat's bot was changed) it starts afresh
+            log.warning("bot %s could not take back its seat's memory, and starts afresh: %s", spec, e)
+    return player.decide(view, budget), player.memory()

@@ -308,6 +308,9 @@ class Table:
     remote_seats: set[int] = field(default_factory=set)  # seats connected to other processes
     # What the clock did for people (newest last): shown to the table and to whoever comes back.
     notices: list[dict[str, Any]] = field(default_factory=list)
+    # Seat -> what its bot learnt in the game so far (players.decide), as stored with its last
+    # action: the seat's bot for the next decision, here or after a crash elsewhere, is given it.
+    memories: dict[int, dict[str, Any]] = field(default_factory=dict)
     # Seat -> (hash of a one-time code, expiry): the seat may move to the device that shows it.
     handoffs: dict[int, tuple[str, float]] = field(default_factory=dict)
     stored_at: float | None = None  # perf_counter when its latest action was stored, until sent
@@ -566,9 +569,10 @@ class TableService:
         return await asyncio.to_thread(parse_config, settings, url_bots=self.url_bots)
 
     async def think(self, config: dict[str, Any], spec: str, seed: int, view: GameView,
-                    pool: ThreadPoolExecutor | None = None) -> Any:
-        """One decision of a bot (or, in ``pool``, a hint) in a worker thread, once the kernel is
-        ready if the bot needs it."""
+                    pool: ThreadPoolExecutor | None = None,
+                    memory: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any] | None]:
+        """One decision of a bot given its seat's ``memory`` (or, in ``pool``, a hint) in a worker
+        thread, once the kernel is ready if the bot needs it; and the bot's memory after it."""
         if self.preparing(config, spec):
             assert self.warmup is not None
             await self.warmup.wait()
@@ -576,8 +580,8 @@ class TableService:
         try:
             if pool is not None:
                 return await asyncio.get_running_loop().run_in_executor(
-                    pool, functools.partial(engines.decide, config, spec, seed, view, BOT_BUDGET))
-            return await asyncio.to_thread(engines.decide, config, spec, seed, view, BOT_BUDGET)
+                    pool, functools.partial(engines.decide, config, spec, seed, view, BOT_BUDGET, memory))
+            return await asyncio.to_thread(engines.decide, config, spec, seed, view, BOT_BUDGET, memory)
         finally:
             kind = "url" if players.is_url(spec) else spec.split(":")[0]
             self.metrics.bot_seconds.labels(kind).observe(time.perf_counter() - started)
@@ -619,6 +623,7 @@ class TableService:
                 except CallbreakError as e:
                     raise CallbreakError(f"stored action {i} does not replay: {e}") from None
             table.match = match
+            table.memories = dict(stored.memories)
         return table
 
     # --- lobby -----------------------------------------------------------------------------
@@ -947,17 +952,20 @@ class TableService:
         """The store writes of a table run under a lease carry its epoch (fencing)."""
         return {} if table.epoch is None else {"epoch": table.epoch}
 
-    async def _apply(self, table: Table, action: Any) -> None:
+    async def _apply(self, table: Table, action: Any, memory: dict[str, Any] | None = None) -> None:
         """Verify, store, apply: a refused or unstorable action changes nothing. The table's
-        lock is held (a step): nothing else changes it while the write is under way."""
+        lock is held (a step): nothing else changes it while the write is under way. ``memory``:
+        the deciding bot's, stored for the seat to act in the same write."""
         match = table.match
         assert match is not None
         if table.replica:  # e.g. a bot's answer that comes after the table went to another process
             raise MessageError("unavailable", N_("the table moved to another server process; try again"))
         match.verify(action)
+        seat = match.to_act
+        memories = None if memory is None or seat is None else {**table.memories, seat: memory}
         try:
             await self.write(self.store.append_action, table.id, len(match.history), action.to_json(),
-                             **self._fence(table))
+                             memories=memories, **self._fence(table))
         except LeaseLost:
             if self.cluster is not None:
                 self.cluster.lost(table)
@@ -967,6 +975,8 @@ class TableService:
             raise MessageError("unavailable", N_("the action could not be saved, so it was not "
                                                  "played; try again")) from None
         match.apply_verified(action)  # (verified above, and the table's lock held since)
+        if memories is not None:
+            table.memories = memories
         table.stored_at = time.perf_counter()
         self.metrics.actions.inc()
 
@@ -1141,7 +1151,7 @@ class TableService:
         seed = _mix(table.seed, version, seat)
         table.thinking, table.thinking_at = True, version
         loop = self.loop or asyncio.get_running_loop()
-        task = loop.create_task(self.think(table.config, spec, seed, view))
+        task = loop.create_task(self.think(table.config, spec, seed, view, memory=table.memories.get(seat)))
         task.add_done_callback(lambda t: self.spawn(table, self._bot_decided(table, version, t, view)))
 
     async def _timed_out(self, table: Table, version: int) -> None:
@@ -1168,9 +1178,9 @@ class TableService:
         seat = match.to_act
         assert seat is not None and seat >= 0
         try:
-            answer, error = task.result(), None
+            (answer, memory), error = task.result(), None
         except Exception as e:  # a broken or remote bot must not stall the table
-            answer, error = None, e
+            answer, memory, error = None, None, e
         # Judged by the referee's rule (callbreak/referee.py): among the legal actions of the view
         # it decided from, else the default (no time limit: the table's clock is its own); the
         # engine checks the action once, on its way to the store.
@@ -1180,7 +1190,8 @@ class TableService:
             log.warning("table %s: bot failed (%s: %s); playing the default action", table.code, fault.kind,
                         fault.detail)
             await self._record_fault(table, seat, fault)
-        await self._play_for(table, action, "away" if table.seats[seat].kind != "bot" else "bot")
+            memory = None  # (a bot that failed learnt nothing the seat keeps)
+        await self._play_for(table, action, "away" if table.seats[seat].kind != "bot" else "bot", memory)
 
     async def _record_fault(self, table: Table, seat: int, fault: Fault) -> None:
         """Count a failed bot decision against its seat (stored with the seats, shown to all)."""
@@ -1193,12 +1204,13 @@ class TableService:
         except Exception as e:  # the count is information; the game must go on without it
             log.error("table %s: could not store a change of seats, status or settings: %s", table.code, e)
 
-    async def _play_for(self, table: Table, action: Any, why: str) -> None:
+    async def _play_for(self, table: Table, action: Any, why: str, memory: dict[str, Any] | None = None) -> None:
         """Play ``action`` for the seat to act: its seated ``bot``, or for a person, because the
-        turn ``timer`` ran out or they were ``away`` (a bot stood in): those two are told."""
+        turn ``timer`` ran out or they were ``away`` (a bot stood in): those two are told.
+        ``memory``: the deciding bot's, after it decided (kept for the seat with the action)."""
         seat = table.match.to_act if table.match is not None else None
         try:
-            await self._apply(table, action)
+            await self._apply(table, action, memory)
         except Exception as e:  # e.g. the store is down: try again shortly rather than stall
             log.error("table %s: could not play %s (%s): %s", table.code, action, why, e)
             loop = self.loop or asyncio.get_running_loop()
@@ -1349,7 +1361,7 @@ class TableService:
         the task runs later, maybe after a move)."""
         spec = engines.strongest_bot(table.config)
         try:
-            decision = await self.think(table.config, spec, secrets.randbits(32), view, pool=self._hinters)
+            decision, _ = await self.think(table.config, spec, secrets.randbits(32), view, pool=self._hinters)
         except Exception as e:  # a failing bot must not drop the player's connection
             log.warning("table %s: hint failed: %s", table.code, e)
             table.hinting = None  # (not kept for the turn: asking again tries again)

@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,7 @@ class StoredGame:
     actions: list[dict[str, Any]]
     created_at: datetime
     finished_at: datetime | None
+    memories: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> its bot's (append_action)
 
 
 class Store(PlayNowQueue, TableMakers):
@@ -133,6 +134,7 @@ class Store(PlayNowQueue, TableMakers):
             self._checkpointer.start()
         marker = "?" if self.is_sqlite else "%s"
         self._insert_action = f"INSERT INTO actions (game_id, seq, action) VALUES ({marker}, {marker}, {marker})"
+        self._update_memories = f"UPDATE games SET bot_memories = {marker} WHERE id = {marker}"
         # The same insert, fenced: it writes only while the lease row still carries the writer's
         # epoch and has not expired. On PostgreSQL FOR SHARE makes a concurrent takeover wait for
         # this insert (or this insert re-check the row after the takeover), so no write slips in
@@ -230,11 +232,14 @@ class Store(PlayNowQueue, TableMakers):
             raise LeaseLost(f"game {game_id} not changed: this process no longer holds the table's "
                             f"lease (epoch {epoch})")
 
-    def append_action(self, game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None) -> None:
+    def append_action(self, game_id: int, seq: int, action: dict[str, Any], epoch: int | None = None,
+                      memories: dict[int, dict[str, Any]] | None = None) -> None:
         """Write and commit one accepted action; the unique (game, seq) pair refuses a double write.
 
         With ``epoch`` (a process running the table under a lease) the write happens only while
-        that lease is held; otherwise it raises LeaseLost and nothing is written.
+        that lease is held; otherwise it raises LeaseLost and nothing is written. ``memories``
+        (seat -> what its bot learnt, :attr:`StoredGame.memories`) replace the game's in the
+        same commit, so they always go with the latest action.
 
         This is the hot path (every card played), so it skips the SQL expression layer and uses
         a driver connection kept for it, one for each thread that calls it.
@@ -253,6 +258,8 @@ class Store(PlayNowQueue, TableMakers):
                 try:
                     cur.execute(sql, params)
                     written = cur.rowcount
+                    if written == 1 and memories is not None:
+                        cur.execute(self._update_memories, (json.dumps(memories, separators=(",", ":")), game_id))
                 finally:
                     cur.close()
                 writer.commit()
@@ -426,7 +433,8 @@ class Store(PlayNowQueue, TableMakers):
                 raise StoreError(f"game {row.code}: action {i} is missing from the store")
         return StoredGame(id=row.id, code=row.code, status=row.status, config=json.loads(row.config),
                           seats=json.loads(row.seats), actions=[json.loads(a) for _, a in acts],
-                          created_at=row.created_at, finished_at=row.finished_at)
+                          created_at=row.created_at, finished_at=row.finished_at,
+                          memories=_memories(row.code, row.bot_memories))
 
     def finished_games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """Finished games, newest first, with each seat's name, total and whether it won."""
@@ -487,6 +495,19 @@ class Store(PlayNowQueue, TableMakers):
         with self.engine.connect() as conn:
             row = conn.execute(select(SheetRow.edit_hash, SheetRow.data).where(SheetRow.code == code)).first()
         return None if row is None else (row.edit_hash, json.loads(row.data))
+
+
+def _memories(code: str, text: str | None) -> dict[int, dict[str, Any]]:
+    """A game's stored bot memories, seat -> memory. They make its bots play as they would have,
+    not the game itself: unreadable ones are left out (the bots start afresh), with a warning."""
+    if text is None:
+        return {}
+    try:
+        memories = json.loads(text)
+        return {int(seat): dict(memory) for seat, memory in memories.items()}
+    except (ValueError, TypeError, AttributeError) as e:
+        log.warning("game %s: its bots' memories are unreadable, and left out: %s", code, e)
+        return {}
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -37,6 +37,9 @@ class GameRow(Base):
     # count its tables over every process sharing the database.
     made_by_guest: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     made_by_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # JSON, seat -> what its bot learnt in the game (the expert's reading of the others), written
+    # with each action a bot decides: a table resumed elsewhere hands it to the seat's next bot.
+    bot_memories: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class ActionRow(Base):
