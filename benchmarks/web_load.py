@@ -30,6 +30,13 @@ window the games do not fill measures less than it says). ``--think`` sets the a
     .venv/bin/python benchmarks/web_load.py --db $CALLBREAK_TEST_PG_URL --proxy --workers 1 2 --tables 50 --warmup 8 --think 0.1
     .venv/bin/python benchmarks/web_load.py --people 1 --bot heuristic --tables 50 --seconds 20
     .venv/bin/python benchmarks/web_load.py --people 1 --bot expert --tables 50 --seconds 20
+
+Beside an earlier commit, in one run (issue 53): ``--base REV`` serves each round from a detached
+``git worktree`` of REV and from this tree, in alternating order, and reports each tree's medians
+over ``--rounds`` (the person's p99 and median, and the server's CPU seconds per 1,000 stored
+actions, from /proc and its /metrics), and the median of the per-round ratios (this / base):
+
+    .venv/bin/python benchmarks/web_load.py --people 1 --bot expert --tables 50 --seconds 60 --base 55fa2c4 --rounds 3
 """
 
 from __future__ import annotations
@@ -196,8 +203,9 @@ async def ping_baseline(base: str, count: int = 300) -> tuple[float, float]:
     return statistics.median(times) * 1000, times[int(len(times) * 0.99)] * 1000
 
 
-def report(base: str, args: argparse.Namespace, probe: Any = None) -> float:
-    """Print the table; return the most actions/s served with p99 under 50 ms (0 if none)."""
+def report(base: str, args: argparse.Namespace, probe: Any = None, runs: list[dict[str, Any]] | None = None) -> float:
+    """Print the table; return the most actions/s served with p99 under 50 ms (0 if none).
+    Each run's figures are added to ``runs``, if given."""
     ping_median, ping_p99 = asyncio.run(ping_baseline(base))
     print(f"baseline: idle websocket ping/pong median {ping_median:.2f} ms, p99 {ping_p99:.2f} ms")
     who = "4 people" if args.people == 4 else f"{args.people} person(s) + {args.bot} bots"
@@ -207,6 +215,8 @@ def report(base: str, args: argparse.Namespace, probe: Any = None) -> float:
     for n in args.tables:
         r = asyncio.run(run_load(base, n, args.seconds, args.think, args.deals, args.seed, args.people, args.bot,
                                  args.warmup, probe))
+        if runs is not None:
+            runs.append(r)
         ratio = f"{r['median_ms'] / ping_median:.1f}x" if r["median_ms"] else "-"
         print(f"{r['tables']:>6} {r['throughput']:>10} {r['median_ms']:>10} {r['p99_ms']:>8} {r['samples']:>8} "
               f"{ratio:>12}", flush=True)
@@ -311,7 +321,9 @@ def serve_behind_proxy(args: argparse.Namespace, db: str, workers: int) -> float
             s.wait(20)
 
 
-def serve_and_report(args: argparse.Namespace, db: str, workers: int) -> float:
+def serve_and_report(args: argparse.Namespace, db: str, workers: int, src: Path | None = None,
+                     runs: list[dict[str, Any]] | None = None) -> float:
+    """``src``: serve that tree's package (a worktree's ``src``) instead of the installed one."""
     if args.proxy:
         return serve_behind_proxy(args, db, workers)
     port = free_port()
@@ -321,7 +333,8 @@ def serve_and_report(args: argparse.Namespace, db: str, workers: int) -> float:
     if workers > 1:
         command += ["--workers", str(workers)]
     log = open(args.server_log, "a") if args.server_log else subprocess.DEVNULL  # noqa: SIM115
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    env = {**os.environ, "PYTHONPATH": str(src)} if src is not None else None
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -331,7 +344,11 @@ def serve_and_report(args: argparse.Namespace, db: str, workers: int) -> float:
             except httpx.TransportError:
                 time.sleep(0.1)
         time.sleep(1.0 if workers > 1 else 0)  # every worker up, not only the first
-        return report(base, args)
+
+        def probe() -> tuple[float, float, float, float]:
+            return cpu_seconds([server.pid]), 0.0, counted([port], "callbreak_actions_total"), 0.0
+
+        return report(base, args, probe if workers == 1 else None, runs)
     finally:
         server.terminate()
         server.wait(10)
@@ -357,7 +374,12 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=4, choices=[1, 2, 3, 4],
                         help="people a table (the other seats get --bot bots); only people are timed")
     parser.add_argument("--bot", default="random", help="level of the seated bots")
+    parser.add_argument("--base", default=None, help="an earlier commit to serve beside this tree, in alternating rounds")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --base and this tree")
     args = parser.parse_args()
+    if args.base:
+        beside(args)
+        return
     if args.url:
         report(args.url.rstrip("/"), args)
         return
@@ -379,6 +401,35 @@ def main() -> None:
         for workers, value in best.items():
             share = f"{value / one:.2f}x" if one else "-"
             print(f"{workers} process(es): {value} actions/s with p99 under 50 ms ({share} of 1)")
+
+
+def beside(args: argparse.Namespace) -> None:
+    """This tree against ``args.base``, one server process on SQLite, ``args.rounds`` rounds."""
+    root = Path(__file__).resolve().parent.parent
+    runs: dict[str, list[dict[str, Any]]] = {"base": [], "this": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.base], cwd=root, check=True,
+                       capture_output=True)
+        try:
+            # The base tree's kernel compiled into its own numba cache first (a cold server would
+            # hold its first expert tables for the compile).
+            subprocess.run([sys.executable, "-m", "callbreak.server.warmup"], check=True,
+                           env={**os.environ, "PYTHONPATH": str(tree / "src")})
+            for n in range(args.rounds):
+                for name in (("base", "this") if n % 2 == 0 else ("this", "base")):
+                    print(f"--- round {n + 1}: {name}", flush=True)
+                    db = f"sqlite:///{Path(tmp) / f'load-{name}-{n}.db'}"
+                    serve_and_report(args, db, 1, tree / "src" if name == "base" else None, runs[name])
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=root, capture_output=True)
+    print(f"\n{args.tables} tables, {args.rounds} rounds: median of each tree, and of the per-round ratios")
+    for key in ("p99_ms", "median_ms", "throughput", "cpu_per_1000"):
+        base = [r[key] for r in runs["base"]]
+        this = [r[key] for r in runs["this"]]
+        ratios = [t / b for t, b in zip(this, base, strict=True) if t is not None and b]
+        print(f"{key:>14}: base {statistics.median(base)}  this {statistics.median(this)}  "
+              f"this/base {statistics.median(ratios):.3f} (rounds: {', '.join(f'{x:.2f}' for x in ratios)})")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ too, which the table stores beside the actions and a resumed table hands back to
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -22,7 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import choose
+from server_helpers import choose, pg_url_fixture  # noqa: F401 (a fixture)
 from starlette.testclient import TestClient
 
 from callbreak.server.app import create_app
@@ -241,3 +242,40 @@ def test_sigkill_mid_deal_changes_none_of_the_experts_decisions(tmp_path: Path) 
     store.close()
     assert stored is not None and stored.status == "over"
     assert stored.actions == expected
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_a_table_handed_to_another_process_hands_its_experts_their_reading_too(
+        tmp_path: Path, pg_url: str) -> None:
+    """Two processes on one PostgreSQL (in-process apps): the other process follows the table
+    from deal 1 (someone watches it there), the table's own process stops in deal 2 and hands
+    the table on; the other takes it over, brought up to the store with the experts' reading of
+    deal 1, and plays on: the record of one uninterrupted game."""
+    expected = uninterrupted_actions(tmp_path, EXPERTS)
+    store = Store(pg_url)
+    try:
+        with TestClient(create_app(Store(pg_url), practice=True)) as other, contextlib.ExitStack() as running:
+            service = other.app.state.service  # type: ignore[attr-defined]
+            first = running.enter_context(TestClient(create_app(Store(pg_url), practice=True)))
+            code, token = start_table(first, EXPERTS)
+            early = play(first, code, token, until=0)
+            assert early["view"]["deal_number"] == 1
+            with other.websocket_connect(f"/ws/{code}") as watcher:
+                watcher.send_text(json.dumps({"type": "hello"}))
+                assert watcher.receive_json()["type"] == "welcome"
+                followed = service.tables[code]
+                assert followed.replica
+                mid = play(first, code, token, until=KILL_AT)
+                assert mid["view"]["deal_number"] == 2
+                # What the experts read since is not in what the follower loaded.
+                assert {memory["deal"] for memory in followed.memories.values()} <= {1}
+                running.close()  # the first process stops, and hands the table on
+                end = play(other, code, token, patient=True)
+            assert end["view"]["phase"] == "over"
+            assert service.tables[code] is followed and not followed.replica  # taken over, not loaded again
+        stored = store.load_game(code)
+        assert stored is not None and stored.status == "over"
+        assert stored.actions == expected
+    finally:
+        store.close()
