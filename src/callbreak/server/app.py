@@ -38,7 +38,7 @@ from callbreak.games import game_info, games
 from callbreak.games.registry import option_names
 from callbreak.protocol.players import plays_url_bots
 from callbreak.record import Record, redact
-from callbreak.server import engines, pwa, scorekeeper
+from callbreak.server import bodies, engines, pwa, scorekeeper
 from callbreak.server.limits import Limits, Refusal
 from callbreak.server.loopwatch import LoopWatch
 from callbreak.server.metrics import Metrics
@@ -101,16 +101,21 @@ def refusal_responses() -> dict[int | str, dict[str, Any]]:
             for status, codes in sorted(by_status.items())}
 
 
-def _schema_without_422(app: FastAPI) -> None:
-    """FastAPI lists a 422 for every operation with parameters; this API answers a bad parameter
-    with a 400 refusal like any other (``_bad_parameter``), so its schema says so and no 422."""
+def _schema_as_answered(app: FastAPI) -> None:
+    """The schema says what the API does: FastAPI lists a 422 for every operation with
+    parameters, and this API answers a bad parameter with a 400 refusal like any other
+    (``_bad_parameter``), so no 422; and the handlers read their bodies themselves, so the
+    bodies' schemas (server/bodies.py, referred to by each operation) are added to it."""
     made = app.openapi
 
     def openapi() -> dict[str, Any]:
+        fresh = app.openapi_schema is None
         schema = made()
-        for operations in schema.get("paths", {}).values():
-            for operation in operations.values():
-                operation.get("responses", {}).pop("422", None)
+        if fresh:  # (made once, then kept)
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    operation.get("responses", {}).pop("422", None)
+            schema.setdefault("components", {}).setdefault("schemas", {}).update(bodies.component_schemas())
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -271,7 +276,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     app = FastAPI(title="Call Break", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   responses=refusal_responses())  # (every operation may be refused: its schema says how)
-    _schema_without_422(app)
+    _schema_as_answered(app)
     app.state.service = service
     app.state.store = store
     app.state.watch = watch
@@ -461,7 +466,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             body["preparing"] = PREPARING
         return JSONResponse(body, status_code=200 if ready else 503)
 
-    @app.post("/api/tables")
+    @app.post("/api/tables", openapi_extra=bodies.request_body(bodies.CreateTable))
     async def create(request: Request) -> dict[str, Any]:
         data = await read_body(request)
         async with service.admitting(data.get("guest"), address_of(request)) as who:
@@ -474,7 +479,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     # --- Play now ----------------------------------------------------------------------------
 
-    @app.post("/api/play-now")
+    @app.post("/api/play-now", openapi_extra=bodies.request_body(bodies.PlayNowAsk))
     async def play_now_ask(request: Request) -> dict[str, Any]:
         """A place at the next table of these rules (``{"guest", "name", "rules"}``), or the
         place this guest holds already: a ticket to poll."""
@@ -482,14 +487,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
         return await quick.ask(data.get("guest"), data.get("name"), data.get("rules"),
                                address_of(request))
 
-    @app.post("/api/play-now/{ticket}")
+    @app.post("/api/play-now/{ticket}", openapi_extra=bodies.request_body(bodies.Guest))
     async def play_now_status(ticket: str, request: Request) -> dict[str, Any]:
         """Where a ticket stands (``{"guest"}``: its own guest only): the people coming and the
         seconds left, then the table, seat and seat token."""
         data = await read_body(request)
         return await quick.status(ticket, data.get("guest"))
 
-    @app.post("/api/play-now/{ticket}/leave")
+    @app.post("/api/play-now/{ticket}/leave", openapi_extra=bodies.request_body(bodies.Guest))
     async def play_now_leave(ticket: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         return await quick.leave(ticket, data.get("guest"))
@@ -503,44 +508,44 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
                                                    else str(os.getpid()))
         return table.lobby_json()
 
-    @app.post("/api/tables/{code}/join")
+    @app.post("/api/tables/{code}/join", openapi_extra=bodies.request_body(bodies.Join))
     async def join(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         table, token, seat = await service.run("join", code, data.get("name"), data.get("seat"), data.get("guest"))
         return {"code": table.code, "token": token, "seat": seat, "table": table.lobby_json()}
 
-    @app.post("/api/tables/{code}/handoff")
+    @app.post("/api/tables/{code}/handoff", openapi_extra=bodies.request_body(bodies.Seated))
     async def handoff(code: str, request: Request) -> dict[str, Any]:
         """A link that moves the caller's seat to another device (shown to that player only)."""
         data = await read_body(request)
         secret = await service.run("handoff", code, data.get("token"))
         return {"handoff": secret, "link": f"/t/{code}#handoff={secret}", "expires_in": HANDOFF_TTL}
 
-    @app.post("/api/tables/{code}/claim")
+    @app.post("/api/tables/{code}/claim", openapi_extra=bodies.request_body(bodies.Claim))
     async def claim(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         table, token, seat = await service.run("claim", code, data.get("handoff"))
         return {"code": table.code, "token": token, "seat": seat}
 
-    @app.post("/api/tables/{code}/seat")
+    @app.post("/api/tables/{code}/seat", openapi_extra=bodies.request_body(bodies.MoveSeat))
     async def move(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         table: Table = await service.run("move", code, data.get("token"), data.get("seat"))
         return table.lobby_json()
 
-    @app.post("/api/tables/{code}/start")
+    @app.post("/api/tables/{code}/start", openapi_extra=bodies.request_body(bodies.Seated))
     async def start(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         table: Table = await service.run("start", code, data.get("token"))
         return table.lobby_json()
 
-    @app.post("/api/tables/{code}/action")
+    @app.post("/api/tables/{code}/action", openapi_extra=bodies.request_body(bodies.Act))
     async def act(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         table = await service.run("act", code, data.get("token"), data.get("version"), data.get("action"))
         return service.state_message(table, table.seat_of(data.get("token")))
 
-    @app.post("/api/tables/{code}/state")
+    @app.post("/api/tables/{code}/state", openapi_extra=bodies.request_body(bodies.MaybeSeated, required=False))
     async def state(code: str, request: Request) -> dict[str, Any]:
         """The caller's own view (by token), or public information without a token."""
         data = await read_body(request)
@@ -551,18 +556,18 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             raise MessageError("bad_token", N_("that token does not hold a seat at this table"))
         return service.state_message(table, seat)
 
-    @app.post("/api/tables/{code}/hint")
+    @app.post("/api/tables/{code}/hint", openapi_extra=bodies.request_body(bodies.Seated))
     async def hint(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         return await service.hint(code, data.get("token"), address_of(request))
 
-    @app.post("/api/tables/{code}/stop")
+    @app.post("/api/tables/{code}/stop", openapi_extra=bodies.request_body(bodies.Seated))
     async def stop(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         table: Table = await service.run("stop", code, data.get("token"))
         return table.lobby_json()
 
-    @app.post("/api/tables/{code}/rematch")
+    @app.post("/api/tables/{code}/rematch", openapi_extra=bodies.request_body(bodies.Seated))
     async def rematch(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         table: Table = await service.run("rematch", code, data.get("token"))
@@ -757,14 +762,14 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
 
     # --- scorekeeper -------------------------------------------------------------------------
 
-    @app.post("/api/sheets")
+    @app.post("/api/sheets", openapi_extra=bodies.request_body(bodies.Sheet))
     async def new_sheet(request: Request) -> dict[str, Any]:
         sheet = scorekeeper.check_sheet(await read_body(request))
         code, key = new_code(), secrets.token_urlsafe(18)
         await service.write(store.create_sheet, code, token_hash(key), sheet)
         return {"code": code, "key": key, "link": f"/s/{code}", "sheet": scorekeeper.score_sheet(sheet)}
 
-    @app.post("/api/sheets/check")
+    @app.post("/api/sheets/check", openapi_extra=bodies.request_body(bodies.Sheet))
     async def check_sheet(request: Request) -> dict[str, Any]:
         return scorekeeper.score_sheet(scorekeeper.check_sheet(await read_body(request)))
 
@@ -775,7 +780,7 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
             raise MessageError("no_sheet", N_("no score sheet has that code"))
         return {"code": code.upper(), "sheet": scorekeeper.score_sheet(found[1])}
 
-    @app.put("/api/sheets/{code}")
+    @app.put("/api/sheets/{code}", openapi_extra=bodies.request_body(bodies.SaveSheet))
     async def save_sheet(code: str, request: Request) -> dict[str, Any]:
         data = await read_body(request)
         code = code.upper().replace("-", "")
