@@ -85,9 +85,12 @@ def test_sigterm_hands_the_table_on_at_once_and_the_game_carries_on(pg_url: str)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
             a.proc.wait()  # it exits by itself, having handed its table on
             # The table moves on at once: the action and the bots' answers, all run by B, none
-            # forwarded (B forwarded the five turns above to A).
+            # forwarded (B forwarded the five turns above to A; on a busy machine a call may
+            # have been asked again, when A's lease read as lapsed before it answered, and B's
+            # log says so each time).
             forwarded = forwarded_acts(b)
-            assert forwarded == 5, forwarded
+            asked_again = b.printed().count("went unanswered: it no longer runs the table")
+            assert forwarded == 5 + asked_again, (forwarded, b.printed())
             while m["view"]["phase"] != "over":
                 ws.send(json.dumps({"type": "action", "token": token, "version": m["version"],
                                     "action": choose(m["view"])}))
