@@ -95,7 +95,7 @@ def test_sigterm_hands_the_table_on_at_once_and_the_game_carries_on(pg_url: str)
                 ws.send(json.dumps({"type": "action", "token": token, "version": m["version"],
                                     "action": choose(m["view"])}))
                 m = next_turn(ws, token, m["version"])
-            assert forwarded_acts(b) == forwarded
+            assert forwarded_acts(b) == forwarded, b.printed()
         # B took the table on A's offer (at once), not by finding its lease free.
         took = b.printed()
         assert re.search(rf"took over table {code} \(epoch \d+, from \S+:{a.proc.pid}:\w+, offered by "

@@ -476,7 +476,10 @@ class Cluster:
         Counted as forwarded (in :meth:`_call`) only when it goes to another process: a call that
         waits out a claim here and then runs here was not forwarded."""
         owner = self.owner_seen.get(table.code)
-        if owner is not None and owner != self.me:
+        # Not while this process claims the table (its lease may name us already, the table not
+        # yet switched from replica): the owner last heard is handing it over, or gone; the loop
+        # below waits for the claim and runs the call here.
+        if owner is not None and owner != self.me and table.code not in self.claiming:
             # The owner that last spoke for the table, without reading its lease: a forwarded
             # action costs one store read less. An owner that has let the table go answers
             # "moved", a dead one loses its lease while the call waits: then the lease decides.
