@@ -146,6 +146,17 @@ def uninterrupted_actions(tmp: Path, settings: dict[str, Any] = SETTINGS) -> lis
     return stored.actions
 
 
+def stored_game(db: str, code: str) -> Any:
+    """The game ``code`` as the database holds it (read by a store of the test's own)."""
+    store = Store(db)
+    try:
+        stored = store.load_game(code)
+    finally:
+        store.close()
+    assert stored is not None, code
+    return stored
+
+
 def carried(memories: dict[int, dict[str, Any]]) -> None:
     """Each expert (seats 1-3) plays deal 2 from a reading of the three others carried from deal 1."""
     assert sorted(memories) == [1, 2, 3], memories
@@ -205,10 +216,8 @@ def test_sigkill_mid_deal_then_resume_gives_the_same_record(tmp_path: Path, rest
         assert replay["totals"] == end["view"]["totals"]
     finally:
         server.stop()
-    store = Store(restart_db)
-    stored = store.load_game(code)
-    store.close()
-    assert stored is not None and stored.status == "over"
+    stored = stored_game(restart_db, code)
+    assert stored.status == "over"
     assert stored.actions == expected
 
 
@@ -226,21 +235,15 @@ def test_sigkill_mid_deal_changes_none_of_the_experts_decisions(tmp_path: Path) 
         assert mid["view"]["phase"] == "play" and mid["view"]["deal_number"] == 2
     finally:
         server.kill()
-    store = Store(db)
-    stored = store.load_game(code)
-    store.close()
-    assert stored is not None
-    carried(stored.memories)  # what the new process finds
+    carried(stored_game(db, code).memories)  # what the new process finds
     server = Server(db)
     try:
         end = play(server.http, code, token)
         assert end["view"]["phase"] == "over"
     finally:
         server.stop()
-    store = Store(db)
-    stored = store.load_game(code)
-    store.close()
-    assert stored is not None and stored.status == "over"
+    stored = stored_game(db, code)
+    assert stored.status == "over"
     assert stored.actions == expected
 
 
