@@ -59,7 +59,6 @@ from callbreak.bots.reading import (
     GREEDY,
     RANDOM,
     SEARCH,
-    STYLES,
     Posterior,
     call_likelihoods,
     calls_as_read,
@@ -67,6 +66,8 @@ from callbreak.bots.reading import (
     classic_mismatch_weights,
     mismatch_factors,
     read_styles,
+    readings_from_json,
+    readings_json,
 )
 from callbreak.core import Action, Call, Card, Look, Phase, Play, Redeal, SeatView
 from callbreak.core.cards import Rank
@@ -481,7 +482,7 @@ class ExpertBot:
     def memory(self) -> dict[str, Any]:
         """What this bot has read of the others in the game (:class:`~callbreak.bots.Remembers`):
         the deal of its last decision, the reading it started that deal from, and its latest."""
-        return {"deal": self._deal, "prior": _plain(self.style_prior), "reading": _plain(self.reading)}
+        return {"deal": self._deal, "prior": readings_json(self.style_prior), "reading": readings_json(self.reading)}
 
     def recall(self, memory: Mapping[str, Any]) -> None:
         """Take back a :meth:`memory` (a ValueError, and its own kept, for anything else)."""
@@ -489,7 +490,7 @@ class ExpertBot:
             deal = memory["deal"]
             if deal is not None and (type(deal) is not int or deal < 1):
                 raise ValueError(f"a deal number, got {deal!r}")
-            prior, reading = _posteriors(memory["prior"]), _posteriors(memory["reading"])
+            prior, reading = readings_from_json(memory["prior"]), readings_from_json(memory["reading"])
         except (KeyError, TypeError, ValueError) as e:
             raise ValueError(f"not an expert's memory ({type(e).__name__}: {e})") from None
         self._deal, self.style_prior, self.reading = deal, prior, reading
@@ -958,24 +959,6 @@ def _float(value: str, name: str) -> float:
         return float(value)
     except ValueError:
         raise ValueError(f"{name} must be a number, got {value!r}") from None
-
-
-def _plain(readings: dict[int, Posterior]) -> dict[str, list[float]]:
-    """Readings as JSON: a float's repr reads back exactly, so a recalled bot decides the same."""
-    return {str(seat): [float(x) for x in post] for seat, post in readings.items()}
-
-
-def _posteriors(plain: Any) -> dict[int, Posterior]:
-    """:func:`_plain`'s readings back (seats 0-3; one chance a style, each finite and >= 0)."""
-    if not isinstance(plain, Mapping):
-        raise TypeError(f"readings by seat, got {plain!r}")
-    out: dict[int, Posterior] = {}
-    for seat, post in plain.items():
-        p = np.asarray(post, dtype=float)
-        if int(seat) not in range(4) or p.shape != (len(STYLES),) or not np.all(np.isfinite(p)) or np.any(p < 0):
-            raise ValueError(f"a reading of seat {seat!r} must be {len(STYLES)} chances, got {post!r}")
-        out[int(seat)] = p
-    return out
 
 
 @register("expert", kernel=True)  # a server makes the compiled kernel ready before it plays

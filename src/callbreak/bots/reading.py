@@ -32,6 +32,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -155,6 +156,26 @@ def carry(post: Posterior) -> Posterior:
     """A deal's final reading as the next deal's prior: at least ``FLOOR`` on every style."""
     p: np.ndarray = np.maximum(np.asarray(post, dtype=float), FLOOR)
     out: np.ndarray = p / p.sum()
+    return out
+
+
+def readings_json(readings: Mapping[int, Posterior]) -> dict[str, list[float]]:
+    """Readings by seat as plain JSON: a float's repr reads back exactly, so a bot given them
+    back decides as the one that made them."""
+    return {str(seat): [float(x) for x in post] for seat, post in readings.items()}
+
+
+def readings_from_json(plain: Any) -> dict[int, Posterior]:
+    """:func:`readings_json`'s readings back (seats 0-3, one chance a style, each finite and
+    >= 0); a TypeError or ValueError for anything else."""
+    if not isinstance(plain, Mapping):
+        raise TypeError(f"readings by seat, got {plain!r}")
+    out: dict[int, Posterior] = {}
+    for seat, post in plain.items():
+        p = np.asarray(post, dtype=float)
+        if int(seat) not in range(4) or p.shape != (len(STYLES),) or not np.all(np.isfinite(p)) or np.any(p < 0):
+            raise ValueError(f"a reading of seat {seat!r} must be {len(STYLES)} chances, got {post!r}")
+        out[int(seat)] = p
     return out
 
 
