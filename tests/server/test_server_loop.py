@@ -79,6 +79,31 @@ def test_a_stall_the_loop_thread_spends_computing_is_counted_apart() -> None:
     assert any("compute_on_the_loop" in s.running and s.cpu >= 0.3 for s in watch.recent), watch.recent
 
 
+def test_a_stall_spent_collecting_garbage_says_so() -> None:
+    """A full collection of a large heap, run by the loop thread, holds the interpreter so that
+    no stack of it can be taken: the stall says how much of its CPU time went on collecting."""
+    heap = [[i] for i in range(1_500_000)]  # tracked objects for the collector to walk
+
+    def collect_on_the_loop() -> None:
+        import gc
+
+        gc.collect()
+
+    async def main() -> LoopWatch:
+        watch = LoopWatch(threshold=0.01)
+        watch.start()
+        await asyncio.sleep(0.1)
+        collect_on_the_loop()
+        await asyncio.sleep(0.1)
+        await watch.stop()
+        return watch
+
+    watch = asyncio.run(main())
+    assert len(heap) == 1_500_000  # (alive through the collection)
+    collecting = [s for s in watch.recent if s.collecting > 0.01]
+    assert collecting and all(s.collecting <= s.cpu + 0.001 for s in collecting), watch.recent
+
+
 def test_short_waits_are_not_stalls() -> None:
     """A lag under the threshold is seen but not counted; exactly the lags over it are stalls
     (the waits are 80 ms, but a busy machine can stretch one past 100 ms: that one counts)."""

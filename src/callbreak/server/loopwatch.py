@@ -11,7 +11,10 @@ A stall is not always our code's doing: on a busy machine the loop thread can wa
 for a quarter of a second with nothing of ours running long. What our code does to the loop is
 told by the loop thread's CPU time: ``cpu_stalls`` counts the stalls in which the loop thread
 itself computed for more than the threshold (our code blocking the loop, however idle the
-machine), ``worst_cpu`` is the most CPU time of any stall.
+machine), ``worst_cpu`` is the most CPU time of any stall. Python's garbage collector runs on
+whichever thread happens to allocate, holding the interpreter throughout, so a full collection of
+a large heap is CPU time of the loop thread that no stack shows; each stall says how much of it
+went on collecting.
 
 >>> watch = LoopWatch(threshold=0.1)
 >>> watch.worst, watch.stalls, watch.worst_cpu, watch.cpu_stalls
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import sys
 import threading
@@ -40,12 +44,14 @@ TICK = 0.05  # seconds between the loop's beats (a stall is caught however long 
 
 @dataclass(frozen=True, slots=True)
 class Stall:
-    """One stall of the loop: its length in seconds, the loop thread's CPU seconds meanwhile, and
-    where the loop thread was when the stall passed the threshold."""
+    """One stall of the loop: its length in seconds, the loop thread's CPU seconds meanwhile, the
+    seconds the loop thread spent collecting garbage, and where the loop thread was when the stall
+    passed the threshold."""
 
     seconds: float
     cpu: float
     running: str
+    collecting: float = 0.0
 
 
 class LoopWatch:
@@ -71,6 +77,8 @@ class LoopWatch:
         self._beat = time.monotonic()
         self._loop_thread: int | None = None
         self._seen: tuple[float, str] | None = None  # (the beat it is late after, the stack)
+        self._collecting = 0.0  # seconds the loop thread has spent in the garbage collector
+        self._collection_began: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -81,11 +89,14 @@ class LoopWatch:
         self._beat = time.monotonic()
         self._stop.clear()
         self._task = asyncio.get_running_loop().create_task(self._beats(), name="loop-watch")
+        gc.callbacks.append(self._collection)
         self._thread = threading.Thread(target=self._watchdog, name="loop-watchdog", daemon=True)
         self._thread.start()
 
     async def stop(self) -> None:
         self._stop.set()
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._collection)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -93,15 +104,24 @@ class LoopWatch:
         if self._thread is not None:
             self._thread.join(1.0)
 
+    def _collection(self, phase: str, info: dict[str, int]) -> None:
+        if threading.get_ident() != self._loop_thread:
+            return
+        if phase == "start":
+            self._collection_began = time.thread_time()
+        elif self._collection_began is not None:
+            self._collecting += time.thread_time() - self._collection_began
+            self._collection_began = None
+
     async def _beats(self) -> None:
-        last, last_cpu = time.monotonic(), time.thread_time()
+        last, last_cpu, last_collecting = time.monotonic(), time.thread_time(), self._collecting
         while True:
             self._beat = last
             await asyncio.sleep(self.tick)
-            now, cpu = time.monotonic(), time.thread_time()
+            now, cpu, collecting = time.monotonic(), time.thread_time(), self._collecting
             lag = max(0.0, now - last - self.tick)
-            spent = cpu - last_cpu
-            last, last_cpu = now, cpu
+            spent, collected = cpu - last_cpu, collecting - last_collecting
+            last, last_cpu, last_collecting = now, cpu, collecting
             self.worst = max(self.worst, lag)
             if self.observe is not None:
                 self.observe(lag)
@@ -112,9 +132,9 @@ class LoopWatch:
                 self.worst_cpu = max(self.worst_cpu, spent)
                 if spent > self.threshold:
                     self.cpu_stalls += 1
-                self.recent.append(Stall(round(lag, 3), round(spent, 3), running))
-                log.warning("event loop stalled %.3f s (%.3f s of it on the CPU), running: %s",
-                            lag, spent, running)
+                self.recent.append(Stall(round(lag, 3), round(spent, 3), running, round(collected, 3)))
+                log.warning("event loop stalled %.3f s (%.3f s of it on the CPU, %.3f s collecting garbage),"
+                            " running: %s", lag, spent, collected, running)
             self._seen = None
 
     def _watchdog(self) -> None:
