@@ -8,6 +8,7 @@ Ctrl+C reaches the whole group, workers included) and a real ``callbreak bot-ser
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import socket
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from callbreak.arena import ArenaInterrupted, ArenaPlan, run_arena, run_sets
+from callbreak.arena.tournament import stop_workers
 from callbreak.core import make_rules
 
 CALLBREAK = str(Path(sys.executable).parent / "callbreak")
@@ -152,3 +154,21 @@ def test_an_interrupt_keeps_the_finished_sets(workers: int) -> None:
     report = again.value.report
     assert report is not None and report.interrupted
     assert report.to_json()["planned_sets"] == 40
+
+
+@pytest.mark.process
+def test_stopping_the_workers_ends_even_when_the_pools_own_end_never_would() -> None:
+    """A worker stopped while it wrote a result leaves the pool's results lock held, and
+    ``Pool.terminate`` then waits for ever (it hung an arena's Ctrl+C): the arena's stop
+    returns all the same, its workers ended."""
+    before = set(multiprocessing.active_children())
+    pool = multiprocessing.Pool(2)
+    processes = [p for p in multiprocessing.active_children() if p not in before]
+    assert pool.map(abs, [-1, -2]) == [1, 2] and len(processes) == 2
+    lock = pool._outqueue._wlock  # type: ignore[attr-defined]  # what such a worker leaves held
+    lock.acquire()
+    try:
+        assert stop_workers(pool, processes, wait=0.5) is False  # the pool's end is still stuck
+        assert all(p.exitcode is not None for p in processes)  # ... but no worker runs on
+    finally:
+        lock.release()  # (the pool's threads end now)

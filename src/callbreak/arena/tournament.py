@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -154,8 +155,10 @@ def _run_in_pool(plan: ArenaPlan, workers: int,
     """
     queue: Any = multiprocessing.SimpleQueue()
     with _sigint_ignored():
+        before = set(multiprocessing.active_children())
         pool = multiprocessing.Pool(min(workers, plan.sets), initializer=_start_worker,
                                     initargs=(queue,))
+        processes = [p for p in multiprocessing.active_children() if p not in before]
 
     def drain() -> None:
         count, faults = 0, []
@@ -183,10 +186,32 @@ def _run_in_pool(plan: ArenaPlan, workers: int,
                 done[result.set_index] = result
         except BaseException:  # the first exception is the one that counts
             pass
-        pool.terminate()
+        stop_workers(pool, processes)
         raise
     pool.close()
     pool.join()
+
+
+POOL_END_WAIT = 5.0  # seconds for a pool's own threads to end once its workers are stopped
+
+
+def stop_workers(pool: Any, processes: Sequence[Any], wait: float = POOL_END_WAIT) -> bool:
+    """Stop a pool and its worker ``processes`` at once; whether the pool's own threads ended
+    within ``wait`` seconds.
+
+    ``Pool.terminate`` stops the workers (SIGTERM), then joins the pool's threads, one of which
+    ends by writing to the results queue under a lock the workers share: a worker stopped while
+    it wrote a result holds that lock for ever, and the join never returns (an arena's Ctrl+C
+    hung so, in the test suite). So the pool gets ``wait`` seconds; its threads left waiting are
+    daemons, and any worker still running is killed."""
+    ender = threading.Thread(target=pool.terminate, name="arena-pool-end", daemon=True)
+    ender.start()
+    ender.join(wait)
+    for process in processes:
+        if process.exitcode is None:
+            process.kill()
+            process.join(wait)
+    return not ender.is_alive()
 
 
 def check_ray(address: str, timeout: float = 3.0) -> None:
