@@ -12,7 +12,9 @@ asks its bots in its own way (the web's, in a thread beside its event loop; the 
 against its own deadline) judges their answers by the same rule, :func:`judge`.
 
 The arena and ``callbreak related-games`` play whole games through :meth:`Referee.play`; a table
-that waits for people steps it as their actions arrive.
+that waits for people steps it as their actions arrive. A table that stores every action before
+it applies it (the web's, so that a crash loses nothing) takes the step in two: :meth:`Referee.check`
+the action (chance's from :meth:`Referee.chance_due`), store it, then :meth:`Referee.commit` it.
 
 >>> from callbreak.bots import make_bot
 >>> from callbreak.games import game_info, new_game
@@ -233,7 +235,7 @@ class Referee:
         game = self.game
         seat = game.to_act
         if seat == CHANCE:
-            action = self.chance.chance(game)
+            action = self.chance_due()
             self._apply(CHANCE, action)
             return action
         if seat is None:
@@ -255,9 +257,30 @@ class Referee:
             raise IllegalActionError(f"seat {seat} cannot act for seat {action.actor}")
         self._apply(seat, action, seconds)
 
+    def chance_due(self) -> Action:
+        """Chance's action now due (a deal, a draw for dealer, a stop), not yet applied."""
+        return self.chance.chance(self.game)
+
+    def check(self, action: Action) -> None:
+        """Refuse ``action`` unless it may be applied now (an
+        :class:`~callbreak.core.errors.IllegalActionError` naming why), changing nothing: the
+        first half of a step for a table that stores an action before applying it."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
+        self.game.verify(action)
+
+    def commit(self, action: Action, seconds: float = 0.0, fault: Fault | None = None) -> None:
+        """Apply ``action``, which :meth:`check` accepted with nothing applied since, for its
+        actor (``fault``: the referee played it in place of the seat's answer)."""
+        self.game.apply_verified(action)  # (checked once, by check)
+        self._moved(action.actor, action, seconds, fault)
+
     def _apply(self, seat: int, action: Action, seconds: float = 0.0, fault: Fault | None = None) -> None:
+        self.game.apply(action)  # (verifies: a refused action changes nothing)
+        self._moved(seat, action, seconds, fault)
+
+    def _moved(self, seat: int, action: Action, seconds: float, fault: Fault | None) -> None:
         game = self.game
-        game.apply(action)  # (verifies: a refused action changes nothing)
         if self.listeners:
             self._tell(Moved(game, seat, action, seconds, fault))
         if len(game.results) > self._scored:  # a deal was scored: its points, in tenths

@@ -107,6 +107,39 @@ def test_a_persons_illegal_action_is_refused_and_changes_nothing() -> None:
     assert table.game.calls[seat] == 2
 
 
+def test_a_step_taken_in_two_checks_then_commits_and_plays_as_one() -> None:
+    """A table that stores an action before applying it (the web's) checks it, stores it, then
+    commits it: the check refuses an illegal action changing nothing, chance's action due is only
+    named, not applied, and the game and what the listeners hear are those of one-step play."""
+    heard: list[Any] = []
+    two = callbreak_table([PersonSeat(f"p{s}") for s in range(4)], listeners=[heard.append])  # type: ignore[arg-type]
+    one = callbreak_table([PersonSeat(f"p{s}") for s in range(4)])  # type: ignore[arg-type]
+    while not one.game.is_over:
+        seat = one.to_act
+        assert seat is not None and two.to_act == seat
+        if seat == CHANCE:
+            before = two.game.snapshot()
+            action = two.chance_due()
+            assert two.game.snapshot() == before  # named, not applied
+            one.step()
+            assert one.game.history[-1] == action  # the same deal as one step deals
+        else:
+            action = one.game.default_action()
+            before = two.game.snapshot()
+            with pytest.raises(IllegalActionError):
+                two.check(Call(seat, 99))  # (too many tricks, or a call in the play)
+            with pytest.raises(IllegalActionError, match="not an action"):
+                two.check("play")  # type: ignore[arg-type]
+            assert two.game.snapshot() == before
+            one.submit(seat, action)
+        two.check(action)
+        two.commit(action)
+    assert two.game.snapshot() == one.game.snapshot()
+    assert [e.action for e in heard if isinstance(e, Moved)] == one.game.history
+    assert [e.seat for e in heard if isinstance(e, Moved)] == [a.actor for a in one.game.history]
+    assert two.deal_points == one.deal_points and len(two.deal_points) == 1
+
+
 def test_listeners_hear_every_action_and_each_deal_scored() -> None:
     heard: list[Any] = []
     seats = [BotSeat(make_bot("random", seed=s)) for s in range(4)]

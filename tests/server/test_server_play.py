@@ -538,3 +538,31 @@ def test_every_call_of_a_game_with_bots_is_checked_once(client: TestClient, monk
     # (the end of the game replays it in a new match of its own to score each deal: not counted)
     calls = [a for m, a in checks if m is table and isinstance(a, Call)]
     assert len(calls) == 4 and len(set(calls)) == 4  # four calls, each checked once
+
+
+def test_every_step_of_a_table_goes_through_its_one_referee(client: TestClient) -> None:
+    """A person's actions, the bots' and the deals are all applied by the table's referee
+    (callbreak/referee.py; a step taken past it would leave it behind, and the table would make
+    another): it hears each action once and scores each deal, as the arena's and the terminal's do."""
+    from server_helpers import choose
+
+    from callbreak.referee import DealScored, Event, Moved
+
+    made = create(client, deals=2, bots="random")
+    code, token = made["code"], made["token"]
+    assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+    table = client.app.state.service.get(code)  # type: ignore[attr-defined]
+    referee, begun = table.referee, table.version
+    heard: list[Event] = []
+    referee.listeners.append(heard.append)
+    while (s := state(client, code, token))["view"]["phase"] != "over":
+        action = choose(s["view"])
+        if action is not None:
+            act(client, code, token, s["version"], action)
+        else:
+            time.sleep(0.01)
+    assert table.referee is referee
+    moved = [e.action for e in heard if isinstance(e, Moved)]
+    assert moved == table.match.history[begun:]  # each action once, in order
+    assert sum(isinstance(e, DealScored) for e in heard) == len(referee.deal_points) == 2
+    assert [sum(p) for p in zip(*referee.deal_points, strict=True)] == [round(10 * x) for x in table.match.scores]

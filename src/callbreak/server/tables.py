@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from callbreak.core import (
     CHANCE,
+    Action,
     CallbreakError,
     IllegalActionError,
 )
@@ -41,7 +42,7 @@ from callbreak.core.game import Game, GameView
 from callbreak.core.words import N_
 from callbreak.games import game_info
 from callbreak.games.registry import option_names
-from callbreak.referee import Fault, judge
+from callbreak.referee import Fault, PersonSeat, Referee, judge
 from callbreak.server import engines, players
 from callbreak.server.limits import Gate, Limits, Refusal
 from callbreak.server.metrics import Metrics
@@ -319,10 +320,29 @@ class Table:
     # Held by the step that changes the table (an action, a bot's move, a deal...): one at a time,
     # so the store writes of a table are made, and its changes shown, in order.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    # The referee of the match, and the version it last stepped it to (see referee).
+    _referee: tuple[Referee, int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def version(self) -> int:
         return 0 if self.match is None else len(self.match.history)
+
+    @property
+    def referee(self) -> Referee:
+        """The match's referee, which the table's steps go through (callbreak/referee.py); made
+        again for a match set anew or moved on without it (restored, or followed as a replica
+        of another process's table, then taken over)."""
+        match = self.match
+        assert match is not None
+        if self._referee is None or self._referee[0].game is not match or self._referee[1] != len(match.history):
+            seats = [PersonSeat(s.name) for s in self.seats]  # (bots are asked by the service, off the loop)
+            self._referee = (Referee(match, TableDealer(self), seats), len(match.history))
+        return self._referee[0]
+
+    def stepped(self) -> None:
+        """The referee applied an action (the table's referee stays the one to use)."""
+        if self._referee is not None and self.match is not None:
+            self._referee = (self._referee[0], len(self.match.history))
 
     def seat_of(self, token: Any) -> int | None:
         if not isinstance(token, str) or not token:
@@ -960,7 +980,8 @@ class TableService:
         assert match is not None
         if table.replica:  # e.g. a bot's answer that comes after the table went to another process
             raise MessageError("unavailable", N_("the table moved to another server process; try again"))
-        match.verify(action)
+        referee = table.referee
+        referee.check(action)
         seat = match.to_act
         memories = None if memory is None or seat is None else {**table.memories, seat: memory}
         try:
@@ -974,7 +995,8 @@ class TableService:
         except StoreError:
             raise MessageError("unavailable", N_("the action could not be saved, so it was not "
                                                  "played; try again")) from None
-        match.apply_verified(action)  # (verified above, and the table's lock held since)
+        referee.commit(action)  # (checked above, and the table's lock held since)
+        table.stepped()
         if memories is not None:
             table.memories = memories
         table.stored_at = time.perf_counter()
@@ -1001,11 +1023,8 @@ class TableService:
         match = table.match
         assert match is not None
         while match.to_act == CHANCE:
-            # The deal depends only on the table seed and the version: a resumed table deals
-            # the same cards it would have dealt without the interruption.
-            seed = _mix(table.seed, len(match.history), 99)
             try:
-                await self._apply(table, engines.chance(table.config, match, seed, stop=table.stop_requested))
+                await self._apply(table, table.referee.chance_due())
             except MessageError as e:
                 self._carry_on_later(table, f"could not deal ({e.message})")
                 return
@@ -1379,6 +1398,20 @@ def _check_seat_number(table: Table, seat: Any) -> None:
 def rematch_message(code: str, seat: int | None) -> dict[str, Any]:
     """Where a finished table's rematch is; a seated player sits there with the same seat key."""
     return {"type": "rematch", "code": code} if seat is None else {"type": "rematch", "code": code, "seat": seat}
+
+
+class TableDealer:
+    """A web table's chance, as its referee asks it: each deal depends only on the table's seed
+    and its version, so a table resumed after a crash, or at another process, deals the cards it
+    would have dealt without the interruption; once the host asked a table of unlimited deals to
+    stop, the stop, at the first moment it may."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def chance(self, game: Game) -> Action:
+        table = self.table
+        return engines.chance(table.config, game, _mix(table.seed, len(game.history), 99), stop=table.stop_requested)
 
 
 def _mix(seed: int, version: int, salt: int) -> int:
