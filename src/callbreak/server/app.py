@@ -718,8 +718,10 @@ def create_app(store: Store, *, url_bots: bool = True, practice: bool | None = N
     @app.get("/api/history")
     async def history(limit: int = 50, offset: int = 0) -> dict[str, Any]:
         limit = max(1, min(limit, 200))
+        # (a 64-bit database integer: past it lie no games, and a bigger one was a server error)
+        offset = max(0, min(offset, 2**62))
         await service.finishing()
-        return {"games": store.finished_games(limit=limit, offset=max(0, offset))}
+        return {"games": store.finished_games(limit=limit, offset=offset)}
 
     @app.get("/api/history/{code}")
     async def replay_of(code: str) -> dict[str, Any]:
