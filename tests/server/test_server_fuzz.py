@@ -71,3 +71,13 @@ def test_a_history_page_far_past_the_last_game_is_empty_not_a_server_error(serve
     for offset in (2**63, 10**24, -10**24):
         r = server.http.get("/api/history", params={"offset": offset, "limit": -61746})
         assert r.status_code == 200 and r.json() == {"games": []}, r.text
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("preset", [[], {}, ["callbreak"]])
+def test_a_score_sheet_whose_preset_is_not_a_name_is_refused_not_a_server_error(server: Server, preset: Any) -> None:
+    """Found by fuzzing: a list or an object as the preset was looked up among the presets as it
+    was, and failed there (500)."""
+    for path in ("/api/sheets", "/api/sheets/check"):
+        r = server.http.post(path, json={"preset": preset, "players": ["A", "B", "C", "D"]})
+        assert r.status_code == 400 and r.json()["error"] == "bad_sheet", r.text

@@ -20,7 +20,7 @@ MAX_DEALS = 100
 
 def sheet_rules(data: dict[str, Any]) -> Rules:
     preset = data.get("preset", "callbreak")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:  # (a list or an object: not even hashable)
         raise MessageError("bad_sheet", f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
     options = data.get("options") or {}
     if not isinstance(options, dict):

@@ -233,7 +233,7 @@ def parse_action(data: Any, seat: int) -> Action:
     if not isinstance(data, dict):
         raise MessageError("malformed", "'action' must be an object like {\"type\": \"play\", \"card\": \"AS\"}")
     kind = data.get("type")
-    if kind not in CLIENT_ACTIONS:
+    if not isinstance(kind, str) or kind not in CLIENT_ACTIONS:  # (a list or an object: not even hashable)
         raise MessageError("malformed", f"unknown action type {kind!r}; a player may send "
                                         f"{', '.join(sorted(CLIENT_ACTIONS))}")
     given = data.get("seat", seat)

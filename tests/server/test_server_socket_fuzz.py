@@ -1,0 +1,98 @@
+"""A table's websocket fuzzed (issue 44, part 1): whatever a client sends (broken JSON, bytes,
+unknown kinds, fields of the wrong type, huge numbers, actions for other seats, old versions
+replayed, the host's commands with a stranger's token), the server answers with a coded
+refusal or does what a right message asks, and the socket and the table go on: every message
+is followed by a ping, which must be answered on the same socket."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from server_helpers import create
+from starlette.testclient import TestClient
+
+from callbreak.server.app import create_app
+from callbreak.server.limits import Limits
+from callbreak.store import Store
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8)
+KINDS = st.sampled_from(["action", "hint", "start", "rematch", "stop", "ping", "hello", "dance"]) | JSON
+ACTIONS = JSON | st.fixed_dictionaries(
+    {"type": st.sampled_from(["call", "play", "look", "stop", "deal", "redeal"]) | JSON},
+    optional={"tricks": st.integers(-3, 20) | JSON, "card": st.sampled_from(["AS", "10H", "2C", "XX", ""]) | JSON,
+              "seat": st.integers(-2, 5) | JSON, "blind": JSON})
+
+
+def messages(token: str) -> st.SearchStrategy[str | bytes]:
+    """What a client may send: mostly messages of the right shape with wrong parts, and noise."""
+    shaped = st.fixed_dictionaries({"type": KINDS}, optional={
+        "token": st.just(token) | st.just(token[:-1] + "x") | JSON,
+        "version": st.integers(-2, 400) | st.integers() | JSON,
+        "action": ACTIONS})
+    return st.one_of(shaped.map(json.dumps), st.text(max_size=80), st.binary(max_size=40), JSON.map(json.dumps))
+
+
+def test_whatever_a_client_sends_is_answered_and_the_socket_and_table_go_on(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'fuzz.db'}")
+    with TestClient(create_app(store, practice=True, limits=Limits.none())) as client:
+        made = create(client, bots="random", deals=2, bot_delay=0)
+        code, token = made["code"], made["token"]
+        kinds: set[str] = set()
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            assert ws.receive_json() == {"type": "welcome", "seat": 0, "code": code}
+
+            @settings(max_examples=int(os.environ.get("FUZZ_N", "300")), deadline=None, database=None,
+                      suppress_health_check=[HealthCheck.too_slow])
+            @given(sent=messages(token))
+            def each(sent: str | bytes) -> None:
+                if isinstance(sent, bytes):
+                    ws.send_bytes(sent)
+                else:
+                    ws.send_text(sent)
+                ws.send_text(json.dumps({"type": "ping"}))
+                while (reply := ws.receive_json())["type"] != "pong":  # (closed: an exception here)
+                    kinds.add(reply["type"] if reply["type"] != "error" else reply["code"])
+                    if reply["type"] == "error":
+                        assert isinstance(reply["code"], str) and reply["code"], reply
+                        assert isinstance(reply["message"], str) and reply["message"], reply
+                    else:
+                        assert reply["type"] in ("state", "hint", "rematch", "notice", "welcome"), reply
+
+            each()
+        # The table is whole: it answers, and its game (if the fuzz started it) plays on.
+        r = client.post(f"/api/tables/{code}/state", json={"token": token})
+        assert r.status_code == 200, r.text
+    store.close()
+    assert "malformed" in kinds  # (the fuzz reached the refusals, not only the pings)
+
+
+def test_an_action_whose_type_is_not_a_name_is_refused_and_the_socket_goes_on(tmp_path: Path) -> None:
+    """Found by the fuzzing above: an action whose type was a list or an object was looked up
+    among the action kinds as it was, and the error closed the socket."""
+    store = Store(f"sqlite:///{tmp_path / 'fuzz.db'}")
+    with TestClient(create_app(store, practice=True, limits=Limits.none())) as client:
+        made = create(client, bots="random", deals=1, bot_delay=0)
+        code, token = made["code"], made["token"]
+        assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            assert ws.receive_json()["type"] == "welcome"
+            for kind in ([], {}, ["call"]):
+                ws.send_text(json.dumps({"type": "action", "token": token, "version": 0, "action": {"type": kind}}))
+                while (reply := ws.receive_json())["type"] != "error":
+                    pass
+                assert reply["code"] == "malformed", reply
+            ws.send_text(json.dumps({"type": "ping"}))
+            while ws.receive_json()["type"] != "pong":
+                pass
+        r = client.post(f"/api/tables/{code}/action", json={"token": token, "version": 0, "action": {"type": {}}})
+        assert r.status_code == 400 and r.json()["error"] == "malformed", r.text
+    store.close()
