@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,6 +40,25 @@ def messages(token: str) -> st.SearchStrategy[str | bytes]:
     return st.one_of(shaped.map(json.dumps), st.text(max_size=80), st.binary(max_size=40), JSON.map(json.dumps))
 
 
+PATCHES = [None, {"seat": 2}, {"card": "AS"}, {"tricks": 13}, {"blind": True}]
+
+
+def _near_the_game(data: st.DataObject, token: str, state: dict[str, Any]) -> str:
+    """A message made from the table as the client last saw it: one of the legal actions, its
+    own or with another seat or card, at the current version or an old one: so that the fuzz
+    plays the game on and meets the game's own refusals. (What is drawn does not depend on the
+    table, only what is made of it: Hypothesis draws the same way each time.)"""
+    which, patch = data.draw(st.integers(0, 63)), data.draw(st.sampled_from(PATCHES))
+    off, other = data.draw(st.sampled_from([0, 0, -1, 1, None])), data.draw(ACTIONS)
+    view, version = state["view"], state["version"]
+    legal = view["legal"] if view is not None else []
+    action = legal[which % len(legal)] if legal else other
+    if patch is not None and isinstance(action, dict):
+        action = {**action, **patch}
+    return json.dumps({"type": "action", "token": token, "version": 0 if off is None else version + off,
+                       "action": action})
+
+
 def test_whatever_a_client_sends_is_answered_and_the_socket_and_table_go_on(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'fuzz.db'}")
     with TestClient(create_app(store, practice=True, limits=Limits.none())) as client:
@@ -48,11 +68,16 @@ def test_whatever_a_client_sends_is_answered_and_the_socket_and_table_go_on(tmp_
         with client.websocket_connect(f"/ws/{code}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": token}))
             assert ws.receive_json() == {"type": "welcome", "seat": 0, "code": code}
+            seen = {"state": ws.receive_json()}  # the table as the client last saw it
+            # The game under way (a stray start is refused, the rest of the fuzz plays it).
+            assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
 
             @settings(max_examples=int(os.environ.get("FUZZ_N", "300")), deadline=None, database=None,
                       suppress_health_check=[HealthCheck.too_slow])
-            @given(sent=messages(token))
-            def each(sent: str | bytes) -> None:
+            @given(data=st.data())
+            def each(data: st.DataObject) -> None:
+                near, made, noise = data.draw(st.booleans()), _near_the_game(data, token, seen["state"]), data.draw(messages(token))
+                sent = made if near else noise
                 if isinstance(sent, bytes):
                     ws.send_bytes(sent)
                 else:
@@ -65,13 +90,16 @@ def test_whatever_a_client_sends_is_answered_and_the_socket_and_table_go_on(tmp_
                         assert isinstance(reply["message"], str) and reply["message"], reply
                     else:
                         assert reply["type"] in ("state", "hint", "rematch", "notice", "welcome"), reply
+                    if reply["type"] == "state":
+                        seen["state"] = reply
 
             each()
         # The table is whole: it answers, and its game (if the fuzz started it) plays on.
         r = client.post(f"/api/tables/{code}/state", json={"token": token})
         assert r.status_code == 200, r.text
     store.close()
-    assert "malformed" in kinds  # (the fuzz reached the refusals, not only the pings)
+    # (the fuzz reached the game's own refusals and played it, not only the malformed)
+    assert {"malformed", "stale", "illegal", "state"} <= kinds, kinds
 
 
 def test_an_action_whose_type_is_not_a_name_is_refused_and_the_socket_goes_on(tmp_path: Path) -> None:
