@@ -120,3 +120,61 @@ def test_unreadable_bot_memories_leave_the_game_playable(db_url: str, caplog: py
     assert got is not None and got.memories == {} and len(got.actions) == 1
     assert "DAMAGED" in caplog.text and "unreadable" in caplog.text
     store.close()
+
+
+def _schema_at(db_url: str, revision: str) -> None:
+    """The database's schema as the migrations up to ``revision`` made it (an older install's)."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from callbreak.store.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+    engine.dispose()
+
+
+@pytest.mark.parametrize("revision", ["0001", "0002", "0003", "0004", "0005", "0006"])
+def test_a_database_of_each_earlier_version_opens_with_its_games(db_url: str, revision: str) -> None:
+    """An install upgraded from any earlier version: its database migrates on start, and the
+    games it held load with their actions."""
+    from sqlalchemy import create_engine, text
+
+    _schema_at(db_url, revision)
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO games (code, status, config, seats, created_at) VALUES "
+                          "('OLDONE', 'playing', '{\"seed\": 1}', '[]', '2026-11-01 10:00:00')"))
+        game_id = conn.execute(text("SELECT id FROM games WHERE code = 'OLDONE'")).scalar_one()
+        conn.execute(text("INSERT INTO actions (game_id, seq, action) VALUES (:g, 0, '{\"type\": \"deal\"}')"),
+                     {"g": game_id})
+    engine.dispose()
+    store = Store(db_url)
+    game = store.load_game("OLDONE")
+    store.close()
+    assert game is not None and game.status == "playing" and game.config == {"seed": 1}
+    assert game.actions == [{"type": "deal"}] and game.memories == {}
+
+
+def test_a_database_a_newer_version_wrote_is_refused_by_name_and_left_as_it_was(db_url: str) -> None:
+    """A downgrade onto a database a newer callbreak migrated: the store refuses it, saying so,
+    before changing anything."""
+    from sqlalchemy import create_engine, text
+
+    first = Store(db_url)
+    first.create_game("KEEP", {}, [])
+    first.close()
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '0099'"))
+    with pytest.raises(StoreError, match="revision '0099'.*newer version wrote it.*nothing was changed"):
+        Store(db_url)
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0099"
+        assert conn.execute(text("SELECT count(*) FROM games WHERE code = 'KEEP'")).scalar_one() == 1
+    engine.dispose()

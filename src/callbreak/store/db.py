@@ -169,6 +169,8 @@ class Store(PlayNowQueue, TableMakers):
         """Bring the schema up to date (alembic, migrations packaged with the code)."""
         from alembic import command
         from alembic.config import Config
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
 
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
@@ -177,6 +179,15 @@ class Store(PlayNowQueue, TableMakers):
                 # Processes started together on a fresh database (a deploy's units) take turns:
                 # the others wait for the first's schema, then find nothing to do.
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            # A schema this code does not know was made by a newer version (a downgrade, or two
+            # versions on one database): refused before anything is changed.
+            current = MigrationContext.configure(conn).get_current_revision()
+            scripts = ScriptDirectory.from_config(cfg)
+            if current is not None and current not in {r.revision for r in scripts.walk_revisions()}:
+                raise StoreError(
+                    f"the database's schema is at revision {current!r}, which this version of callbreak "
+                    f"does not know (it knows up to {scripts.get_current_head()!r}): a newer version wrote "
+                    "it. Run that version, or open a backup made before it; nothing was changed")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
