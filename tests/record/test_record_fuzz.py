@@ -4,11 +4,9 @@ RecordError saying what is wrong; nothing else escapes, whatever the damage."""
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import random
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,11 +14,7 @@ from hypothesis import strategies as st
 from callbreak.core import CHANCE, Match, RecordError, make_rules
 from callbreak.core.dealing import Dealer
 from callbreak.record import dumps, loads, record_of
-
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-    max_leaves=8)
+from fuzzing import one_part_changed
 
 
 def _record_text() -> str:
@@ -34,39 +28,12 @@ def _record_text() -> str:
 RECORD = _record_text()
 
 
-def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    places = [path] if path else []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            places += _places(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            places += _places(v, (*path, i))
-    return places
-
-
-PLACES = _places(json.loads(RECORD))
-
-
 @st.composite
 def damaged(draw: st.DrawFn) -> str:
-    how = draw(st.sampled_from(["cut", "replace", "remove", "add"]))
-    if how == "cut":
+    """The record cut short, or with one part changed."""
+    if draw(st.booleans()):
         return RECORD[:draw(st.integers(0, len(RECORD) - 1))]
-    data = copy.deepcopy(json.loads(RECORD))
-    *outer, last = draw(st.sampled_from(PLACES))
-    parent = data
-    for step in outer:
-        parent = parent[step]
-    if how == "replace":
-        parent[last] = draw(JSON)
-    elif how == "remove":
-        del parent[last]
-    elif isinstance(parent, dict):
-        parent[draw(st.text(max_size=6))] = draw(JSON)
-    else:
-        parent.insert(last, draw(JSON))
-    return json.dumps(data)
+    return json.dumps(draw(one_part_changed(json.loads(RECORD))))
 
 
 @settings(max_examples=int(os.environ.get("FUZZ_N", "300")), deadline=None, database=None,

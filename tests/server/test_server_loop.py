@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,21 +34,26 @@ from callbreak.store import Store
 STALL_BOUND = 0.1  # seconds: the issue's bound on any block of the loop in a game
 
 
-def test_the_watch_logs_a_stall_with_what_was_running(caplog: pytest.LogCaptureFixture) -> None:
-    def hold_the_loop() -> None:
-        time.sleep(0.3)  # what a slow call on the loop does to every other table
-
+def watched(block: Callable[[], object], threshold: float = 0.1) -> LoopWatch:
+    """A loop watch over ``block()`` run on the event loop, between two quiet moments."""
     async def main() -> LoopWatch:
-        watch = LoopWatch(threshold=0.1)
+        watch = LoopWatch(threshold=threshold)
         watch.start()
         await asyncio.sleep(0.1)
-        hold_the_loop()
+        block()
         await asyncio.sleep(0.1)
         await watch.stop()
         return watch
 
+    return asyncio.run(main())
+
+
+def test_the_watch_logs_a_stall_with_what_was_running(caplog: pytest.LogCaptureFixture) -> None:
+    def hold_the_loop() -> None:
+        time.sleep(0.3)  # what a slow call on the loop does to every other table
+
     with caplog.at_level(logging.WARNING, logger="callbreak.server"):
-        watch = asyncio.run(main())
+        watch = watched(hold_the_loop)
     # (A busy machine may add stalls of its own, and lengthen this one: no upper bound.)
     assert watch.stalls >= 1 and watch.worst > 0.25
     stall = next(s for s in watch.recent if "hold_the_loop" in s.running)
@@ -65,16 +71,7 @@ def test_a_stall_the_loop_thread_spends_computing_is_counted_apart() -> None:
         while time.thread_time() - began < 0.3:
             pass
 
-    async def main() -> LoopWatch:
-        watch = LoopWatch(threshold=0.1)
-        watch.start()
-        await asyncio.sleep(0.1)
-        compute_on_the_loop()
-        await asyncio.sleep(0.1)
-        await watch.stop()
-        return watch
-
-    watch = asyncio.run(main())
+    watch = watched(compute_on_the_loop)
     assert watch.cpu_stalls == 1 and watch.worst_cpu >= 0.3, watch.recent
     assert any("compute_on_the_loop" in s.running and s.cpu >= 0.3 for s in watch.recent), watch.recent
 
@@ -89,16 +86,7 @@ def test_a_stall_spent_collecting_garbage_says_so() -> None:
 
         gc.collect()
 
-    async def main() -> LoopWatch:
-        watch = LoopWatch(threshold=0.01)
-        watch.start()
-        await asyncio.sleep(0.1)
-        collect_on_the_loop()
-        await asyncio.sleep(0.1)
-        await watch.stop()
-        return watch
-
-    watch = asyncio.run(main())
+    watch = watched(collect_on_the_loop, threshold=0.01)
     assert len(heap) == 1_500_000  # (alive through the collection)
     collecting = [s for s in watch.recent if s.collecting > 0.01]
     assert collecting and all(s.collecting <= s.cpu + 0.001 for s in collecting), watch.recent

@@ -509,10 +509,21 @@ def test_a_players_action_is_verified_once_on_its_way_in(client: TestClient, mon
     assert r.status_code == 409 and r.json()["error"] == "illegal" and state(client, code) == s
 
 
+def play_out(client: TestClient, code: str, token: str) -> None:
+    """Play the seat of ``token`` (its first ordinary legal action) until the game is over."""
+    from server_helpers import choose
+
+    while (s := state(client, code, token))["view"]["phase"] != "over":
+        action = choose(s["view"])
+        if action is not None:
+            act(client, code, token, s["version"], action)
+        else:
+            time.sleep(0.01)
+
+
 def test_every_call_of_a_game_with_bots_is_checked_once(client: TestClient, monkeypatch: Any) -> None:
     """A bot's answer is judged against the view it decided from and checked by the engine once,
     on its way to the store, as a person's action is (it was checked twice)."""
-    from server_helpers import choose
 
     from callbreak.core.actions import Call
     from callbreak.core.match import Match
@@ -528,12 +539,7 @@ def test_every_call_of_a_game_with_bots_is_checked_once(client: TestClient, monk
     made = create(client, deals=1, bots="random")
     code, token = made["code"], made["token"]
     assert client.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
-    while (s := state(client, code, token))["view"]["phase"] != "over":
-        action = choose(s["view"])
-        if action is not None:
-            act(client, code, token, s["version"], action)
-        else:
-            time.sleep(0.01)
+    play_out(client, code, token)
     table = client.app.state.service.get(code).match  # type: ignore[attr-defined]
     # (the end of the game replays it in a new match of its own to score each deal: not counted)
     calls = [a for m, a in checks if m is table and isinstance(a, Call)]
@@ -542,10 +548,8 @@ def test_every_call_of_a_game_with_bots_is_checked_once(client: TestClient, monk
 
 def test_every_step_of_a_table_goes_through_its_one_referee(client: TestClient) -> None:
     """A person's actions, the bots' and the deals are all applied by the table's referee
-    (callbreak/referee.py; a step taken past it would leave it behind, and the table would make
-    another): it hears each action once and scores each deal, as the arena's and the terminal's do."""
-    from server_helpers import choose
-
+    (callbreak/referee.py; a step taken past it would go unheard): the one referee of the game
+    hears each action once and scores each deal, as the arena's and the terminal's do."""
     from callbreak.referee import DealScored, Event, Moved
 
     made = create(client, deals=2, bots="random")
@@ -555,12 +559,7 @@ def test_every_step_of_a_table_goes_through_its_one_referee(client: TestClient) 
     referee, begun = table.referee, table.version
     heard: list[Event] = []
     referee.listeners.append(heard.append)
-    while (s := state(client, code, token))["view"]["phase"] != "over":
-        action = choose(s["view"])
-        if action is not None:
-            act(client, code, token, s["version"], action)
-        else:
-            time.sleep(0.01)
+    play_out(client, code, token)
     assert table.referee is referee
     moved = [e.action for e in heard if isinstance(e, Moved)]
     assert moved == table.match.history[begun:]  # each action once, in order

@@ -19,11 +19,8 @@ from starlette.testclient import TestClient
 from callbreak.server.app import create_app
 from callbreak.server.limits import Limits
 from callbreak.store import Store
+from fuzzing import JSON
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-    max_leaves=8)
 KINDS = st.sampled_from(["action", "hint", "start", "rematch", "stop", "ping", "hello", "dance"]) | JSON
 ACTIONS = JSON | st.fixed_dictionaries(
     {"type": st.sampled_from(["call", "play", "look", "stop", "deal", "redeal"]) | JSON},

@@ -415,8 +415,7 @@ class Cluster:
         if stored.status != "lobby" and table.match is None:
             table.match = engines.new_game(table.config)
         if table.match is not None:
-            for data in stored.actions[table.version - since:]:
-                table.match.apply(engines.stored_action(data))
+            table.follow(stored.actions[table.version - since:])
         table.memories = dict(stored.memories)  # (stored with the latest action: the seats' bots')
         table.status = stored.status
 
@@ -633,8 +632,7 @@ class Cluster:
             first, tail = int(message.get("first", 0)), message.get("tail")
             if (tail is not None and table.match is not None and table.status == "playing"
                     and first <= table.version < first + len(tail)):
-                for data in tail[table.version - first:]:
-                    table.match.apply(engines.stored_action(data))
+                table.follow(tail[table.version - first:])
             if message.get("state") != _state_key(table):  # else nothing to read
                 self.refresh(table)
             self.follow_clock(table, message.get("clock"))

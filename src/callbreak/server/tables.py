@@ -26,7 +26,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC
@@ -320,8 +320,8 @@ class Table:
     # Held by the step that changes the table (an action, a bot's move, a deal...): one at a time,
     # so the store writes of a table are made, and its changes shown, in order.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    # The referee of the match, and the version it last stepped it to (see referee).
-    _referee: tuple[Referee, int] | None = field(default=None, repr=False, compare=False)
+    # The referee of the match (see referee).
+    _referee: Referee | None = field(default=None, repr=False, compare=False)
 
     @property
     def version(self) -> int:
@@ -330,19 +330,21 @@ class Table:
     @property
     def referee(self) -> Referee:
         """The match's referee, which the table's steps go through (callbreak/referee.py); made
-        again for a match set anew or moved on without it (restored, or followed as a replica
-        of another process's table, then taken over)."""
+        again for a match set anew (a restore) or moved on without it (:meth:`follow`)."""
         match = self.match
         assert match is not None
-        if self._referee is None or self._referee[0].game is not match or self._referee[1] != len(match.history):
+        if self._referee is None or self._referee.game is not match:
             seats = [PersonSeat(s.name) for s in self.seats]  # (bots are asked by the service, off the loop)
-            self._referee = (Referee(match, TableDealer(self), seats), len(match.history))
-        return self._referee[0]
+            self._referee = Referee(match, TableDealer(self), seats)
+        return self._referee
 
-    def stepped(self) -> None:
-        """The referee applied an action (the table's referee stays the one to use)."""
-        if self._referee is not None and self.match is not None:
-            self._referee = (self._referee[0], len(self.match.history))
+    def follow(self, stored: Iterable[Any]) -> None:
+        """Apply actions another process stored (this one a replica of its table): a record
+        replayed, not refereed again; a referee made before has not seen them, so it is let go."""
+        assert self.match is not None
+        for data in stored:
+            self.match.apply(engines.stored_action(data))
+        self._referee = None
 
     def seat_of(self, token: Any) -> int | None:
         if not isinstance(token, str) or not token:
@@ -996,7 +998,6 @@ class TableService:
             raise MessageError("unavailable", N_("the action could not be saved, so it was not "
                                                  "played; try again")) from None
         referee.commit(action)  # (checked above, and the table's lock held since)
-        table.stepped()
         if memories is not None:
             table.memories = memories
         table.stored_at = time.perf_counter()
